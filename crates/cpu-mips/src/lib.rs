@@ -9,6 +9,7 @@
 //! - the remaining modules are listed where they are declared below.
 
 mod exception;
+pub mod fpu;
 mod memory;
 
 pub use exception::{ExcCode, Exception};

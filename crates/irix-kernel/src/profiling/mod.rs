@@ -1,0 +1,1 @@
+//! Execution-time profiling (profil, sprofil, pcsample): being written.
