@@ -1,0 +1,1 @@
+//! gmon.out (GNU gprof) reading and writing: being written.

@@ -1,0 +1,5 @@
+//! irix-emu's command-line front end as a library: the `run`, `prof` and
+//! `report` commands, the gmon.out format and the profile reports.
+
+pub mod gmon;
+pub mod report;

@@ -1,0 +1,1 @@
+//! Profile reports (flat, folded, JSON, SVG, annotate): being written.
