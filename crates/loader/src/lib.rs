@@ -1,1 +1,77 @@
-//! placeholder
+//! ELF loader for IRIX MIPS executables (ELF32, big-endian, EM_MIPS).
+//!
+//! Contents:
+//! - [`load`], [`LoadOptions`]: parse and validate an executable image.
+//! - [`executable`]: [`Executable`], [`Segment`], [`Perms`], [`Symbol`].
+//! - [`error`]: [`LoadError`] (one-line messages naming file, field, value),
+//!   [`FlagError`], [`ProgramHeaderError`], [`LoadWarning`].
+//! - [`mips`]: MIPS ELF constants, [`Abi`], the e_flags decoder.
+//! - `header`, `segments`, `symbols`, `gp`: the steps of [`load`].
+//!
+//! The loader never panics on any byte string: every offset and size is
+//! bounds-checked here before goblin decodes the structures, and strings
+//! are read here, not by goblin.
+//!
+//! Deliberately not done: 64-bit ELF, little-endian MIPS, relocatable and
+//! shared objects (e_type other than ET_EXEC; IRIX's rld will need a
+//! LoadOptions flag), MIPS IV and later ISAs, MIPS16/microMIPS, vendor
+//! extensions, relocation or dynamic linking (a PT_INTERP is reported, see
+//! [`LoadOptions::allow_interp`]), p_align checks (the kernel copies).
+
+pub mod error;
+pub mod executable;
+mod gp;
+mod header;
+pub mod mips;
+mod segments;
+mod symbols;
+
+pub use error::{FlagError, LoadError, LoadWarning, ProgramHeaderError};
+pub use executable::{Executable, Perms, Segment, Symbol, SymbolKind};
+pub use mips::Abi;
+
+/// How permissive [`load`] is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Accept a PT_INTERP (returned in [`Executable::interp`]) instead of
+    /// failing with [`LoadError::Dynamic`]. For a kernel that can load IRIX's
+    /// own rld from a user-supplied root.
+    pub allow_interp: bool,
+}
+
+/// Parses and validates the executable image `bytes`. `name` is the file
+/// name as the user gave it; every error message starts with it.
+pub fn load(name: &str, bytes: &[u8], opts: &LoadOptions) -> Result<Executable, LoadError> {
+    let header = header::check_header(name, bytes)?;
+    let layout =
+        segments::read_layout(bytes, &header).map_err(|error| LoadError::ProgramHeaders {
+            file: name.to_string(),
+            error,
+        })?;
+    if let Some(interp) = &layout.interp {
+        if !opts.allow_interp {
+            return Err(LoadError::Dynamic {
+                file: name.to_string(),
+                interp: interp.clone(),
+            });
+        }
+    }
+    let sections = symbols::read_sections(name, bytes, &header);
+    Ok(Executable {
+        abi: header.decoded.abi,
+        isa_level: header.decoded.isa_level,
+        entry: header.e_entry,
+        segments: layout.segments,
+        interp: layout.interp,
+        symbols: sections.symbols,
+        gp_value: layout
+            .gp_value
+            .or(sections.section_gp)
+            .or(sections.symbol_gp),
+        phdr_vaddr: layout.phdr_vaddr,
+        phent: header.e_phentsize,
+        phnum: header.e_phnum,
+        e_flags: header.e_flags,
+        warnings: sections.warnings,
+    })
+}
