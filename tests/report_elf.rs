@@ -1,0 +1,190 @@
+//! Reports against a real MIPS ELF compiled at test time, checked against GNU
+//! gprof for MIPS. Needs mips-linux-gnu-gcc and mips-linux-gnu-gprof: without
+//! them the tests print "SKIP: ..." and pass, unless IRIX_EMU_REQUIRE_TOOLS=1.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use goblin::elf::{sym::STT_FUNC, Elf};
+use irix_emu::gmon::{write_gmon, Histogram};
+use irix_emu::report::{flat_profile, Symbol};
+
+/// The guest program: four functions of different sizes, one of them local.
+const PROGRAM_C: &str = r#"
+int acc;
+__attribute__((noinline)) void f2(int n) { for (int i = 0; i < n; i++) acc += i * 3; }
+__attribute__((noinline)) int f3(int a, int b) { int r = 0; while (a > b) { r += a % 7; a -= b + 1; } return r; }
+__attribute__((noinline)) static int f4(int x) { return x * x + acc; }
+void f1(void) { f2(10); acc += f3(100, 3); acc += f4(acc); for (;;) ; }
+"#;
+
+/// True when `tool` runs; otherwise print SKIP (or fail under IRIX_EMU_REQUIRE_TOOLS=1).
+fn have_tool(tool: &str) -> bool {
+    let found = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        if std::env::var("IRIX_EMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
+            panic!("{tool} not found and IRIX_EMU_REQUIRE_TOOLS=1");
+        }
+        eprintln!("SKIP: {tool} not found");
+    }
+    found
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("irix-emu-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Compile PROGRAM_C with the recipe of issue 6 (plus -O1 -g) into `dir/prog`.
+fn compile_program(dir: &Path) -> PathBuf {
+    let src = dir.join("prog.c");
+    let prog = dir.join("prog");
+    std::fs::write(&src, PROGRAM_C).expect("write prog.c");
+    let status = Command::new("mips-linux-gnu-gcc")
+        .args([
+            "-march=mips3",
+            "-mabi=32",
+            "-mno-abicalls",
+            "-fno-pic",
+            "-G0",
+            "-nostdlib",
+            "-static",
+        ])
+        .args([
+            "-Wl,-Ttext-segment=0x400000",
+            "-Wl,-e,f1",
+            "-O1",
+            "-g",
+            "-o",
+        ])
+        .arg(&prog)
+        .arg(&src)
+        .status()
+        .expect("run mips-linux-gnu-gcc");
+    assert!(status.success(), "mips-linux-gnu-gcc failed");
+    prog
+}
+
+/// The address of any symbol called `name` (gprof may name a function by an
+/// alias at the same address, e.g. the linker's global `_ftext` for a local `f4`).
+fn symbol_address(bytes: &[u8], name: &str) -> Option<u32> {
+    let elf = Elf::parse(bytes).expect("parse ELF");
+    elf.syms
+        .iter()
+        .find(|s| elf.strtab.get_at(s.st_name) == Some(name))
+        .map(|s| s.st_value as u32)
+}
+
+/// The function symbols and the .text range of an ELF.
+fn functions_and_text(bytes: &[u8]) -> (Vec<Symbol>, (u32, u32)) {
+    let elf = Elf::parse(bytes).expect("parse ELF");
+    let symbols = elf
+        .syms
+        .iter()
+        .filter(|s| s.st_type() == STT_FUNC)
+        .map(|s| Symbol {
+            name: elf.strtab.get_at(s.st_name).unwrap_or("").to_string(),
+            addr: s.st_value as u32,
+            size: s.st_size as u32,
+        })
+        .collect();
+    let text = elf
+        .section_headers
+        .iter()
+        .find(|sh| elf.shdr_strtab.get_at(sh.sh_name) == Some(".text"))
+        .expect(".text");
+    (
+        symbols,
+        (text.sh_addr as u32, (text.sh_addr + text.sh_size) as u32),
+    )
+}
+
+/// A 4-bytes-per-bin histogram over `text` with `samples` spread over each named function.
+fn synthesise(symbols: &[Symbol], text: (u32, u32), samples: &[(&str, u64)]) -> Histogram {
+    let bins_len = ((text.1 - text.0) / 4) as usize;
+    let mut bins = vec![0u64; bins_len];
+    for (name, count) in samples {
+        let s = symbols.iter().find(|s| s.name == *name).expect("symbol");
+        let first = ((s.addr - text.0) / 4) as usize;
+        let n = (s.size / 4) as u64;
+        for k in 0..n {
+            bins[first + k as usize] += count / n + u64::from(k < count % n);
+        }
+    }
+    Histogram {
+        low_pc: text.0,
+        high_pc: text.0 + 4 * bins_len as u32,
+        rate_hz: 100,
+        bins,
+    }
+}
+
+/// (name, self seconds) rows of `gprof -b -p`.
+fn gprof_flat(prog: &Path, gmon: &Path) -> Vec<(String, f64)> {
+    let out = Command::new("mips-linux-gnu-gprof")
+        .arg("-b")
+        .arg("-p")
+        .arg(prog)
+        .arg(gmon)
+        .output()
+        .expect("run gprof");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "gprof failed: {}{}",
+        text,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text.lines()
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split_whitespace().collect();
+            let numeric = cols.len() >= 4 && cols[..3].iter().all(|c| c.parse::<f64>().is_ok());
+            numeric.then(|| (cols[cols.len() - 1].to_string(), cols[2].parse().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn gprof_ranks_the_same_functions_and_agrees_on_total_samples() {
+    if !have_tool("mips-linux-gnu-gcc") || !have_tool("mips-linux-gnu-gprof") {
+        return;
+    }
+    let dir = scratch_dir("gprof");
+    let prog = compile_program(&dir);
+    let elf_bytes = std::fs::read(&prog).unwrap();
+    let (symbols, text) = functions_and_text(&elf_bytes);
+    // f3 above 65,535 so that the writer must split it over repeated records.
+    let hist = synthesise(
+        &symbols,
+        text,
+        &[("f3", 70_000), ("f2", 300), ("f4", 120), ("f1", 5)],
+    );
+    let gmon = dir.join("gmon.out");
+    write_gmon(&gmon, std::slice::from_ref(&hist)).expect("write gmon.out");
+
+    let ours = flat_profile(&[hist], &symbols);
+    let theirs = gprof_flat(&prog, &gmon);
+    let our_names: Vec<&str> = ours.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(our_names, vec!["f3", "f2", "f4", "f1"]);
+    let our_addrs: Vec<Option<u32>> = ours.iter().map(|e| Some(e.start)).collect();
+    let their_addrs: Vec<Option<u32>> = theirs
+        .iter()
+        .map(|(n, _)| symbol_address(&elf_bytes, n))
+        .collect();
+    assert_eq!(their_addrs, our_addrs, "gprof ranked {theirs:?}");
+    let our_total: u64 = ours.iter().map(|e| e.samples).sum();
+    let their_total: u64 = theirs.iter().map(|(_, s)| (s * 100.0).round() as u64).sum();
+    assert_eq!(our_total, 70_425);
+    assert_eq!(their_total, our_total);
+    let our_samples: Vec<u64> = ours.iter().map(|e| e.samples).collect();
+    let their_samples: Vec<u64> = theirs
+        .iter()
+        .map(|(_, s)| (s * 100.0).round() as u64)
+        .collect();
+    assert_eq!(their_samples, our_samples);
+    std::fs::remove_dir_all(&dir).ok();
+}
