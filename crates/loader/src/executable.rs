@@ -9,8 +9,9 @@
 use crate::error::LoadWarning;
 use crate::mips::Abi;
 
-/// A validated IRIX MIPS executable, ready to be mapped.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A validated IRIX MIPS executable, ready to be mapped. `Default` (o32,
+/// nothing mapped) is for tests that build one by hand.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Executable {
     /// o32 or n32, from e_flags.
     pub abi: Abi,
@@ -140,7 +141,7 @@ impl Executable {
     /// first sized function.
     pub fn symbol_at(&self, addr: u32) -> Option<&Symbol> {
         let upto = self.symbols.partition_point(|s| s.addr <= addr);
-        let mut label: Option<&Symbol> = None;
+        let mut nearest_unsized: Option<&Symbol> = None;
         for sym in self.symbols[..upto].iter().rev() {
             if !sym.kind.is_text() {
                 continue;
@@ -148,24 +149,24 @@ impl Executable {
             match sym.sized_end() {
                 Some(end) if u64::from(addr) < end => return Some(sym),
                 Some(end) => {
-                    // A sized function ends at or before addr: the label
+                    // A sized function ends at or before addr: the unsized
                     // candidate counts only if it starts after that end.
-                    label = label.filter(|u| u64::from(u.addr) >= end);
+                    nearest_unsized = nearest_unsized.filter(|u| u64::from(u.addr) >= end);
                     break;
                 }
                 None => {
-                    // Walking back, the first label symbol is the nearest;
+                    // Walking back, the first unsized symbol is the nearest;
                     // among several at one address, prefer the one sorted
                     // first (Func before label), which is met last.
-                    match label {
+                    match nearest_unsized {
                         Some(u) if u.addr != sym.addr => {}
-                        _ => label = Some(sym),
+                        _ => nearest_unsized = Some(sym),
                     }
                 }
             }
         }
-        // An label symbol reaches no further than its segment.
-        label.filter(|u| {
+        // An unsized symbol reaches no further than its segment.
+        nearest_unsized.filter(|u| {
             self.segments
                 .iter()
                 .any(|s| s.perms.exec && s.contains(u.addr) && s.contains(addr))
@@ -175,5 +176,74 @@ impl Executable {
     /// Whether the executable uses the n32 ABI.
     pub fn is_n32(&self) -> bool {
         self.abi == Abi::N32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(vaddr: u32, size: u32) -> Segment {
+        Segment {
+            vaddr,
+            mem_size: size,
+            data: vec![],
+            perms: Perms::from_p_flags(5),
+        }
+    }
+
+    fn sym(name: &str, addr: u32, size: u32, kind: SymbolKind) -> Symbol {
+        Symbol {
+            name: name.to_string(),
+            addr,
+            size,
+            kind,
+        }
+    }
+
+    #[test]
+    fn unsized_label_stops_at_the_end_of_its_segment() {
+        let exe = Executable {
+            segments: vec![text(0x1000, 0x100), text(0x2000, 0x100)],
+            symbols: vec![sym("first", 0x1000, 0, SymbolKind::Other)],
+            ..Default::default()
+        };
+        assert_eq!(
+            exe.symbol_at(0x10fc).map(|s| s.name.as_str()),
+            Some("first")
+        );
+        assert_eq!(exe.symbol_at(0x1100), None, "past the segment");
+        assert_eq!(exe.symbol_at(0x2000), None, "another segment");
+    }
+
+    #[test]
+    fn function_is_preferred_to_a_label_at_the_same_address() {
+        // Sorted as load sorts them: Func before Other at one address.
+        let exe = Executable {
+            segments: vec![text(0x1000, 0x100)],
+            symbols: vec![
+                sym("__start", 0x1000, 0, SymbolKind::Func),
+                sym("_ftext", 0x1000, 0, SymbolKind::Other),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(
+            exe.symbol_at(0x1010).map(|s| s.name.as_str()),
+            Some("__start")
+        );
+    }
+
+    #[test]
+    fn text_ranges_are_the_executable_segments() {
+        let data = Segment {
+            perms: Perms::from_p_flags(6),
+            ..text(0x4000, 0x10)
+        };
+        let exe = Executable {
+            segments: vec![text(0x1000, 0x100), data, text(0x2000, 0x20)],
+            ..Default::default()
+        };
+        assert_eq!(exe.text_ranges(), vec![(0x1000, 0x1100), (0x2000, 0x2020)]);
+        assert!(!exe.is_n32());
     }
 }

@@ -69,9 +69,10 @@ pub const REGINFO_SIZE: usize = 24;
 pub const REGINFO_GP_OFFSET: usize = 20;
 
 /// The IRIX calling convention the executable was built for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Abi {
     /// The old 32-bit ABI: e_flags ABI bits 0 (ABI.md).
+    #[default]
     O32,
     /// The new 32-bit ABI: EF_MIPS_ABI2 (0x20). Recognised; running it is
     /// later work.
