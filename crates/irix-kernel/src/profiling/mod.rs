@@ -1,1 +1,132 @@
-//! Execution-time profiling (profil, sprofil, pcsample): being written.
+//! Execution-time profiling: profil(2), sprofil(2) with PROF_FAST, pcsample(2),
+//! under five personalities, each following its own manual page
+//! (../shared/spec/), plus the host-side histogram of `irix-emu prof`.
+//!
+//! # Contents
+//! | module | what |
+//! |---|---|
+//! | [`personality`] | [`Personality`], its clock and counter rule |
+//! | [`mapping`] | the pure PC -> counter function [`map_pc`], HP-UX's instructions per counter |
+//! | [`regions`] | overlapping regions resolved into sorted ranges, binary-searched per tick |
+//! | [`counters`] | one counter increment: wrap, saturate (HP-UX) or Solaris' 32767 stop |
+//! | [`histogram`] | an installed profil/sprofil histogram and its tick |
+//! | [`sprofil`] | sprofil's argument checks (E2BIG, EFAULT, EINVAL, EACCES) and `struct prof` |
+//! | [`profil`] | profil per personality: Darwin's buffer check, AIX's array form |
+//! | [`pcsample`] | pcsample's sample array |
+//! | [`state`] | [`ProfState`]: one per process, the calls, tick, exec |
+//! | [`host`] | [`HostProfile`] for the outside profiler |
+//! | [`memory`] | [`ProfMemory`] and [`VecMemory`] |
+//!
+//! # Documented choices (where the pages leave a gap)
+//! - **PROFIL_MAX** ([`DEFAULT_PROFIL_MAX`] = 1024, tunable): no public source
+//!   gives IRIX's value (ABI.md). 1024 regions is one per shared object with
+//!   room for per-function regions of a large program, bounds what one call
+//!   reads from the guest (16 KiB of `struct prof`) and keeps resolution
+//!   (O(n log n)) and the tick (one binary search over at most 2n-1 ranges)
+//!   cheap; the benchmark measures this size.
+//! - **Overflow semantics**: a region only claims the PCs its counters cover.
+//!   A PC past the end of the winning (largest-offset) region's buffer falls
+//!   to the next lower region that covers it, and reaches the overflow bin
+//!   only when no region covers it: it is then "outside the regions of text
+//!   space specified" (irix sprofil(2)). glibc's sprofil does the same.
+//!   A region turned off by a fault keeps its PCs (they are dropped).
+//! - **PROF_UINT64** = [`PROF_UINT64`] = 4 (HP-UX only; the next free bit after
+//!   PROF_FAST). PROF_UINT with PROF_UINT64 is EINVAL.
+//! - **Darwin EFAULT**: profil with a nonzero scale checks, at the call, that
+//!   every page of the buffer's whole 16-bit bins is readable and writable
+//!   (load and store back, unchanged); if not it returns EFAULT and the
+//!   earlier profiling ends ("profiling is terminated").
+//! - **pcsample** is system call [`SYS_PCSAMPLE`] = 2026 in every personality
+//!   (outside IRIX's 1000-1299 range; Solaris' own number is 26).
+//! - **restrict_fastprof** defaults to false; `fast_hz` 0 means "the hardware
+//!   does not support fast clock ticks" (PROF_FAST then EACCES too).
+//! - A failing sprofil changes nothing; Darwin's EFAULT and AIX's fault on
+//!   the struct array end profiling, as those pages say.
+//! - IRIX/HP-UX profil is literally the one-member sprofil, so
+//!   `profil(buf, size, 0, 2)` is a lone overflow bin.
+//! - Solaris' 32767 stop applies to 16-bit counters; HP-UX saturates every
+//!   counter (profil too); IRIX, Darwin and AIX wrap.
+//! - AIX: scale 0x0001 counts every tick in counter 0 whatever the PC (a
+//!   "noninterrupting core clock"); PC below the offset is not counted;
+//!   array-form limits and errors are in [`profil::read_aix_array`].
+//!
+//! # Tick cost
+//! Measured with `cargo bench -p irix-kernel --bench tick` (criterion, release
+//! profile, one tick of [`ProfState::tick`] on a [`VecMemory`] at a PC drawn
+//! from a fixed pseudo-random sequence over the profiled text; PROF_UINT
+//! regions laid out disjointly; 2-core shared build machine):
+//! see the table filled in below.
+//!
+//! BENCH_TABLE
+
+pub mod counters;
+pub mod histogram;
+pub mod host;
+pub mod mapping;
+pub mod memory;
+pub mod pcsample;
+pub mod personality;
+pub mod profil;
+pub mod regions;
+pub mod sprofil;
+pub mod state;
+
+pub use host::HostProfile;
+pub use mapping::{
+    instructions_per_counter, map_pc, text_range, CounterWidth, InsnRatio, Region, Slot,
+};
+pub use memory::{ProfMemory, VecMemory};
+pub use personality::{CounterRule, ParsePersonalityError, Personality, AIX_HZ};
+pub use state::ProfState;
+
+/// profil(2)'s IRIX system call number (ABI.md).
+pub const SYS_PROFIL: u32 = 1044;
+/// syssgi request for sprofil: `syssgi(SGI_SPROFIL, profp, profcnt, tvp, flags)`.
+pub const SGI_SPROFIL: u32 = 55;
+/// pcsample(2)'s number in every personality (this project's choice, see above).
+pub const SYS_PCSAMPLE: u32 = 2026;
+
+/// sprofil flags (glibc's copy of the IRIX header): 16-bit counters.
+pub const PROF_USHORT: u32 = 0;
+/// 32-bit counters.
+pub const PROF_UINT: u32 = 1;
+/// Sample every millisecond.
+pub const PROF_FAST: u32 = 2;
+/// HP-UX 64-bit counters: no public value; this project's choice.
+pub const PROF_UINT64: u32 = 4;
+
+/// `sizeof(struct prof)` on o32/n32: four 4-byte fields (ABI.md).
+pub const PROF_STRUCT_SIZE: u32 = 16;
+/// `sizeof(struct prof)` of AIX's array form: five 4-byte fields.
+pub const AIX_PROF_STRUCT_SIZE: u32 = 20;
+
+/// Default PROFIL_MAX (see "Documented choices").
+pub const DEFAULT_PROFIL_MAX: u32 = 1024;
+/// Default clock rate, HZ (ABI.md: sysconf(_SC_CLK_TCK) = 100).
+pub const DEFAULT_HZ: u32 = 100;
+/// PROF_FAST's rate: "forcing the system to take samples once every millisecond".
+pub const DEFAULT_FAST_HZ: u32 = 1000;
+
+/// Kernel tunables the profiler reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tunables {
+    /// The clock rate, HZ (100).
+    pub hz: u32,
+    /// PROF_FAST's rate (1000); 0 = no fast clock (PROF_FAST gets EACCES).
+    pub fast_hz: u32,
+    /// PROFIL_MAX: the most regions one sprofil call takes ([`DEFAULT_PROFIL_MAX`]).
+    pub profil_max: u32,
+    /// restrict_fastprof: PROF_FAST gets EACCES (default false).
+    pub restrict_fastprof: bool,
+}
+
+impl Default for Tunables {
+    fn default() -> Self {
+        Tunables {
+            hz: DEFAULT_HZ,
+            fast_hz: DEFAULT_FAST_HZ,
+            profil_max: DEFAULT_PROFIL_MAX,
+            restrict_fastprof: false,
+        }
+    }
+}
