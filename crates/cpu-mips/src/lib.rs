@@ -8,11 +8,26 @@
 //! - `exception`: [`ExcCode`] (Cause.ExcCode values) and [`Exception`].
 //! - the remaining modules are listed where they are declared below.
 
+mod code_cache;
+pub mod cp0;
+mod cpu;
+mod decode;
+mod disasm;
 mod exception;
+mod exec;
 pub mod fpu;
+mod insn;
 mod memory;
+mod pipeline;
+mod run;
+pub mod timing;
 
+pub use cp0::Cp0;
+pub use cpu::{Cpu, CpuConfig};
+pub use decode::{decode, is_r4000_encoding, Op};
+pub use disasm::{disassemble, Disasm};
 pub use exception::{ExcCode, Exception};
+pub use insn::{Instruction, Reg};
 pub use memory::{MemFault, Memory};
 
 /// Receives every retired instruction with the cycles it cost, for exact

@@ -1,0 +1,150 @@
+//! Decoded-code cache: instructions are decoded once per 4 KiB code page.
+//!
+//! Contents: [`Entry`] (an op with its timing operands), [`Page`],
+//! [`PageStore`] (page number -> decoded page), [`CodeMarks`] (bitmap of the
+//! pages holding decoded code, checked by every store so that
+//! self-modifying code still works).
+//!
+//! Entries are decoded lazily, on first execution, by the run loop; a page
+//! is marked in `CodeMarks` when its first entry is decoded. A store to a
+//! marked page (or `Cpu::invalidate_code`) resets the page's entries and
+//! clears its mark. A clone of the cache is empty: it is only a cache.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::decode::Op;
+use crate::timing::{operands, Operands};
+
+pub(crate) const PAGE_SHIFT: u32 = 12;
+pub(crate) const PAGE_WORDS: usize = 1 << (PAGE_SHIFT - 2);
+/// Pages of the 2 GB user address space.
+const USER_PAGES: usize = 1 << (31 - PAGE_SHIFT);
+
+/// One decoded instruction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub op: Op,
+    pub t: Operands,
+}
+
+impl Entry {
+    pub const EMPTY: Entry = Entry {
+        op: Op::NotYetDecoded,
+        t: Operands { src: [0, 0], dst: crate::timing::SLOT_SINK, latency: 1 },
+    };
+    pub fn new(op: Op) -> Entry {
+        Entry { op, t: operands(&op) }
+    }
+}
+
+/// The decoded instructions of one 4 KiB page.
+pub(crate) struct Page {
+    pub entries: [Entry; PAGE_WORDS],
+}
+
+impl Page {
+    fn new() -> Box<Page> {
+        Box::new(Page { entries: [Entry::EMPTY; PAGE_WORDS] })
+    }
+    fn reset(&mut self) {
+        self.entries = [Entry::EMPTY; PAGE_WORDS];
+    }
+}
+
+/// A multiplicative hash for page numbers (a u32 key needs no SipHash).
+#[derive(Default)]
+pub(crate) struct PageHasher(u64);
+impl Hasher for PageHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Page number -> decoded page.
+#[derive(Default)]
+pub(crate) struct PageStore {
+    map: HashMap<u32, Box<Page>, BuildHasherDefault<PageHasher>>,
+}
+
+impl Clone for PageStore {
+    fn clone(&self) -> Self {
+        PageStore::default()
+    }
+}
+
+impl PageStore {
+    /// The page `page_no`, created empty if absent.
+    #[inline]
+    pub fn page(&mut self, page_no: u32) -> &mut Page {
+        self.map.entry(page_no).or_insert_with(Page::new)
+    }
+    /// Drops the decoded instructions of `page_no` (keeps the allocation).
+    pub fn invalidate(&mut self, page_no: u32) {
+        if let Some(p) = self.map.get_mut(&page_no) {
+            p.reset();
+        }
+    }
+    pub fn clear(&mut self) {
+        self.map.clear();
+    }
+}
+
+/// One bit per user page: "this page has decoded instructions".
+#[derive(Default)]
+pub(crate) struct CodeMarks {
+    /// Allocated on the first mark (USER_PAGES bits).
+    bits: Vec<u64>,
+}
+
+impl Clone for CodeMarks {
+    fn clone(&self) -> Self {
+        CodeMarks::default()
+    }
+}
+
+impl CodeMarks {
+    /// True if the page holding `addr` has decoded code. One load and a bit
+    /// test: this runs on every store.
+    #[inline(always)]
+    pub fn contains(&self, addr: u32) -> bool {
+        let p = (addr >> PAGE_SHIFT) as usize;
+        match self.bits.get(p >> 6) {
+            Some(w) => (w >> (p & 63)) & 1 != 0,
+            None => false,
+        }
+    }
+    pub fn mark(&mut self, page_no: u32) {
+        let p = page_no as usize;
+        if p >= USER_PAGES {
+            return;
+        }
+        if self.bits.is_empty() {
+            self.bits = vec![0; USER_PAGES / 64];
+        }
+        self.bits[p >> 6] |= 1 << (p & 63);
+    }
+    /// Clears the mark of `page_no`; returns whether it was set.
+    pub fn unmark(&mut self, page_no: u32) -> bool {
+        let p = page_no as usize;
+        match self.bits.get_mut(p >> 6) {
+            Some(w) => {
+                let was = (*w >> (p & 63)) & 1 != 0;
+                *w &= !(1 << (p & 63));
+                was
+            }
+            None => false,
+        }
+    }
+    pub fn clear(&mut self) {
+        self.bits.clear();
+    }
+}

@@ -1,0 +1,234 @@
+//! The CPU state and the embedder's API (everything except the run loop,
+//! which is in `run`, and the instruction bodies, in `exec/`).
+//!
+//! Contents: [`CpuConfig`], [`Cpu`] (state fields, construction, PC and
+//! delay-slot control, counters, code-cache invalidation), the one exception
+//! entry point `enter_exception`.
+//!
+//! LL/SC (our choice, documented in the crate docs): LL sets LLbit, SC
+//! stores and writes 1 only while LLbit is set, then clears it. LLbit is
+//! cleared by every exception the CPU reports, by `set_pc`,
+//! `complete_exception_instruction` and `clear_ll_bit` (the embedder's
+//! "ERET"), mirroring the R4000, where ERET clears LLbit (R4000 User's
+//! Manual, ERET). Ordinary stores do not clear it.
+
+use std::time::Duration;
+
+use crate::code_cache::{CodeMarks, PageStore, PAGE_SHIFT};
+use crate::cp0::{cause, Cp0};
+use crate::fpu;
+use crate::pipeline::Fault;
+use crate::timing::{Scoreboard, COUNT_DIVISOR, DEFAULT_CLOCK_HZ};
+use crate::Exception;
+
+/// How the embedder configures the CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuConfig {
+    /// 64-bit operations enabled (an n32 process: Status.UX and FR set).
+    /// When false, the MIPS III 64-bit operations raise Reserved Instruction.
+    pub mode64: bool,
+    /// Pipeline clock in Hz (virtual time = cycles / clock_hz).
+    pub clock_hz: u64,
+}
+
+impl Default for CpuConfig {
+    fn default() -> Self {
+        CpuConfig { mode64: false, clock_hz: DEFAULT_CLOCK_HZ }
+    }
+}
+
+/// One R4000 in user mode.
+#[derive(Clone)]
+pub struct Cpu {
+    /// General-purpose registers, 64 bits wide; `gpr[0]` reads as zero.
+    pub gpr: [u64; 32],
+    /// HI (multiply high word / remainder).
+    pub hi: u64,
+    /// LO (multiply low word / quotient).
+    pub lo: u64,
+    /// The floating-point coprocessor.
+    pub fpu: fpu::Fpu,
+    /// The system control coprocessor registers.
+    pub cp0: Cp0,
+    pub(crate) config: CpuConfig,
+    /// Address of the instruction to execute next.
+    pub(crate) pc: u32,
+    /// Address of the instruction after it: the branch target when `pc`
+    /// is in the delay slot of a taken branch, else `pc + 4`.
+    pub(crate) next_pc: u32,
+    /// `pc` names a delay-slot instruction (Cause.BD if it faults).
+    pub(crate) in_delay_slot: bool,
+    /// Branch bubbles owed once the current delay slot retires.
+    pub(crate) pending_bubbles: u64,
+    /// LLbit: set by LL/LLD, required by SC/SCD.
+    pub(crate) ll_bit: bool,
+    /// Pipeline cycles so far.
+    pub(crate) cycles: u64,
+    /// Instructions retired.
+    pub(crate) retired: u64,
+    /// Ready-at cycles of registers (the load/HI-LO/FP interlocks).
+    pub(crate) scoreboard: Scoreboard,
+    /// Pages with decoded code (checked by stores).
+    pub(crate) code_marks: CodeMarks,
+    /// The decoded pages (moved out of `self` while `run` executes).
+    pub(crate) code_pages: PageStore,
+    /// The page a store into decoded code wrote (valid with `Flow::CodeWritten`).
+    pub(crate) written_code_page: u32,
+}
+
+impl Cpu {
+    /// A CPU in user mode (KSU = user), FPU usable (CU1), FR and UX set
+    /// when `config.mode64`; all registers zero, PC 0.
+    pub fn new(config: CpuConfig) -> Cpu {
+        Cpu {
+            gpr: [0; 32],
+            hi: 0,
+            lo: 0,
+            fpu: fpu::Fpu::new(),
+            cp0: Cp0::new(config.mode64),
+            config,
+            pc: 0,
+            next_pc: 4,
+            in_delay_slot: false,
+            pending_bubbles: 0,
+            ll_bit: false,
+            cycles: 0,
+            retired: 0,
+            scoreboard: Scoreboard::default(),
+            code_marks: CodeMarks::default(),
+            code_pages: PageStore::default(),
+            written_code_page: 0,
+        }
+    }
+
+    pub fn config(&self) -> &CpuConfig {
+        &self.config
+    }
+
+    /// Address of the next instruction to execute (after an exception: the
+    /// faulting instruction, even when it sits in a delay slot).
+    pub fn pc(&self) -> u32 {
+        self.pc
+    }
+
+    /// Continues execution at `pc` with no branch pending (program entry,
+    /// signal delivery, sigreturn). Clears LLbit.
+    pub fn set_pc(&mut self, pc: u32) {
+        self.pc = pc;
+        self.next_pc = pc.wrapping_add(4);
+        self.in_delay_slot = false;
+        self.pending_bubbles = 0;
+        self.ll_bit = false;
+    }
+
+    /// The PC a clock interrupt would latch in EPC now: the next
+    /// instruction, or the branch before it when it is in a delay slot
+    /// (R4000 User's Manual, EPC: "the virtual address of the branch when
+    /// the instruction is in a branch delay slot").
+    pub fn sample_pc(&self) -> u32 {
+        if self.in_delay_slot {
+            self.pc.wrapping_sub(4)
+        } else {
+            self.pc
+        }
+    }
+
+    /// True when the next instruction sits in a branch delay slot.
+    pub fn in_delay_slot(&self) -> bool {
+        self.in_delay_slot
+    }
+
+    /// After the embedder handled the instruction that raised the last
+    /// exception (SYSCALL, BREAK, a trap) in software: continue after it,
+    /// honouring the pending branch when it sat in a delay slot. Counts the
+    /// instruction as retired and charges its issue cycle (the Observer is
+    /// not told). Clears LLbit (the handler's ERET).
+    pub fn complete_exception_instruction(&mut self) {
+        self.pc = self.next_pc;
+        self.next_pc = self.pc.wrapping_add(4);
+        self.in_delay_slot = false;
+        self.cycles += crate::timing::ISSUE_CYCLES + self.pending_bubbles;
+        self.pending_bubbles = 0;
+        self.retired += 1;
+        self.ll_bit = false;
+    }
+
+    /// Clears LLbit, so that a pending SC fails (the embedder switched to
+    /// another thread sharing this memory, or returned from a signal).
+    pub fn clear_ll_bit(&mut self) {
+        self.ll_bit = false;
+    }
+
+    /// LLbit (set by LL/LLD).
+    pub fn ll_bit(&self) -> bool {
+        self.ll_bit
+    }
+
+    /// Pipeline cycles so far.
+    pub fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    /// Instructions retired so far.
+    pub fn instructions(&self) -> u64 {
+        self.retired
+    }
+
+    /// Charges `n` cycles of embedder work to the clock.
+    pub fn add_cycles(&mut self, n: u64) {
+        self.cycles += n;
+    }
+
+    /// CP0 Count: increments every other pipeline cycle (truncated to 32 bits).
+    pub fn count(&self) -> u32 {
+        (self.cycles / COUNT_DIVISOR) as u32
+    }
+
+    /// Virtual time: cycles / clock rate.
+    pub fn virtual_time(&self) -> Duration {
+        let hz = self.config.clock_hz.max(1) as u128;
+        let nanos = self.cycles as u128 * 1_000_000_000 / hz;
+        Duration::from_nanos(nanos.min(u64::MAX as u128) as u64)
+    }
+
+    /// The embedder wrote guest memory in `[addr, addr + len)` (read(2) into
+    /// a buffer, mmap, munmap, mprotect): decoded instructions there are
+    /// dropped. Also required when fetch permissions change.
+    pub fn invalidate_code(&mut self, addr: u32, len: u32) {
+        if len == 0 {
+            return;
+        }
+        let first = addr >> PAGE_SHIFT;
+        let last = addr.saturating_add(len - 1) >> PAGE_SHIFT;
+        for page in first..=last {
+            if self.code_marks.unmark(page) {
+                self.code_pages.invalidate(page);
+            }
+        }
+    }
+
+    /// Drops every decoded instruction (exec(2), a new address space).
+    pub fn flush_code_cache(&mut self) {
+        self.code_marks.clear();
+        self.code_pages.clear();
+    }
+
+    /// The one exception entry point: latches Cause, EPC and BadVAddr for the
+    /// instruction at `pc` and builds the value the embedder receives.
+    /// (Status.EXL is not set: the embedder is the kernel, and the CPU stays
+    /// in user mode.)
+    pub(crate) fn enter_exception(&mut self, fault: Fault, pc: u32, in_delay_slot: bool) -> Exception {
+        let epc = if in_delay_slot { pc.wrapping_sub(4) } else { pc };
+        let keep = self.cp0.cause & !(cause::BD | cause::CE_MASK | cause::EXC_MASK);
+        self.cp0.cause = keep
+            | if in_delay_slot { cause::BD } else { 0 }
+            | ((fault.ce as u32 & 3) << cause::CE_SHIFT)
+            | ((fault.code as u32) << cause::EXC_SHIFT);
+        self.cp0.epc = epc;
+        if let Some(bad) = fault.bad_vaddr {
+            self.cp0.bad_vaddr = bad;
+        }
+        self.ll_bit = false;
+        Exception { code: fault.code, epc, in_delay_slot, bad_vaddr: fault.bad_vaddr, ce: fault.ce }
+    }
+}

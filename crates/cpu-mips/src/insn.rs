@@ -1,0 +1,99 @@
+//! The instruction word and register numbers as types.
+//!
+//! Contents: [`Reg`] (a GPR number, never a value), [`Instruction`] (the raw
+//! word with accessors named after the R4000 User's Manual's field names,
+//! appendix A, "CPU Instruction Formats").
+
+use std::fmt;
+
+/// A general-purpose register number (0..=31). Masked on construction, so
+/// indexing the register file with it never goes out of bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reg(u8);
+
+/// Assembler names of the 32 GPRs (SVR4 MIPS ABI, "Register usage").
+const GPR_NAMES: [&str; 32] = [
+    "zero", "at", "v0", "v1", "a0", "a1", "a2", "a3", "t0", "t1", "t2", "t3", "t4", "t5", "t6",
+    "t7", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "t8", "t9", "k0", "k1", "gp", "sp",
+    "fp", "ra",
+];
+
+impl Reg {
+    pub const ZERO: Reg = Reg(0);
+    pub const RA: Reg = Reg(31);
+
+    /// Register `n & 31`.
+    pub const fn new(n: u32) -> Reg {
+        Reg((n & 31) as u8)
+    }
+    /// Index into a 32-entry register file.
+    #[inline(always)]
+    pub const fn idx(self) -> usize {
+        (self.0 & 31) as usize
+    }
+    /// The ABI name without the `$`.
+    pub fn name(self) -> &'static str {
+        GPR_NAMES[self.idx()]
+    }
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "${}", self.name())
+    }
+}
+
+/// A raw 32-bit instruction word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instruction(pub u32);
+
+impl Instruction {
+    /// Bits 31..26: the primary opcode.
+    pub const fn opcode(self) -> u32 {
+        self.0 >> 26
+    }
+    /// Bits 25..21: rs (also base, and the COP sub-opcode field).
+    pub const fn rs(self) -> Reg {
+        Reg::new(self.0 >> 21)
+    }
+    /// Bits 20..16: rt (also the REGIMM and BC sub-opcode field).
+    pub const fn rt(self) -> Reg {
+        Reg::new(self.0 >> 16)
+    }
+    /// Bits 15..11: rd.
+    pub const fn rd(self) -> Reg {
+        Reg::new(self.0 >> 11)
+    }
+    /// Bits 10..6: sa (shift amount).
+    pub const fn sa(self) -> u8 {
+        ((self.0 >> 6) & 31) as u8
+    }
+    /// Bits 5..0: the SPECIAL function field.
+    pub const fn funct(self) -> u32 {
+        self.0 & 0x3f
+    }
+    /// Bits 15..0 as a signed immediate/offset.
+    pub const fn simm(self) -> i16 {
+        self.0 as u16 as i16
+    }
+    /// Bits 15..0 as an unsigned immediate.
+    pub const fn uimm(self) -> u16 {
+        self.0 as u16
+    }
+    /// Bits 25..0: the J/JAL instruction index.
+    pub const fn target(self) -> u32 {
+        self.0 & 0x03ff_ffff
+    }
+    /// Bits 25..6: the SYSCALL/BREAK code field.
+    pub const fn code(self) -> u32 {
+        (self.0 >> 6) & 0xf_ffff
+    }
+    /// Field numbers 0..31 of bits 20..16 / 15..11 as raw numbers (for
+    /// coprocessor registers).
+    pub const fn rt_num(self) -> u8 {
+        ((self.0 >> 16) & 31) as u8
+    }
+    pub const fn rd_num(self) -> u8 {
+        ((self.0 >> 11) & 31) as u8
+    }
+}

@@ -1,0 +1,162 @@
+//! The run loop: fetch from the decoded-code cache, issue (scoreboard),
+//! execute, retire, advance the PC and the delay-slot state.
+//!
+//! Contents: [`Cpu::run`], [`Cpu::step`].
+//!
+//! Speed by design: the current page's decoded array is a local; the loop
+//! leaves it only when the PC leaves the page (one mask-and-compare per
+//! instruction, which also catches a misaligned PC), a store hits decoded
+//! code, the deadline passes (one comparison) or an exception is raised.
+//! Execution is a `match` on the decoded op, generic over the memory and
+//! observer types (monomorphized: no dynamic dispatch, no allocation).
+
+use crate::code_cache::{Entry, PageStore, PAGE_SHIFT, PAGE_WORDS};
+use crate::cpu::Cpu;
+use crate::decode::{decode_for_mode, Op};
+use crate::exec::{load_fault, USER_TOP};
+use crate::pipeline::{Fault, Flow};
+use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
+use crate::{ExcCode, Exception, MemFault, Memory, Observer, StopReason};
+
+/// An instruction fetch the embedder refused: TLBL either way (a fetch TLB
+/// miss or invalid page is TLBL on the R4000; a non-executable page has no
+/// R4000 equivalent and is reported the same way).
+fn fetch_fault(f: MemFault, pc: u32) -> Fault {
+    load_fault(f, pc)
+}
+
+impl Cpu {
+    /// Executes until the cycle counter reaches `deadline`
+    /// ([`StopReason::Deadline`]; checked before the first instruction and
+    /// after each one) or an instruction raises an exception
+    /// ([`StopReason::Exception`]; that instruction had no effect and
+    /// [`Cpu::pc`] names it, so running again re-executes it).
+    pub fn run<M: Memory, O: Observer>(&mut self, mem: &mut M, obs: &mut O, deadline: u64) -> StopReason {
+        let mut pages = std::mem::take(&mut self.code_pages);
+        let stop = self.run_pages(&mut pages, mem, obs, deadline);
+        self.code_pages = pages;
+        stop
+    }
+
+    /// Executes exactly one instruction (a nullified delay slot is part of
+    /// its branch). `None` if it completed.
+    pub fn step<M: Memory>(&mut self, mem: &mut M) -> Option<Exception> {
+        match self.run(mem, &mut (), self.cycles + 1) {
+            StopReason::Deadline => None,
+            StopReason::Exception(e) => Some(e),
+        }
+    }
+
+    fn run_pages<M: Memory, O: Observer>(
+        &mut self,
+        pages: &mut PageStore,
+        mem: &mut M,
+        obs: &mut O,
+        deadline: u64,
+    ) -> StopReason {
+        let mode64 = self.config.mode64;
+        let mut pc = self.pc;
+        let mut npc = self.next_pc;
+        let mut in_delay = self.in_delay_slot;
+        let mut cycles = self.cycles;
+        let mut bubbles = self.pending_bubbles;
+        let mut retired = self.retired;
+        let mut fault: Option<Fault> = None;
+        'outer: loop {
+            if cycles >= deadline {
+                break;
+            }
+            if pc & 3 != 0 || pc as u64 >= USER_TOP {
+                fault = Some(Fault::at(ExcCode::AdEL, pc));
+                break;
+            }
+            let page_no = pc >> PAGE_SHIFT;
+            let base = page_no << PAGE_SHIFT;
+            let page = pages.page(page_no);
+            let written: u32 = loop {
+                let idx = (pc >> 2) as usize & (PAGE_WORDS - 1);
+                let mut e = page.entries[idx];
+                if let Op::NotYetDecoded = e.op {
+                    match mem.fetch32(pc) {
+                        Ok(word) => {
+                            e = Entry::new(decode_for_mode(word, mode64));
+                            page.entries[idx] = e;
+                            self.code_marks.mark(page_no);
+                        }
+                        Err(f) => {
+                            fault = Some(fetch_fault(f, pc));
+                            break 'outer;
+                        }
+                    }
+                }
+                let issue = self.scoreboard.issue_cycle(cycles, &e.t);
+                let flow = match self.execute(e.op, pc, mem) {
+                    Ok(flow) => flow,
+                    Err(f) => {
+                        fault = Some(f);
+                        break 'outer;
+                    }
+                };
+                self.scoreboard.retire(issue, &e.t);
+                let this_pc = pc;
+                let mut charged = issue + ISSUE_CYCLES - cycles;
+                cycles = issue + ISSUE_CYCLES + bubbles;
+                bubbles = 0;
+                retired += 1;
+                match flow {
+                    Flow::Next => {
+                        pc = npc;
+                        npc = pc.wrapping_add(4);
+                        in_delay = false;
+                    }
+                    Flow::NoBranch => {
+                        pc = npc;
+                        npc = pc.wrapping_add(4);
+                        in_delay = true;
+                    }
+                    Flow::Branch(target) => {
+                        pc = npc;
+                        npc = target;
+                        in_delay = true;
+                        bubbles = BRANCH_BUBBLES;
+                        charged += BRANCH_BUBBLES;
+                    }
+                    Flow::Skip => {
+                        pc = npc.wrapping_add(4);
+                        npc = pc.wrapping_add(4);
+                        in_delay = false;
+                        cycles += NULLIFIED_SLOT_CYCLES;
+                        charged += NULLIFIED_SLOT_CYCLES;
+                    }
+                    Flow::CodeWritten => {
+                        pc = npc;
+                        npc = pc.wrapping_add(4);
+                        in_delay = false;
+                        obs.retire(this_pc, charged);
+                        break self.written_code_page;
+                    }
+                }
+                obs.retire(this_pc, charged);
+                if cycles >= deadline {
+                    break 'outer;
+                }
+                if pc & 0xffff_f003 != base {
+                    continue 'outer;
+                }
+            };
+            if self.code_marks.unmark(written) {
+                pages.invalidate(written);
+            }
+        }
+        self.cycles = cycles;
+        self.retired = retired;
+        self.pending_bubbles = bubbles;
+        self.pc = pc;
+        self.next_pc = npc;
+        self.in_delay_slot = in_delay;
+        match fault {
+            None => StopReason::Deadline,
+            Some(f) => StopReason::Exception(self.enter_exception(f, pc, in_delay)),
+        }
+    }
+}
