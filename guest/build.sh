@@ -1,0 +1,152 @@
+#!/bin/sh
+# guest/build.sh -- build the guest libc and programs (irix-emu).
+#
+#   guest/build.sh           build everything into guest/bin/{irix,linux}/
+#   guest/build.sh --check   rebuild into a temporary directory and compare
+#                            byte for byte with the committed binaries;
+#                            exit 1 naming every file that differs.
+#
+# Toolchain: Debian's gcc-mips-linux-gnu / binutils-mips-linux-gnu
+# (override the prefix with CROSS=...). Each personality (irix, linux) gets
+# its own libc build (-DGUEST_IRIX / -DGUEST_LINUX: system call numbers,
+# stat and break semantics); the programs are the same sources.
+# Every build also disassembles its output and fails on any instruction an
+# R4000 running an o32 process cannot execute.
+set -eu
+
+GUEST=$(cd "$(dirname "$0")" && pwd)
+CROSS=${CROSS:-mips-linux-gnu-}
+CC=${CROSS}gcc
+AR=${CROSS}ar
+OBJDUMP=${CROSS}objdump
+
+# Programs for both personalities (run under qemu-mips and irix-emu alike).
+COMMON="hello args_env fileio workload fault_segv fault_divzero fpu_print exit_status exact_loops"
+# Programs that only make sense on IRIX (profiling, processes, signals).
+IRIX_ONLY="prof_profil prof_sprofil prof_fast prof_errors prof_pcsample
+proc_fork_profil proc_exec proc_pcsample_fork proc_pipeline
+proc_sigsegv_handler proc_kill_child proc_deadlock"
+
+LIBC_COMMON="crt0.S syscall.S errno.c string.c stdlib.c malloc.c stdio.c fmt_float.c libgcc.c stat.c setjmp.S"
+LIBC_IRIX="signal.c sigtramp.S wait.c profiling.c"
+
+# Freestanding o32 for an R4000: MIPS III ISA, 32-bit GPRs and FR=0 FPU
+# registers, no PIC, no small data; -fno-builtin and
+# -fno-tree-loop-distribute-patterns keep gcc from calling (or becoming)
+# memcpy/memset/printf variants behind our back; -fno-reorder-functions
+# keeps functions in source order (profiles name them by address ranges);
+# the prefix map and -fno-ident keep paths and version strings out, for
+# byte-reproducible output.
+CFLAGS="-O2 -march=mips3 -mabi=32 -mfp32 -mno-odd-spreg -mhard-float
+-mno-abicalls -fno-pic -G0 -ffreestanding -fno-builtin
+-fno-tree-loop-distribute-patterns -fno-math-errno -fno-stack-protector
+-fno-asynchronous-unwind-tables -fno-unwind-tables -fno-ident
+-fno-reorder-functions -nostdinc -I$GUEST/include
+-ffile-prefix-map=$GUEST/= -Wall -Wextra -Wno-unused-parameter -Werror"
+LDFLAGS="-nostdlib -static -no-pie -Wl,-Ttext-segment=0x400000
+-Wl,--build-id=none"
+
+# Mnemonics an R4000 lacks (MIPS IV/V, MIPS32/64 r1/r2), plus 64-bit
+# integer operations, which trap in an o32 (32-bit user mode) process.
+FORBIDDEN='mul|madd|maddu|msub|msubu|movn|movz|movf|movt|seb|seh|wsbh|ext|ins|clz|clo|dclz|dclo|rotr|rotrv|drotr|pref|prefx|lwxc1|ldxc1|swxc1|sdxc1|luxc1|suxc1|madd\.[sd]|msub\.[sd]|nmadd\.[sd]|nmsub\.[sd]|recip\.[sd]|rsqrt\.[sd]|movn\.[sd]|movz\.[sd]|movf\.[sd]|movt\.[sd]|di|ei|rdhwr|synci|ehb|dadd|daddu|daddi|daddiu|dsub|dsubu|dsll|dsrl|dsra|dsll32|dsrl32|dsra32|dsllv|dsrlv|dsrav|dmult|dmultu|ddiv|ddivu|ld|sd|ldl|ldr|sdl|sdr|lld|scd|lwu|dmfc1|dmtc1|dmfc0|dmtc0'
+
+build_libc() { # $1 = personality, $2 = object dir
+	pers=$1
+	dir=$2
+	mkdir -p "$dir"
+	define=-DGUEST_$(echo "$pers" | tr a-z A-Z)
+	srcs=$LIBC_COMMON
+	[ "$pers" = irix ] && srcs="$srcs $LIBC_IRIX"
+	objs=
+	for s in $srcs; do
+		o=$dir/$(echo "$s" | sed 's/\.[cS]$/.o/')
+		(cd "$GUEST" && $CC $CFLAGS $define -c "libc/$s" -o "$o")
+		case $s in crt0.S) ;; *) objs="$objs $o" ;; esac
+	done
+	rm -f "$dir/libc.a"
+	# D: deterministic archive (no timestamps, uids, modes).
+	$AR rcD "$dir/libc.a" $objs
+}
+
+build_program() { # $1 = personality, $2 = object dir, $3 = program, $4 = output dir
+	pers=$1
+	dir=$2
+	prog=$3
+	out=$4
+	define=-DGUEST_$(echo "$pers" | tr a-z A-Z)
+	if [ -f "$GUEST/src/$prog.c" ]; then
+		src=src/$prog.c
+	elif [ -f "$GUEST/src/$prog.S" ]; then
+		src=src/$prog.S
+	else
+		echo "build.sh: no source for $prog" >&2
+		exit 2
+	fi
+	(cd "$GUEST" && $CC $CFLAGS $define $LDFLAGS -o "$out/$prog" \
+		"$dir/crt0.o" "$src" "$dir/libc.a")
+	if $OBJDUMP -d -m mips:isa64r2 "$out/$prog" | awk '{print $3}' |
+		grep -Ex "$FORBIDDEN" >/dev/null; then
+		echo "build.sh: $pers/$prog contains instructions an R4000 o32 process cannot run:" >&2
+		$OBJDUMP -d -m mips:isa64r2 "$out/$prog" | awk -v re="^($FORBIDDEN)\$" '$3 ~ re' >&2
+		exit 2
+	fi
+}
+
+build_all() { # $1 = output root (holds irix/ and linux/)
+	root=$1
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	for pers in irix linux; do
+		mkdir -p "$root/$pers"
+		build_libc "$pers" "$tmp/$pers"
+		progs=$COMMON
+		[ "$pers" = irix ] && progs="$progs $IRIX_ONLY"
+		for p in $progs; do
+			build_program "$pers" "$tmp/$pers" "$p" "$root/$pers"
+		done
+	done
+	rm -rf "$tmp"
+	trap - EXIT
+}
+
+case "${1:-}" in
+"")
+	rm -rf "$GUEST/bin/irix" "$GUEST/bin/linux"
+	build_all "$GUEST/bin"
+	echo "built: $(ls "$GUEST/bin/irix" | wc -l) irix and $(ls "$GUEST/bin/linux" | wc -l) linux programs in $GUEST/bin"
+	;;
+--check)
+	check=$(mktemp -d)
+	build_all "$check"
+	status=0
+	for pers in irix linux; do
+		for f in "$check/$pers"/* "$GUEST/bin/$pers"/*; do
+			[ -e "$f" ] || continue
+			name=$pers/$(basename "$f")
+			case " $seen " in *" $name "*) continue ;; esac
+			seen="${seen:-} $name"
+			if [ ! -f "$GUEST/bin/$name" ]; then
+				echo "build.sh --check: guest/bin/$name is missing (rebuild produces it)"
+				status=1
+			elif [ ! -f "$check/$name" ]; then
+				echo "build.sh --check: guest/bin/$name is committed but no longer built"
+				status=1
+			elif ! cmp -s "$check/$name" "$GUEST/bin/$name"; then
+				echo "build.sh --check: guest/bin/$name differs from a fresh build"
+				status=1
+			fi
+		done
+	done
+	rm -rf "$check"
+	if [ $status -eq 0 ]; then
+		echo "build.sh --check: all guest binaries match a fresh build"
+	else
+		echo "build.sh --check: run guest/build.sh and commit guest/bin/"
+	fi
+	exit $status
+	;;
+*)
+	echo "usage: guest/build.sh [--check]" >&2
+	exit 2
+	;;
+esac
