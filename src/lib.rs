@@ -3,3 +3,4 @@
 
 pub mod gmon;
 pub mod report;
+pub mod cli;

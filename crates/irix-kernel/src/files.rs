@@ -1,0 +1,262 @@
+//! Open files and the per-process descriptor table.
+//!
+//! An open file (host file, terminal stream, or pipe end) is shared by the
+//! descriptors that `dup` and `fork` make, with one offset, as in UNIX: the
+//! table holds `Rc<RefCell<OpenFile>>`. Pipes are kernel buffers (see
+//! `pipe.rs`) so that several guest processes can block on them.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
+use std::rc::Rc;
+
+use crate::pipe::Pipe;
+use crate::Errno;
+
+/// Descriptors a process may hold (sysconf(_SC_OPEN_MAX)).
+pub const OPEN_MAX: usize = 200;
+
+/// Open-file status flags, SVR4 values (fcntl.h).
+pub mod oflag {
+    pub const O_RDONLY: u32 = 0;
+    pub const O_WRONLY: u32 = 1;
+    pub const O_RDWR: u32 = 2;
+    pub const O_ACCMODE: u32 = 3;
+    pub const O_NDELAY: u32 = 0x04;
+    pub const O_APPEND: u32 = 0x08;
+    pub const O_SYNC: u32 = 0x10;
+    pub const O_NONBLOCK: u32 = 0x80;
+    pub const O_CREAT: u32 = 0x100;
+    pub const O_TRUNC: u32 = 0x200;
+    pub const O_EXCL: u32 = 0x400;
+    pub const O_NOCTTY: u32 = 0x800;
+}
+
+/// What an open file is.
+pub enum FileKind {
+    /// A host file or directory inside the guest root, or a host stream
+    /// (stdin/stdout/stderr passed through).
+    Host(File),
+    PipeRead(Rc<RefCell<Pipe>>),
+    PipeWrite(Rc<RefCell<Pipe>>),
+}
+
+pub struct OpenFile {
+    pub kind: FileKind,
+    /// The O_* flags it was opened with (fcntl F_GETFL).
+    pub flags: u32,
+}
+
+/// The outcome of a read or write that may have to wait for another process.
+pub enum Io {
+    Done(usize),
+    /// Nothing can be transferred yet (an empty pipe with writers, a full
+    /// pipe with readers): the process blocks and retries.
+    WouldBlock,
+}
+
+impl OpenFile {
+    pub fn host(file: File, flags: u32) -> Self {
+        OpenFile { kind: FileKind::Host(file), flags }
+    }
+
+    fn readable(&self) -> bool {
+        self.flags & oflag::O_ACCMODE != oflag::O_WRONLY
+    }
+
+    fn writable(&self) -> bool {
+        self.flags & oflag::O_ACCMODE != oflag::O_RDONLY
+    }
+
+    pub fn read(&mut self, buf: &mut [u8]) -> Result<Io, Errno> {
+        if !self.readable() {
+            return Err(Errno::EBADF);
+        }
+        match &mut self.kind {
+            FileKind::Host(f) => f.read(buf).map(Io::Done).map_err(|e| io_errno(&e)),
+            FileKind::PipeRead(p) => Ok(p.borrow_mut().read(buf)),
+            FileKind::PipeWrite(_) => Err(Errno::EBADF),
+        }
+    }
+
+    /// Writes; `Err(EPIPE)` means the caller must also raise SIGPIPE.
+    pub fn write(&mut self, data: &[u8]) -> Result<Io, Errno> {
+        if !self.writable() {
+            return Err(Errno::EBADF);
+        }
+        match &mut self.kind {
+            FileKind::Host(f) => {
+                if self.flags & oflag::O_APPEND != 0 {
+                    f.seek(SeekFrom::End(0)).map_err(|e| io_errno(&e))?;
+                }
+                f.write_all(data).map_err(|e| io_errno(&e))?;
+                Ok(Io::Done(data.len()))
+            }
+            FileKind::PipeWrite(p) => p.borrow_mut().write(data),
+            FileKind::PipeRead(_) => Err(Errno::EBADF),
+        }
+    }
+
+    pub fn seek(&mut self, pos: SeekFrom) -> Result<u64, Errno> {
+        match &mut self.kind {
+            FileKind::Host(f) if !f.is_terminal() => f.seek(pos).map_err(|e| io_errno(&e)),
+            _ => Err(Errno::ESPIPE),
+        }
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        matches!(&self.kind, FileKind::Host(f) if f.is_terminal())
+    }
+
+    pub fn metadata(&self) -> Option<std::fs::Metadata> {
+        match &self.kind {
+            FileKind::Host(f) => f.metadata().ok(),
+            _ => None,
+        }
+    }
+}
+
+impl Drop for OpenFile {
+    fn drop(&mut self) {
+        match &self.kind {
+            FileKind::PipeRead(p) => p.borrow_mut().readers -= 1,
+            FileKind::PipeWrite(p) => p.borrow_mut().writers -= 1,
+            FileKind::Host(_) => {}
+        }
+    }
+}
+
+/// Maps a host I/O error to the SVR4 errno the guest sees.
+pub fn io_errno(e: &std::io::Error) -> Errno {
+    use std::io::ErrorKind::*;
+    match e.kind() {
+        NotFound => Errno::ENOENT,
+        PermissionDenied => Errno::EACCES,
+        AlreadyExists => Errno::EEXIST,
+        InvalidInput => Errno::EINVAL,
+        NotADirectory => Errno::ENOTDIR,
+        IsADirectory => Errno::EISDIR,
+        DirectoryNotEmpty => Errno::ENOTEMPTY,
+        BrokenPipe => Errno::EPIPE,
+        _ => match e.raw_os_error() {
+            Some(40) => Errno::ELOOP,
+            Some(36) => Errno::ENAMETOOLONG,
+            Some(29) => Errno::ESPIPE,
+            Some(25) => Errno::ENOTTY,
+            Some(18) => Errno::EPERM, // EXDEV: a cross-device link
+            _ => Errno::EIO,
+        },
+    }
+}
+
+#[derive(Clone)]
+struct Slot {
+    file: Rc<RefCell<OpenFile>>,
+    close_on_exec: bool,
+}
+
+/// A process's descriptor table. `Clone` is the fork copy: both tables
+/// share the open files.
+#[derive(Clone, Default)]
+pub struct FdTable {
+    slots: Vec<Option<Slot>>,
+}
+
+impl FdTable {
+    /// A table with the host's stdin, stdout and stderr as 0, 1 and 2.
+    pub fn with_host_stdio() -> Self {
+        let mut t = FdTable::default();
+        let streams = [
+            (std::io::stdin().as_fd_owned(), oflag::O_RDONLY),
+            (std::io::stdout().as_fd_owned(), oflag::O_WRONLY),
+            (std::io::stderr().as_fd_owned(), oflag::O_WRONLY),
+        ];
+        for (fd, flags) in streams {
+            match fd {
+                Some(f) => {
+                    let _ = t.install(OpenFile::host(f, flags)); // a fresh table has room
+                }
+                None => t.slots.push(None),
+            }
+        }
+        t
+    }
+
+    /// Installs `file` at the lowest free descriptor: EMFILE when full.
+    pub fn install(&mut self, file: OpenFile) -> Result<u32, Errno> {
+        self.install_shared(Rc::new(RefCell::new(file)), 0)
+    }
+
+    fn install_shared(&mut self, file: Rc<RefCell<OpenFile>>, lowest: usize) -> Result<u32, Errno> {
+        let slot = Some(Slot { file, close_on_exec: false });
+        match self.slots.iter().skip(lowest).position(Option::is_none) {
+            Some(i) => {
+                self.slots[lowest + i] = slot;
+                Ok((lowest + i) as u32)
+            }
+            None if self.slots.len().max(lowest) < OPEN_MAX => {
+                self.slots.resize(self.slots.len().max(lowest), None);
+                self.slots.push(slot);
+                Ok((self.slots.len() - 1) as u32)
+            }
+            None => Err(Errno::EMFILE),
+        }
+    }
+
+    pub fn get(&self, fd: u32) -> Result<Rc<RefCell<OpenFile>>, Errno> {
+        self.slots
+            .get(fd as usize)
+            .and_then(|s| s.as_ref())
+            .map(|s| s.file.clone())
+            .ok_or(Errno::EBADF)
+    }
+
+    pub fn close(&mut self, fd: u32) -> Result<(), Errno> {
+        match self.slots.get_mut(fd as usize) {
+            Some(slot @ Some(_)) => {
+                *slot = None;
+                Ok(())
+            }
+            _ => Err(Errno::EBADF),
+        }
+    }
+
+    /// dup / fcntl(F_DUPFD): the lowest free descriptor >= `lowest`.
+    pub fn dup(&mut self, fd: u32, lowest: u32) -> Result<u32, Errno> {
+        let file = self.get(fd)?;
+        if lowest as usize >= OPEN_MAX {
+            return Err(Errno::EINVAL);
+        }
+        self.install_shared(file, lowest as usize)
+    }
+
+    pub fn close_on_exec(&self, fd: u32) -> Result<bool, Errno> {
+        self.slots.get(fd as usize).and_then(|s| s.as_ref()).map(|s| s.close_on_exec).ok_or(Errno::EBADF)
+    }
+
+    pub fn set_close_on_exec(&mut self, fd: u32, on: bool) -> Result<(), Errno> {
+        let slot = self.slots.get_mut(fd as usize).and_then(|s| s.as_mut()).ok_or(Errno::EBADF)?;
+        slot.close_on_exec = on;
+        Ok(())
+    }
+
+    /// exec: descriptors marked close-on-exec are closed.
+    pub fn exec(&mut self) {
+        for slot in &mut self.slots {
+            if slot.as_ref().is_some_and(|s| s.close_on_exec) {
+                *slot = None;
+            }
+        }
+    }
+}
+
+/// Duplicates a host standard stream so the guest's descriptor owns it.
+trait AsFdOwned {
+    fn as_fd_owned(&self) -> Option<File>;
+}
+
+impl<T: std::os::fd::AsFd> AsFdOwned for T {
+    fn as_fd_owned(&self) -> Option<File> {
+        self.as_fd().try_clone_to_owned().ok().map(File::from)
+    }
+}

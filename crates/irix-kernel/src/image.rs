@@ -1,0 +1,150 @@
+//! Building a process image from an ELF executable: segments, the PRDA,
+//! the stack with argc/argv/envp(/auxv) exactly as ../shared/ABI.md gives
+//! them, and the initial registers. Used at start-up and by execve.
+
+use cpu_mips::{Cpu, CpuConfig};
+use loader::Executable;
+
+use crate::memory::{page_ceil, AddressSpace, Perms, PAGE_SIZE};
+use crate::Errno;
+
+/// The user stack ends here (ABI.md, "Process start-up").
+pub const STACK_TOP: u32 = 0x7fff_8000;
+/// The stack may grow down this far below STACK_TOP (IRIX's default stack
+/// limit is 64 MiB); pages are mapped only as they are touched.
+pub const STACK_MAX: u32 = 64 << 20;
+/// Mapped at start: enough for argv, envp and the first frames.
+const STACK_INITIAL: u32 = 128 << 10;
+/// The per-process data area (PRDA) page, and where libc reads the pid.
+pub const PRDA_ADDR: u32 = 0x0020_0000;
+pub const PRDA_PID: [u32; 2] = [0x0020_0e00, 0x0020_0e40];
+/// mmap without an address hint places mappings upward from here
+/// (a documented choice: below IRIX's shared-library area at 0x0fb60000
+/// there is room, but programs with large heaps want it; we use the
+/// otherwise unused range from 0x3000_0000).
+pub const MMAP_BASE: u32 = 0x3000_0000;
+
+/// ELF auxiliary vector tags (SVR4 MIPS ABI), for programs with PT_INTERP.
+const AT_NULL: u32 = 0;
+const AT_PHDR: u32 = 3;
+const AT_PHENT: u32 = 4;
+const AT_PHNUM: u32 = 5;
+const AT_PAGESZ: u32 = 6;
+const AT_BASE: u32 = 7;
+const AT_ENTRY: u32 = 9;
+
+/// A freshly built image: memory and registers, ready to run.
+pub struct Image {
+    pub mem: AddressSpace,
+    pub cpu: Cpu,
+    pub brk: u32,
+    pub stack_limit: u32,
+}
+
+/// Maps `exe` and builds its start-up stack. `pid` goes into the PRDA.
+pub fn build(
+    exe: &Executable,
+    argv: &[Vec<u8>],
+    envp: &[Vec<u8>],
+    pid: u32,
+    cpu_config: CpuConfig,
+    max_memory: Option<u64>,
+) -> Result<Image, Errno> {
+    let mut mem = AddressSpace::new(max_memory);
+    let mut brk = 0u32;
+    for seg in &exe.segments {
+        let mut perms = Perms::empty();
+        perms.set(Perms::R, seg.perms.read);
+        perms.set(Perms::W, seg.perms.write);
+        perms.set(Perms::X, seg.perms.exec);
+        mem.map(seg.vaddr as u64, seg.mem_size as u64, perms)?;
+        mem.poke_bytes(seg.vaddr, &seg.data)?;
+        brk = brk.max(page_ceil(seg.vaddr as u64 + seg.mem_size as u64) as u32);
+    }
+
+    mem.map(PRDA_ADDR as u64, PAGE_SIZE as u64, Perms::R | Perms::W)?;
+    for addr in PRDA_PID {
+        mem.poke_bytes(addr, &pid.to_be_bytes())?;
+    }
+
+    let stack_limit = STACK_TOP - STACK_MAX;
+    mem.map((STACK_TOP - STACK_INITIAL) as u64, STACK_INITIAL as u64, Perms::R | Perms::W)?;
+    let sp = write_start_stack(&mut mem, exe, argv, envp)?;
+
+    let mut cpu = Cpu::new(cpu_config);
+    cpu.gpr[29] = sp as i32 as i64 as u64; // $sp -> argc
+    cpu.gpr[2] = 0; // $v0: no atexit function
+    cpu.gpr[31] = 0; // $ra
+    cpu.set_pc(exe.entry);
+    Ok(Image { mem, cpu, brk, stack_limit })
+}
+
+/// Lays out, from the returned sp upward: argc, argv[], NULL, envp[], NULL,
+/// the auxv pairs (only with PT_INTERP), then the strings. 16-byte aligned.
+fn write_start_stack(
+    mem: &mut AddressSpace,
+    exe: &Executable,
+    argv: &[Vec<u8>],
+    envp: &[Vec<u8>],
+) -> Result<u32, Errno> {
+    let strings_len: usize = argv.iter().chain(envp).map(|s| s.len() + 1).sum();
+    if strings_len > (STACK_INITIAL as usize) / 2 {
+        return Err(Errno::E2BIG);
+    }
+    let mut cursor = STACK_TOP - 16; // a little headroom above the strings
+    let mut place = |mem: &mut AddressSpace, s: &[u8]| -> Result<u32, Errno> {
+        cursor -= s.len() as u32 + 1;
+        mem.poke_bytes(cursor, s)?;
+        mem.poke_bytes(cursor + s.len() as u32, &[0])?;
+        Ok(cursor)
+    };
+    let mut argv_ptrs = Vec::with_capacity(argv.len());
+    for s in argv {
+        argv_ptrs.push(place(mem, s)?);
+    }
+    let mut envp_ptrs = Vec::with_capacity(envp.len());
+    for s in envp {
+        envp_ptrs.push(place(mem, s)?);
+    }
+
+    let mut words: Vec<u32> = Vec::new();
+    words.push(argv.len() as u32);
+    words.extend(&argv_ptrs);
+    words.push(0);
+    words.extend(&envp_ptrs);
+    words.push(0);
+    if exe.interp.is_some() {
+        let aux = [
+            (AT_PHDR, exe.phdr_vaddr.unwrap_or(0)),
+            (AT_PHENT, exe.phent as u32),
+            (AT_PHNUM, exe.phnum as u32),
+            (AT_ENTRY, exe.entry),
+            (AT_BASE, 0),
+            (AT_PAGESZ, PAGE_SIZE),
+            (AT_NULL, 0),
+        ];
+        for (k, v) in aux {
+            words.extend([k, v]);
+        }
+    }
+    let sp = (cursor - words.len() as u32 * 4) & !15;
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
+    mem.poke_bytes(sp, &bytes)?;
+    Ok(sp)
+}
+
+/// Maps the page holding `addr` if it lies in the stack's growth area
+/// (between `stack_limit` and the mapped stack): the stack grows as touched.
+pub fn grow_stack(mem: &mut AddressSpace, stack_limit: u32, addr: u32) -> bool {
+    if !(stack_limit..STACK_TOP).contains(&addr) || mem.is_mapped(addr) {
+        return false;
+    }
+    // Map everything from the fault up to the lowest mapped stack page, so
+    // the stack stays contiguous.
+    let start = addr & !(PAGE_SIZE - 1);
+    let mut end = start;
+    while end < STACK_TOP && !mem.is_mapped(end) {
+        end += PAGE_SIZE;
+    }
+    mem.map(start as u64, (end - start) as u64, Perms::R | Perms::W).is_ok()
+}

@@ -1,0 +1,501 @@
+//! The kernel: the process table, the scheduler and the run loop.
+//!
+//! All guest processes share one virtual clock and are scheduled
+//! round-robin in pid order with a fixed quantum of user cycles, so a run
+//! with several processes is as reproducible as one without. The process
+//! being run is taken out of the table for its time slice, so handlers get
+//! `(&mut Kernel, &mut Process)` without aliasing.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::io::Write;
+use std::path::PathBuf;
+
+use cpu_mips::{CpuConfig, ExcCode, Observer, StopReason};
+use loader::Executable;
+
+use crate::clock::{self, GuestCounters};
+use crate::files::FdTable;
+use crate::image;
+use crate::process::{Accounting, Brk, ExitStatus, Pid, Process, RunState};
+use crate::profiling::{HostProfile, Personality, ProfState, Tunables};
+use crate::signals::{self, DefaultAction, Fault, SignalState};
+use crate::syscalls::{self, Flow};
+use crate::vfs::Vfs;
+use crate::Errno;
+
+/// Everything a run is configured with.
+#[derive(Clone, Debug)]
+pub struct KernelConfig {
+    /// The host directory that is the guest's `/`.
+    pub root: PathBuf,
+    /// The guest's initial working directory (an absolute guest path).
+    pub cwd: String,
+    pub personality: Personality,
+    pub tunables: Tunables,
+    /// Pipeline clock rate (R4000: 100 MHz in an Indigo or Indy).
+    pub cpu_hz: u64,
+    /// Wall-clock seconds since 1970 at virtual time 0.
+    pub epoch: u32,
+    /// Stop the run after this many cycles of virtual time.
+    pub max_cycles: Option<u64>,
+    /// Limit on each process's mapped memory, in bytes.
+    pub max_memory: Option<u64>,
+    /// Print one line per system call to the log (stderr).
+    pub strace: bool,
+    /// Cycles charged as system time for each system call.
+    pub syscall_cycles: u64,
+    /// User cycles a process runs before the next one gets the CPU.
+    pub quantum_cycles: u64,
+}
+
+/// 1996-01-01 00:00:00 UTC: the IRIX 5.3/6.2 era, as the default epoch.
+pub const DEFAULT_EPOCH: u32 = 820_454_400;
+/// A system call costs 500 cycles (5 us at 100 MHz) of system time: the
+/// order of a trap, register save and return on an R4000 under IRIX. Not a
+/// measurement of real hardware: a documented model parameter.
+pub const DEFAULT_SYSCALL_CYCLES: u64 = 500;
+/// 10 ms at 100 MHz: one clock tick, like a UNIX time slice.
+pub const DEFAULT_QUANTUM_CYCLES: u64 = 1_000_000;
+
+impl Default for KernelConfig {
+    fn default() -> Self {
+        KernelConfig {
+            root: PathBuf::from("."),
+            cwd: "/".into(),
+            personality: Personality::default(),
+            tunables: Tunables::default(),
+            cpu_hz: 100_000_000,
+            epoch: DEFAULT_EPOCH,
+            max_cycles: None,
+            max_memory: None,
+            strace: false,
+            syscall_cycles: DEFAULT_SYSCALL_CYCLES,
+            quantum_cycles: DEFAULT_QUANTUM_CYCLES,
+        }
+    }
+}
+
+/// How a run ended: the fate of the first process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Exited(u8),
+    /// Killed by a signal; `fault` says where, for synchronous faults.
+    Killed { signal: u32, fault: Option<Fault> },
+    /// `max_cycles` of virtual time passed.
+    CycleLimit,
+    /// Every remaining process is blocked and none can wake the others.
+    Deadlock,
+}
+
+/// The outside profiler (`irix-emu prof`): a host-side histogram ticked on
+/// one process's user-time grid, independent of the guest's own profiling.
+pub struct OutsideProfile {
+    pub pid: Pid,
+    pub hist: HostProfile,
+    pub interval: u64,
+    next: u64,
+}
+
+/// Counters of a whole run, for --stats.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunStats {
+    pub instructions: u64,
+    pub user_cycles: u64,
+    pub sys_cycles: u64,
+}
+
+pub struct Kernel {
+    pub config: KernelConfig,
+    pub(crate) vfs: Vfs,
+    procs: BTreeMap<Pid, Process>,
+    /// Round-robin order of runnable and blocked processes.
+    run_queue: VecDeque<Pid>,
+    next_pid: Pid,
+    /// Virtual time since boot, in cycles: everything run, charged or slept.
+    now: u64,
+    first: Option<Pid>,
+    outcome: Option<Outcome>,
+    outside: Option<OutsideProfile>,
+    stats: RunStats,
+    log: Box<dyn Write>,
+}
+
+/// The first process gets this pid; later ones count up (a documented,
+/// deterministic choice: IRIX hands out pids from a rotating counter).
+pub const FIRST_PID: Pid = 100;
+/// The parent of orphans (init).
+pub const INIT_PID: Pid = 1;
+
+/// What one time slice ended with.
+enum SliceEnd {
+    Preempted,
+    Blocked,
+    Exited(ExitStatus),
+    CycleLimit,
+}
+
+impl Kernel {
+    pub fn new(config: KernelConfig) -> Self {
+        Kernel {
+            vfs: Vfs::new(config.root.clone()),
+            config,
+            procs: BTreeMap::new(),
+            run_queue: VecDeque::new(),
+            next_pid: FIRST_PID,
+            now: 0,
+            first: None,
+            outcome: None,
+            outside: None,
+            stats: RunStats::default(),
+            log: Box::new(std::io::stderr()),
+        }
+    }
+
+    /// Sends --strace lines and warnings somewhere other than stderr.
+    pub fn set_log(&mut self, log: Box<dyn Write>) {
+        self.log = log;
+    }
+
+    pub(crate) fn log(&mut self, line: &str) {
+        let _ = writeln!(self.log, "{line}");
+    }
+
+    /// A one-line warning: "irix-emu: ...".
+    pub(crate) fn warn(&mut self, msg: &str) {
+        self.log(&format!("irix-emu: {msg}"));
+    }
+
+    fn cpu_config(&self, exe: &Executable) -> CpuConfig {
+        CpuConfig { mode64: exe.is_n32(), clock_hz: self.config.cpu_hz }
+    }
+
+    /// Creates the first process (or another top-level one) from `exe`.
+    pub fn spawn(&mut self, exe: &Executable, name: &str, argv: &[Vec<u8>], envp: &[Vec<u8>]) -> Result<Pid, Errno> {
+        let pid = self.alloc_pid();
+        let img = image::build(exe, argv, envp, pid, self.cpu_config(exe), self.config.max_memory)?;
+        let p = Process {
+            pid,
+            ppid: INIT_PID,
+            name: name.to_string(),
+            cpu: img.cpu,
+            mem: img.mem,
+            fds: FdTable::with_host_stdio(),
+            cwd: self.config.cwd.clone(),
+            umask: 0o022,
+            brk: Brk { start: img.brk, current: img.brk },
+            mmap_next: image::MMAP_BASE,
+            stack_limit: img.stack_limit,
+            prof: ProfState::default(),
+            acct: Accounting::default(),
+            signals: SignalState::default(),
+            state: RunState::Runnable,
+            next_tick: u64::MAX,
+            n32: exe.is_n32(),
+        };
+        self.procs.insert(pid, p);
+        self.run_queue.push_back(pid);
+        self.first.get_or_insert(pid);
+        Ok(pid)
+    }
+
+    fn alloc_pid(&mut self) -> Pid {
+        let pid = self.next_pid;
+        self.next_pid += 1;
+        pid
+    }
+
+    /// Profiles process `pid` from outside at `hz` into `hist`.
+    pub fn set_outside_profile(&mut self, pid: Pid, hist: HostProfile, hz: u32) {
+        let interval = clock::tick_interval(self.config.cpu_hz, hz);
+        let now = self.procs.get(&pid).map_or(0, |p| p.user_cycles());
+        self.outside = Some(OutsideProfile { pid, hist, interval, next: clock::next_grid_point(now, interval) });
+    }
+
+    pub fn outside_profile(&self) -> Option<&OutsideProfile> {
+        self.outside.as_ref()
+    }
+
+    pub fn stats(&self) -> RunStats {
+        self.stats
+    }
+
+    /// Virtual time since boot, in cycles.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Virtual time as wall-clock (seconds, microseconds) since 1970.
+    pub fn wall_time(&self) -> (u32, u32) {
+        let us = self.now as u128 * 1_000_000 / self.config.cpu_hz as u128;
+        (self.config.epoch.wrapping_add((us / 1_000_000) as u32), (us % 1_000_000) as u32)
+    }
+
+    /// Cycles in one clock tick at HZ (times(), sysconf(_SC_CLK_TCK)).
+    pub fn tick_cycles(&self) -> u64 {
+        clock::tick_interval(self.config.cpu_hz, self.config.tunables.hz)
+    }
+
+    pub fn cycles_to_ticks(&self, cycles: u64) -> u64 {
+        cycles / self.tick_cycles()
+    }
+
+    pub fn ticks_to_cycles(&self, ticks: u64) -> u64 {
+        ticks * self.tick_cycles()
+    }
+
+    /// Advances virtual time without running anything (sginap, nanosleep).
+    pub(crate) fn sleep(&mut self, cycles: u64) {
+        self.now += cycles;
+    }
+
+    /// Charges one system call's cost to the process as system time.
+    pub(crate) fn charge_syscall(&mut self, p: &mut Process) {
+        p.acct.sys_cycles += self.config.syscall_cycles;
+        self.now += self.config.syscall_cycles;
+        self.stats.sys_cycles += self.config.syscall_cycles;
+    }
+
+    /// After a profiling call: the process's next tick, on its grid at the
+    /// rate its profiling now needs (none when profiling is off).
+    pub(crate) fn reschedule_ticks(&self, p: &mut Process) {
+        p.next_tick = if p.prof.is_active() {
+            let hz = p.prof.tick_hz(self.config.personality, &self.config.tunables);
+            clock::next_grid_point(p.user_cycles(), clock::tick_interval(self.config.cpu_hz, hz))
+        } else {
+            u64::MAX
+        };
+    }
+
+    /// Runs until the first process has exited and every other process
+    /// has finished too (or the cycle limit, or a deadlock).
+    pub fn run(&mut self) -> Outcome {
+        self.run_observed(&mut ())
+    }
+
+    /// As `run`, with `obs` seeing every instruction the outside-profiled
+    /// process (or, without one, the first process) retires.
+    pub fn run_observed<O: Observer>(&mut self, obs: &mut O) -> Outcome {
+        let observed = self.outside.as_ref().map(|o| o.pid).or(self.first);
+        let mut idle_rounds = 0usize;
+        while let Some(pid) = self.run_queue.pop_front() {
+            let Some(mut p) = self.procs.remove(&pid) else { continue };
+            let was_blocked = p.state == RunState::Blocked;
+            let end = if Some(pid) == observed {
+                self.run_slice(&mut p, obs)
+            } else {
+                self.run_slice(&mut p, &mut ())
+            };
+            match end {
+                SliceEnd::Preempted => {
+                    p.state = RunState::Runnable;
+                    idle_rounds = 0;
+                }
+                SliceEnd::Blocked => {
+                    p.state = RunState::Blocked;
+                    idle_rounds = if was_blocked { idle_rounds + 1 } else { 0 };
+                }
+                SliceEnd::Exited(status) => {
+                    idle_rounds = 0;
+                    self.exit_process(&mut p, status);
+                }
+                SliceEnd::CycleLimit => {
+                    self.procs.insert(pid, p);
+                    self.outcome = Some(Outcome::CycleLimit);
+                    break;
+                }
+            }
+            if !matches!(p.state, RunState::Zombie(_)) || self.procs.contains_key(&p.ppid) {
+                let keep_queued = !matches!(p.state, RunState::Zombie(_));
+                self.procs.insert(pid, p);
+                if keep_queued {
+                    self.run_queue.push_back(pid);
+                }
+            }
+            if idle_rounds > self.run_queue.len() {
+                // Every queued process retried its blocking call in a row
+                // and none could proceed: nothing can ever wake them.
+                self.outcome.get_or_insert(Outcome::Deadlock);
+                break;
+            }
+        }
+        self.outcome.clone().unwrap_or(Outcome::Deadlock)
+    }
+
+    /// Runs `p` for one quantum, handling its exceptions and ticks.
+    fn run_slice<O: Observer>(&mut self, p: &mut Process, obs: &mut O) -> SliceEnd {
+        let slice_end = p.user_cycles() + self.config.quantum_cycles;
+        loop {
+            if let Some(end) = self.deliver_pending_signal(p) {
+                return end;
+            }
+            let start = p.user_cycles();
+            let limit = self.config.max_cycles.map_or(u64::MAX, |max| start + max.saturating_sub(self.now));
+            if self.config.max_cycles.is_some_and(|max| self.now >= max) {
+                return SliceEnd::CycleLimit;
+            }
+            let outside_next = self.outside.as_ref().filter(|o| o.pid == p.pid).map_or(u64::MAX, |o| o.next);
+            let deadline = slice_end.min(p.next_tick).min(outside_next).min(limit);
+            let instret = p.cpu.instructions();
+            let stop = p.cpu.run(&mut p.mem, obs, deadline);
+            let ran = p.user_cycles() - start;
+            self.now += ran;
+            self.stats.user_cycles += ran;
+            self.stats.instructions += p.cpu.instructions() - instret;
+            self.deliver_ticks(p);
+            match stop {
+                StopReason::Deadline => {
+                    if self.config.max_cycles.is_some_and(|max| self.now >= max) {
+                        return SliceEnd::CycleLimit;
+                    }
+                    if p.user_cycles() >= slice_end {
+                        return SliceEnd::Preempted;
+                    }
+                }
+                StopReason::Exception(e) if e.code == ExcCode::Sys => match syscalls::dispatch(self, p) {
+                    Flow::Continue => {}
+                    Flow::Block => return SliceEnd::Blocked,
+                    Flow::Exit(status) => return SliceEnd::Exited(status),
+                },
+                StopReason::Exception(e) => {
+                    let grows = matches!(e.code, ExcCode::TlbL | ExcCode::TlbS)
+                        && e.bad_vaddr.is_some_and(|a| image::grow_stack(&mut p.mem, p.stack_limit, a));
+                    if !grows {
+                        let break_code = (e.code == ExcCode::Bp)
+                            .then(|| p.mem.read_u32(e.epc).ok().map(|w| (w >> 16) & 0x3ff))
+                            .flatten();
+                        let fault = signals::fault_signal(&e, break_code);
+                        return SliceEnd::Exited(self.fault_default_action(p, fault));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes every tick that has fallen due for `p` (normally one).
+    fn deliver_ticks(&mut self, p: &mut Process) {
+        let now = p.user_cycles();
+        if now >= p.next_tick {
+            let hz = p.prof.tick_hz(self.config.personality, &self.config.tunables);
+            let interval = clock::tick_interval(self.config.cpu_hz, hz);
+            let pc = p.cpu.sample_pc();
+            while now >= p.next_tick && p.prof.is_active() {
+                let (prof, mut mem) = GuestCounters::split(p);
+                prof.tick(&mut mem, pc);
+                p.next_tick += interval;
+            }
+            if !p.prof.is_active() {
+                p.next_tick = u64::MAX;
+            }
+        }
+        if let Some(o) = self.outside.as_mut().filter(|o| o.pid == p.pid) {
+            while now >= o.next {
+                o.hist.tick(p.cpu.sample_pc());
+                o.next += o.interval;
+            }
+        }
+    }
+
+    /// A synchronous fault with no handler: the default action, which for
+    /// every fault signal is to terminate with a core image.
+    fn fault_default_action(&mut self, p: &mut Process, fault: Fault) -> ExitStatus {
+        if Some(p.pid) == self.first {
+            self.outcome = Some(Outcome::Killed { signal: fault.signal, fault: Some(fault) });
+        }
+        ExitStatus::Killed { signal: fault.signal, core: true }
+    }
+
+    /// Acts on the lowest deliverable pending signal, if any. Handlers are
+    /// not run yet: caught signals are treated as their default action.
+    fn deliver_pending_signal(&mut self, p: &mut Process) -> Option<SliceEnd> {
+        let sig = p.signals.next_deliverable()?;
+        p.signals.pending &= !signals::bit(sig);
+        if p.signals.handlers[sig as usize] == signals::SIG_IGN && sig != signals::SIGKILL {
+            return None;
+        }
+        match signals::default_action(sig) {
+            DefaultAction::Ignore | DefaultAction::Continue => None,
+            DefaultAction::Stop => None,
+            action => {
+                let core = action == DefaultAction::Core;
+                if Some(p.pid) == self.first {
+                    self.outcome = Some(Outcome::Killed { signal: sig, fault: None });
+                }
+                Some(SliceEnd::Exited(ExitStatus::Killed { signal: sig, core }))
+            }
+        }
+    }
+
+    /// A process has ended: it becomes a zombie for its parent, its
+    /// children go to init, and the parent gets SIGCHLD.
+    fn exit_process(&mut self, p: &mut Process, status: ExitStatus) {
+        p.state = RunState::Zombie(status);
+        p.fds = FdTable::default(); // closes pipe ends so readers see EOF
+        if Some(p.pid) == self.first && self.outcome.is_none() {
+            self.outcome = Some(match status {
+                ExitStatus::Exited(code) => Outcome::Exited(code),
+                ExitStatus::Killed { signal, .. } => Outcome::Killed { signal, fault: None },
+            });
+        }
+        for child in self.procs.values_mut().filter(|c| c.ppid == p.pid) {
+            child.ppid = INIT_PID;
+        }
+        // Zombies of an exiting process are reaped by init at once.
+        self.procs.retain(|_, c| !(c.ppid == INIT_PID && matches!(c.state, RunState::Zombie(_))));
+        if let Some(parent) = self.procs.get_mut(&p.ppid) {
+            parent.signals.pending |= signals::bit(signals::SIGCHLD);
+        }
+    }
+
+    /// fork: a copy of `parent` with a new pid; returns the child's pid.
+    pub(crate) fn fork(&mut self, parent: &Process) -> Pid {
+        let pid = self.alloc_pid();
+        let mut child = parent.clone();
+        child.pid = pid;
+        child.ppid = parent.pid;
+        child.acct = Accounting::default();
+        child.signals.pending = 0;
+        // The child's PRDA holds its own pid.
+        for addr in image::PRDA_PID {
+            let _ = child.mem.poke_bytes(addr, &pid.to_be_bytes());
+        }
+        // Child: v0 = parent's pid (libc zeroes it), v1 = 1, a3 = 0, past
+        // the SYSCALL; the parent's registers are written by dispatch.
+        child.set_reg(2, parent.pid);
+        child.set_reg(3, 1);
+        child.set_reg(7, 0);
+        child.cpu.complete_exception_instruction();
+        self.procs.insert(pid, child);
+        self.run_queue.push_back(pid);
+        pid
+    }
+
+    pub(crate) fn process(&self, pid: Pid) -> Option<&Process> {
+        self.procs.get(&pid)
+    }
+
+    pub(crate) fn process_mut(&mut self, pid: Pid) -> Option<&mut Process> {
+        self.procs.get_mut(&pid)
+    }
+
+    /// The run's one process group: the first process's pid.
+    pub(crate) fn process_group(&self) -> Pid {
+        self.first.unwrap_or(FIRST_PID)
+    }
+
+    /// Every process in the table that has not exited (the running one is
+    /// not in the table during its slice).
+    pub(crate) fn live_pids(&self) -> Vec<Pid> {
+        self.procs.values().filter(|c| !matches!(c.state, RunState::Zombie(_))).map(|c| c.pid).collect()
+    }
+
+    /// Children of `pid`, in pid order.
+    pub(crate) fn children_of(&self, pid: Pid) -> Vec<Pid> {
+        self.procs.values().filter(|c| c.ppid == pid).map(|c| c.pid).collect()
+    }
+
+    /// Removes a zombie after its parent collected it.
+    pub(crate) fn reap(&mut self, pid: Pid) -> Option<Process> {
+        self.run_queue.retain(|&q| q != pid);
+        self.procs.remove(&pid)
+    }
+}

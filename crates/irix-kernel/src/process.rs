@@ -1,0 +1,108 @@
+//! One guest process: its CPU, address space, descriptors, profiling state
+//! and accounting. Everything a process owns is here, so `fork` is a
+//! `clone` plus the few fields that differ.
+
+use cpu_mips::Cpu;
+
+use crate::files::FdTable;
+use crate::memory::AddressSpace;
+use crate::profiling::ProfState;
+use crate::signals::SignalState;
+
+pub type Pid = u32;
+
+/// Where the scheduler stands with a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunState {
+    Runnable,
+    /// Waiting in a system call that will be retried (pipe I/O, waitsys).
+    Blocked,
+    /// Stopped by a signal (SIGSTOP and friends) until SIGCONT.
+    Stopped,
+    /// Exited; waiting for its parent to collect the status.
+    Zombie(ExitStatus),
+}
+
+/// How a process ended, in the terms a parent's wait sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitStatus {
+    Exited(u8),
+    Killed { signal: u32, core: bool },
+}
+
+impl ExitStatus {
+    /// The wait(2) status word: exit code << 8, or the signal (| 0x80 core).
+    pub fn wait_status(self) -> u32 {
+        match self {
+            ExitStatus::Exited(code) => (code as u32) << 8,
+            ExitStatus::Killed { signal, core } => signal | if core { 0x80 } else { 0 },
+        }
+    }
+}
+
+/// CPU time a process has used, in pipeline cycles.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Accounting {
+    /// Cycles charged to system calls (system time).
+    pub sys_cycles: u64,
+    /// User and system cycles of waited-for children (times() cutime/cstime).
+    pub child_user_cycles: u64,
+    pub child_sys_cycles: u64,
+}
+
+/// The program break (brk/sbrk heap).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Brk {
+    /// Where the heap starts: the end of the data segment.
+    pub start: u32,
+    /// The current break.
+    pub current: u32,
+}
+
+#[derive(Clone)]
+pub struct Process {
+    pub pid: Pid,
+    pub ppid: Pid,
+    /// The program name for messages ("irix-emu: prog: killed by ...").
+    pub name: String,
+    pub cpu: Cpu,
+    pub mem: AddressSpace,
+    pub fds: FdTable,
+    /// The current directory, an absolute guest path.
+    pub cwd: String,
+    pub umask: u32,
+    pub brk: Brk,
+    /// Where the next mmap without an address hint goes.
+    pub mmap_next: u32,
+    /// The lowest address the stack may grow down to.
+    pub stack_limit: u32,
+    pub prof: ProfState,
+    pub acct: Accounting,
+    pub signals: SignalState,
+    pub state: RunState,
+    /// The user-cycle count at which this process's next profiling tick is
+    /// due (`u64::MAX`: none). Ticks happen on the process's own virtual
+    /// time grid: multiples of the tick interval.
+    pub next_tick: u64,
+    /// True for an n32 process (64-bit registers, arguments 5-8 in $a4-$a7).
+    pub n32: bool,
+}
+
+impl Process {
+    /// User time so far, in cycles (the CPU counts only user mode).
+    pub fn user_cycles(&self) -> u64 {
+        self.cpu.cycles()
+    }
+
+    /// Register `r` as the 32-bit value an o32 system call sees.
+    pub fn reg(&self, r: usize) -> u32 {
+        self.cpu.gpr[r] as u32
+    }
+
+    /// Sets register `r` to a 32-bit result, sign-extended as the R4000 holds it.
+    pub fn set_reg(&mut self, r: usize, v: u32) {
+        if r != 0 {
+            self.cpu.gpr[r] = v as i32 as i64 as u64;
+        }
+    }
+}

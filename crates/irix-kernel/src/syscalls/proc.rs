@@ -1,0 +1,247 @@
+//! Process calls: exit, fork, execve, waitsys, kill, and the signal
+//! dispositions (sigaction, sigprocmask).
+
+use super::SysResult;
+use crate::kernel::Kernel;
+use crate::process::{ExitStatus, Process, RunState};
+use crate::signals::{self, NSIG, SIGKILL, SIGSTOP};
+use crate::vfs::{Follow, PATH_MAX};
+use crate::{image, Errno};
+
+/// exit(status): the low 8 bits are the status a parent sees.
+pub fn exit(_k: &mut Kernel, _p: &mut Process, a: &[u32; 8]) -> SysResult {
+    SysResult::Exit(ExitStatus::Exited(a[0] as u8))
+}
+
+/// fork(): parent v0 = child pid, v1 = 0; child v1 = 1 (ABI.md).
+pub fn fork(k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
+    SysResult::Ok2(k.fork(p), 0)
+}
+
+/// Largest argv + envp a guest may pass to execve (ARG_MAX).
+const ARG_MAX: usize = 20480;
+
+/// Reads a NULL-terminated vector of string pointers.
+fn read_vector(p: &Process, mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
+    let mut out = Vec::new();
+    let mut total = 0;
+    if addr == 0 {
+        return Ok(out);
+    }
+    loop {
+        let ptr = p.mem.read_u32(addr)?;
+        if ptr == 0 {
+            return Ok(out);
+        }
+        let s = p.mem.read_cstr(ptr, ARG_MAX)?;
+        total += s.len() + 1;
+        if total > ARG_MAX {
+            return Err(Errno::E2BIG);
+        }
+        out.push(s);
+        addr = addr.checked_add(4).ok_or(Errno::EFAULT)?;
+    }
+}
+
+/// execve(path, argv, envp): replaces the image, keeping the pid, the
+/// descriptors (but close-on-exec ones) and ignored signals. "Profiling is
+/// turned off when an exec(2) is executed" (sprofil(2)); pcsample too.
+pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let path = tri!(p.mem.read_cstr(a[0], PATH_MAX));
+    let argv = tri!(read_vector(p, a[1]));
+    let envp = tri!(read_vector(p, a[2]));
+    let (host, guest) = tri!(k.vfs.resolve(&p.cwd, &path, Follow::Yes));
+    let bytes = tri!(std::fs::read(&host).map_err(|e| crate::files::io_errno(&e)));
+    let exe = tri!(loader::load(&guest, &bytes, &loader::LoadOptions::default()).map_err(|_| Errno::ENOEXEC));
+    let cpu_config = cpu_mips::CpuConfig { mode64: exe.is_n32(), clock_hz: k.config.cpu_hz };
+    let img = tri!(image::build(&exe, &argv, &envp, p.pid, cpu_config, k.config.max_memory));
+    // The new image keeps the old one's user time: the process is the same.
+    let user = p.user_cycles();
+    p.cpu = img.cpu;
+    p.cpu.add_cycles(user);
+    p.mem = img.mem;
+    p.brk = crate::process::Brk { start: img.brk, current: img.brk };
+    p.mmap_next = image::MMAP_BASE;
+    p.stack_limit = img.stack_limit;
+    p.n32 = exe.is_n32();
+    p.name = String::from_utf8_lossy(&path).rsplit('/').next().unwrap_or_default().to_string();
+    p.fds.exec();
+    p.signals.exec();
+    p.prof.exec();
+    k.reschedule_ticks(p);
+    SysResult::Jumped
+}
+
+/// waitsys id types and options (SVR4 <sys/wait.h>, ABI.md).
+const P_PID: u32 = 0;
+const P_PGID: u32 = 2;
+const P_ALL: u32 = 7;
+const WEXITED: u32 = 0x01;
+const WTRAPPED: u32 = 0x02;
+const WSTOPPED: u32 = 0x04;
+const WCONTINUED: u32 = 0x08;
+const WNOHANG: u32 = 0x40;
+const WNOWAIT: u32 = 0x80;
+/// siginfo_t: 128 bytes (SI_MAXSZ), si_signo@0, si_code@4, si_errno@8,
+/// si_pid@12, then for SIGCHLD: si_utime@16, si_status@20, si_stime@24
+/// (the SVR4 MIPS layout).
+const SIGINFO_SIZE: usize = 128;
+const CLD_EXITED: u32 = 1;
+const CLD_KILLED: u32 = 2;
+const CLD_DUMPED: u32 = 3;
+
+/// waitsys(idtype, id, info, options, rusage): SVR4 waitid. Blocks until a
+/// matching child has exited unless WNOHANG; ECHILD without such children.
+pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let (idtype, id, info, options) = (a[0], a[1], a[2], a[3]);
+    if options & (WEXITED | WTRAPPED | WSTOPPED | WCONTINUED) == 0
+        || options & !(WEXITED | WTRAPPED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) != 0
+    {
+        return SysResult::Err(Errno::EINVAL);
+    }
+    let candidates: Vec<_> = match idtype {
+        P_ALL | P_PGID => k.children_of(p.pid),
+        P_PID => k.children_of(p.pid).into_iter().filter(|&c| c == id).collect(),
+        _ => return SysResult::Err(Errno::EINVAL),
+    };
+    if candidates.is_empty() {
+        return SysResult::Err(Errno::ECHILD);
+    }
+    let zombie = candidates.iter().copied().find_map(|c| match k.process(c)?.state {
+        RunState::Zombie(status) if options & WEXITED != 0 => Some((c, status)),
+        _ => None,
+    });
+    let Some((child, status)) = zombie else {
+        if options & WNOHANG != 0 {
+            if info != 0 {
+                tri!(p.mem.write_bytes(info, &[0; SIGINFO_SIZE]));
+            }
+            return SysResult::Ok(0);
+        }
+        return SysResult::Block;
+    };
+    let (code, value) = match status {
+        ExitStatus::Exited(c) => (CLD_EXITED, c as u32),
+        ExitStatus::Killed { signal, core: false } => (CLD_KILLED, signal),
+        ExitStatus::Killed { signal, core: true } => (CLD_DUMPED, signal),
+    };
+    let Some(c) = k.process(child) else { return SysResult::Err(Errno::ECHILD) };
+    let (utime, stime) = (c.user_cycles() + c.acct.child_user_cycles, c.acct.sys_cycles + c.acct.child_sys_cycles);
+    if info != 0 {
+        let mut si = [0u8; SIGINFO_SIZE];
+        let mut put = |off: usize, v: u32| si[off..off + 4].copy_from_slice(&v.to_be_bytes());
+        put(0, signals::SIGCHLD);
+        put(4, code);
+        put(12, child);
+        put(16, k.cycles_to_ticks(utime) as u32);
+        put(20, value);
+        put(24, k.cycles_to_ticks(stime) as u32);
+        tri!(p.mem.write_bytes(info, &si));
+    }
+    if options & WNOWAIT == 0 {
+        k.reap(child);
+        p.acct.child_user_cycles += utime;
+        p.acct.child_sys_cycles += stime;
+    }
+    SysResult::Ok(0)
+}
+
+/// kill(pid, sig). A run is one process group (its id is the first
+/// process's pid): pid 0, -1 and -(that id) signal every live process of
+/// the run, pid > 0 one process; any other group is ESRCH. sig 0 only
+/// checks that the target exists.
+pub fn kill(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let (pid, sig) = (a[0] as i32, a[1]);
+    if sig >= NSIG {
+        return SysResult::Err(Errno::EINVAL);
+    }
+    let targets: Vec<u32> = if pid > 0 {
+        vec![pid as u32]
+    } else if pid == 0 || pid == -1 || pid.unsigned_abs() == k.process_group() {
+        std::iter::once(p.pid).chain(k.live_pids()).collect()
+    } else {
+        vec![]
+    };
+    let mut found = false;
+    for t in targets {
+        let target = if t == p.pid { Some(&mut *p) } else { k.process_mut(t) };
+        let Some(target) = target.filter(|t| !matches!(t.state, RunState::Zombie(_))) else { continue };
+        found = true;
+        if sig != 0 {
+            target.signals.pending |= signals::bit(sig);
+            if target.state == RunState::Blocked && sig == SIGKILL {
+                target.state = RunState::Runnable;
+            }
+        }
+    }
+    if found {
+        SysResult::Ok(0)
+    } else {
+        SysResult::Err(Errno::ESRCH)
+    }
+}
+
+/// IRIX struct sigaction: { int sa_flags; void (*sa_handler)(); sigset_t
+/// sa_mask (4 words); int sa_resv[2]; } = 32 bytes (SVR4 MIPS order).
+const SIGACTION_SIZE: usize = 32;
+
+/// sigaction(sig, act, oact, trampoline).
+pub fn sigaction(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let (sig, act, oact, tramp) = (a[0], a[1], a[2], a[3]);
+    if sig == 0 || sig >= NSIG {
+        return SysResult::Err(Errno::EINVAL);
+    }
+    let s = sig as usize;
+    let old = {
+        let mut b = [0u8; SIGACTION_SIZE];
+        b[0..4].copy_from_slice(&p.signals.handler_flags[s].to_be_bytes());
+        b[4..8].copy_from_slice(&p.signals.handlers[s].to_be_bytes());
+        b[8..12].copy_from_slice(&(p.signals.handler_masks[s] as u32).to_be_bytes());
+        b[12..16].copy_from_slice(&((p.signals.handler_masks[s] >> 32) as u32).to_be_bytes());
+        b
+    };
+    if act != 0 {
+        let mut b = [0u8; SIGACTION_SIZE];
+        tri!(p.mem.read_bytes(act, &mut b));
+        let word = |o: usize| u32::from_be_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let handler = word(4);
+        if (sig == SIGKILL || sig == SIGSTOP) && handler != signals::SIG_DFL {
+            return SysResult::Err(Errno::EINVAL);
+        }
+        p.signals.handler_flags[s] = word(0);
+        p.signals.handlers[s] = handler;
+        p.signals.handler_masks[s] = word(8) as u64 | (word(12) as u64) << 32;
+        if tramp != 0 {
+            p.signals.trampoline = tramp;
+        }
+    }
+    if oact != 0 {
+        tri!(p.mem.write_bytes(oact, &old));
+    }
+    SysResult::Ok(0)
+}
+
+/// sigprocmask(how, set, oset): SIG_BLOCK 1, SIG_UNBLOCK 2, SIG_SETMASK 3
+/// (SVR4); sigset_t is four words, signal n at bit n-1 of word 0/1.
+pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let (how, set, oset) = (a[0], a[1], a[2]);
+    let old = p.signals.blocked;
+    if set != 0 {
+        let lo = tri!(p.mem.read_u32(set)) as u64;
+        let hi = tri!(p.mem.read_u32(set.wrapping_add(4))) as u64;
+        let mask = (lo | hi << 32) & !(signals::bit(SIGKILL) | signals::bit(SIGSTOP));
+        p.signals.blocked = match how {
+            1 => old | mask,
+            2 => old & !mask,
+            3 => mask,
+            _ => return SysResult::Err(Errno::EINVAL),
+        };
+    }
+    if oset != 0 {
+        let mut b = [0u8; 16];
+        b[0..4].copy_from_slice(&(old as u32).to_be_bytes());
+        b[4..8].copy_from_slice(&((old >> 32) as u32).to_be_bytes());
+        tri!(p.mem.write_bytes(oset, &b));
+    }
+    SysResult::Ok(0)
+}

@@ -1,0 +1,145 @@
+//! Loading PROGRAM and starting a kernel for it: what `run` and `prof`
+//! share, and where each way of failing gets its exit status.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH};
+use irix_kernel::signals;
+use loader::{Executable, LoadOptions};
+
+use super::args::MachineArgs;
+use super::{status, Failure};
+
+/// A loaded program and the kernel about to run it.
+pub struct Launched {
+    pub kernel: Kernel,
+    pub exe: Executable,
+    /// The file's bytes (for DWARF lines in reports).
+    pub bytes: Vec<u8>,
+    /// The name used in messages: the program path as given.
+    pub name: String,
+    pub pid: u32,
+}
+
+/// Reads and loads `program`: 127 when it does not exist, 126 when it is
+/// not a runnable IRIX executable.
+pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Failure> {
+    let name = program.display().to_string();
+    let bytes = std::fs::read(program).map_err(|e| {
+        let status = if e.kind() == std::io::ErrorKind::NotFound { status::NOT_FOUND } else { status::NOT_RUNNABLE };
+        Failure::new(status, format!("{name}: {}", io_message(&e)))
+    })?;
+    if std::fs::metadata(program).is_ok_and(|m| m.is_dir()) {
+        return Err(Failure::new(status::NOT_RUNNABLE, format!("{name}: is a directory")));
+    }
+    let exe = loader::load(&name, &bytes, &LoadOptions::default())
+        .map_err(|e| Failure::new(status::NOT_RUNNABLE, e.to_string()))?;
+    Ok((exe, bytes, name))
+}
+
+/// The text of an I/O error without Rust's "(os error N)" suffix.
+pub fn io_message(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// The guest's environment: the host's, edited by -E and -U in order (as
+/// QEMU's user-mode emulators do), sorted by name for reproducibility.
+fn guest_env(m: &MachineArgs) -> Result<Vec<Vec<u8>>, Failure> {
+    let mut env: Vec<(Vec<u8>, Vec<u8>)> = std::env::vars_os()
+        .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()))
+        .collect();
+    for u in &m.unset {
+        env.retain(|(k, _)| k != u.as_bytes());
+    }
+    for e in &m.env {
+        let Some((k, v)) = e.split_once('=') else {
+            return Err(Failure::new(status::EMULATOR_FAILURE, format!("-E {e}: expected VAR=VALUE")));
+        };
+        env.retain(|(key, _)| key != k.as_bytes());
+        env.push((k.as_bytes().to_vec(), v.as_bytes().to_vec()));
+    }
+    env.sort();
+    Ok(env.into_iter().map(|(mut k, v)| {
+        k.push(b'=');
+        k.extend(v);
+        k
+    }).collect())
+}
+
+/// Builds the kernel configuration from the options.
+fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
+    let root = match &m.root {
+        Some(r) => r.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("current directory: {}", io_message(&e))))?,
+    };
+    let root = root
+        .canonicalize()
+        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("--root {}: {}", root.display(), io_message(&e))))?;
+    if !root.is_dir() {
+        return Err(Failure::new(status::EMULATOR_FAILURE, format!("--root {}: not a directory", root.display())));
+    }
+    // The guest starts in the host's current directory when that lies in
+    // the root, else at the root.
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|c| c.canonicalize().ok())
+        .and_then(|c| c.strip_prefix(&root).ok().map(|rel| format!("/{}", rel.display())))
+        .map(|s| if s.len() > 1 { s.trim_end_matches('/').to_string() } else { s })
+        .unwrap_or_else(|| "/".into());
+    Ok(KernelConfig {
+        root,
+        cwd,
+        personality: m.personality.into(),
+        cpu_hz: m.cpu_mhz * 1_000_000,
+        epoch: m.epoch.unwrap_or(DEFAULT_EPOCH),
+        max_cycles: m.max_cycles,
+        max_memory: m.max_memory,
+        strace: m.strace,
+        ..KernelConfig::default()
+    })
+}
+
+/// Loads PROGRAM and creates its process with `args` as argv[1..].
+pub fn launch(m: &MachineArgs, program: &Path, args: &[String]) -> Result<Launched, Failure> {
+    let (exe, bytes, name) = load_program(program)?;
+    let mut config = config(m)?;
+    config.tunables = Default::default();
+    let mut kernel = Kernel::new(config);
+    let mut argv = vec![program.as_os_str().as_bytes().to_vec()];
+    argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
+    let env = guest_env(m)?;
+    let pid = kernel
+        .spawn(&exe, &name, &argv, &env)
+        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("{name}: cannot start: {}", e.name())))?;
+    Ok(Launched { kernel, exe, bytes, name, pid })
+}
+
+/// The exit status for an outcome, and the line to print about it (none for
+/// a normal exit).
+pub fn outcome_status(name: &str, outcome: &Outcome) -> (u8, Option<String>) {
+    match outcome {
+        Outcome::Exited(code) => (*code, None),
+        Outcome::Killed { signal, fault } => {
+            let mut msg = format!("{name}: killed by {}", signals::name(*signal));
+            if let Some(f) = fault {
+                msg.push_str(&format!(" at pc 0x{:08x}", f.pc));
+                if let Some(addr) = f.addr {
+                    msg.push_str(&format!(" (address 0x{addr:08x})"));
+                }
+            }
+            (status::SIGNAL_BASE.saturating_add(*signal as u8), Some(msg))
+        }
+        Outcome::CycleLimit => (status::CYCLE_LIMIT, Some(format!("{name}: stopped at the --max-cycles limit"))),
+        Outcome::Deadlock => (
+            status::EMULATOR_FAILURE,
+            Some(format!("{name}: deadlock: every remaining process is blocked and none can wake the others")),
+        ),
+    }
+}
+
