@@ -159,7 +159,7 @@ pub struct BinSize {
 
 impl fmt::Display for BinSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.bins != 0 && self.span % self.bins == 0 {
+        if self.bins != 0 && self.span.is_multiple_of(self.bins) {
             write!(f, "{}", self.span / self.bins)
         } else {
             write!(f, "{}/{}", self.span, self.bins)
@@ -613,22 +613,35 @@ impl GmonFile {
     /// may overhang the end of the text when the text is not a whole number of
     /// bins; profil(2) buffers are sized that way). An empty profile is an error.
     pub fn check_against_text(&self, program: &str, text: PcRange) -> Result<(), GmonError> {
+        self.check_against_texts(program, &[text])
+    }
+
+    /// [`GmonFile::check_against_text`] for a program with several executable
+    /// segments: each histogram must lie in one of `texts`. The error names the
+    /// text range holding the histogram's first byte, or else the first range.
+    pub fn check_against_texts(&self, program: &str, texts: &[PcRange]) -> Result<(), GmonError> {
         if self.histograms.is_empty() {
             return Err(GmonError::NoHistograms);
         }
         for h in &self.histograms {
             let last_bin_start = h.bin_range(h.bins.len().saturating_sub(1)).0;
-            let inside = h.low_pc >= text.low
-                && h.low_pc < text.high
-                && last_bin_start < u64::from(text.high);
-            if !inside {
+            let inside = |t: &PcRange| {
+                h.low_pc >= t.low && h.low_pc < t.high && last_bin_start < u64::from(t.high)
+            };
+            if !texts.iter().any(inside) {
+                let holding = texts
+                    .iter()
+                    .find(|t| h.low_pc >= t.low && h.low_pc < t.high);
                 return Err(GmonError::TextMismatch {
                     range: PcRange {
                         low: h.low_pc,
                         high: h.high_pc,
                     },
                     program: program.to_string(),
-                    text,
+                    text: holding
+                        .or(texts.first())
+                        .copied()
+                        .unwrap_or(PcRange { low: 0, high: 0 }),
                 });
             }
         }

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use goblin::elf::{sym::STT_FUNC, Elf};
 use irix_emu::gmon::{write_gmon, Histogram};
-use irix_emu::report::{flat_profile, Symbol};
+use irix_emu::report::{flat_profile, line_profile, source_lines, SourceLine, Symbol};
 
 /// The guest program: four functions of different sizes, one of them local.
 const PROGRAM_C: &str = r#"
@@ -186,5 +186,79 @@ fn gprof_ranks_the_same_functions_and_agrees_on_total_samples() {
         .map(|(_, s)| (s * 100.0).round() as u64)
         .collect();
     assert_eq!(their_samples, our_samples);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn source_lines_agree_with_binutils_addr2line() {
+    if !have_tool("mips-linux-gnu-gcc") || !have_tool("mips-linux-gnu-addr2line") {
+        return;
+    }
+    let dir = scratch_dir("lines");
+    let prog = compile_program(&dir);
+    let bytes = std::fs::read(&prog).unwrap();
+    let (_, text) = functions_and_text(&bytes);
+    let addrs: Vec<u32> = (text.0..text.1).step_by(4).collect();
+    let ours = source_lines(&bytes, &addrs).expect("the program has DWARF line info");
+    let out = Command::new("mips-linux-gnu-addr2line")
+        .arg("-e")
+        .arg(&prog)
+        .args(addrs.iter().map(|a| format!("{a:#x}")))
+        .output()
+        .expect("run addr2line");
+    let theirs: Vec<Option<SourceLine>> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let l = l.split(" (").next().unwrap_or(l);
+            let (file, line) = l.rsplit_once(':')?;
+            Some(SourceLine {
+                file: file.to_string(),
+                line: line.parse().ok().filter(|&n| n > 0)?,
+            })
+        })
+        .map(|l| l.filter(|l| l.file != "??"))
+        .collect();
+    assert_eq!(ours, theirs);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn line_profile_charges_samples_to_the_lines_holding_them() {
+    if !have_tool("mips-linux-gnu-gcc") {
+        return;
+    }
+    let dir = scratch_dir("line-profile");
+    let prog = compile_program(&dir);
+    let bytes = std::fs::read(&prog).unwrap();
+    let (symbols, text) = functions_and_text(&bytes);
+    let hist = synthesise(&symbols, text, &[("f3", 700), ("f2", 300)]);
+    let lines = line_profile(&bytes, std::slice::from_ref(&hist)).expect("line info");
+    // Each function of PROGRAM_C sits on one line: f2 on line 3, f3 on line 4.
+    let file = dir.join("prog.c").display().to_string();
+    let summary: Vec<(String, u32, u64)> = lines
+        .iter()
+        .map(|l| (l.file.clone(), l.line, l.samples))
+        .collect();
+    assert_eq!(summary, vec![(file.clone(), 4, 700), (file, 3, 300)]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_program_without_dwarf_has_no_line_information() {
+    if !have_tool("mips-linux-gnu-gcc") || !have_tool("mips-linux-gnu-strip") {
+        return;
+    }
+    let dir = scratch_dir("no-dwarf");
+    let prog = compile_program(&dir);
+    let status = Command::new("mips-linux-gnu-strip")
+        .arg("--strip-debug")
+        .arg(&prog)
+        .status()
+        .expect("strip");
+    assert!(status.success());
+    let bytes = std::fs::read(&prog).unwrap();
+    assert_eq!(source_lines(&bytes, &[0x400200]), None);
+    assert_eq!(line_profile(&bytes, &[]), None);
+    assert_eq!(source_lines(b"not an elf", &[0]), None);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -18,11 +18,21 @@
 //! covers in each, as gprof's hist_assign_samples does, except that counts stay
 //! whole: the shares are rounded cumulatively so they always add up to the bin.
 
+pub mod annotate;
 pub mod charge;
 pub mod flat;
+pub mod folded;
+pub mod json;
+pub mod lines;
+pub mod svg;
 pub mod text;
 
+pub use annotate::{find_function, render_annotate};
 pub use flat::{flat_profile, flat_profile_with_exact, total_samples};
+pub use folded::render_folded;
+pub use json::render_json;
+pub use lines::{line_profile, render_lines_text, source_lines, LineEntry, SourceLine};
+pub use svg::render_svg;
 pub use text::{render_exact_comparison, render_text};
 
 /// Exit status of `irix-emu report` for a truncated, foreign or mismatched
