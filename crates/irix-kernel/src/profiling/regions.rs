@@ -57,7 +57,7 @@ impl RangeTable {
             .filter(|(_, c)| u64::from(c.start) < c.end)
             .collect();
         // Largest offset first; the stable sort keeps array order among equals.
-        order.sort_by(|a, b| b.1.offset.cmp(&a.1.offset));
+        order.sort_by_key(|&(_, c)| std::cmp::Reverse(c.offset));
 
         // Union of the PCs already claimed: start -> end, merged and disjoint.
         let mut covered: BTreeMap<u64, u64> = BTreeMap::new();
