@@ -1,0 +1,172 @@
+//! A small page-mapped, Vec-backed guest memory for the CPU tests, and
+//! helpers to build a machine around a hand-encoded program.
+//!
+//! Layout used by the tests: code at `CODE` (read + execute), data at `DATA`
+//! (read + write, 8 KiB), a read-only page at `RODATA`.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use cpu_mips::{Cpu, CpuConfig, Exception, MemFault, Memory};
+
+pub const CODE: u32 = 0x0040_0000;
+pub const DATA: u32 = 0x1000_0000;
+pub const RODATA: u32 = 0x2000_0000;
+
+const PAGE: u32 = 4096;
+
+struct Page {
+    bytes: Vec<u8>,
+    write: bool,
+    exec: bool,
+}
+
+/// Guest memory: 4 KiB pages with write/execute permissions (all readable).
+#[derive(Default)]
+pub struct TestMem {
+    pages: HashMap<u32, Page>,
+}
+
+impl TestMem {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Maps `[addr, addr + len)` (rounded out to pages), zero-filled.
+    pub fn map(&mut self, addr: u32, len: u32, write: bool, exec: bool) {
+        let first = addr / PAGE;
+        let last = (addr + len - 1) / PAGE;
+        for p in first..=last {
+            self.pages.insert(p, Page { bytes: vec![0; PAGE as usize], write, exec });
+        }
+    }
+    fn byte(&self, addr: u32) -> Option<u8> {
+        self.pages.get(&(addr / PAGE)).map(|p| p.bytes[(addr % PAGE) as usize])
+    }
+    /// Host-side write, ignoring permissions (like the kernel's copyout).
+    pub fn poke8(&mut self, addr: u32, v: u8) {
+        let p = self.pages.get_mut(&(addr / PAGE)).expect("poke into a mapped page");
+        p.bytes[(addr % PAGE) as usize] = v;
+    }
+    pub fn poke32(&mut self, addr: u32, v: u32) {
+        for (i, b) in v.to_be_bytes().iter().enumerate() {
+            self.poke8(addr + i as u32, *b);
+        }
+    }
+    pub fn poke64(&mut self, addr: u32, v: u64) {
+        for (i, b) in v.to_be_bytes().iter().enumerate() {
+            self.poke8(addr + i as u32, *b);
+        }
+    }
+    pub fn peek32(&self, addr: u32) -> u32 {
+        u32::from_be_bytes(std::array::from_fn(|i| self.byte(addr + i as u32).unwrap_or(0)))
+    }
+    pub fn peek64(&self, addr: u32) -> u64 {
+        u64::from_be_bytes(std::array::from_fn(|i| self.byte(addr + i as u32).unwrap_or(0)))
+    }
+    pub fn poke_words(&mut self, addr: u32, words: &[u32]) {
+        for (i, w) in words.iter().enumerate() {
+            self.poke32(addr + 4 * i as u32, *w);
+        }
+    }
+
+    fn read<const N: usize>(&mut self, addr: u32) -> Result<[u8; N], MemFault> {
+        let mut out = [0; N];
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = self.byte(addr + i as u32).ok_or(MemFault::Unmapped)?;
+        }
+        Ok(out)
+    }
+    fn write(&mut self, addr: u32, bytes: &[u8]) -> Result<(), MemFault> {
+        for i in 0..bytes.len() as u32 {
+            match self.pages.get(&((addr + i) / PAGE)) {
+                None => return Err(MemFault::Unmapped),
+                Some(p) if !p.write => return Err(MemFault::Protection),
+                Some(_) => {}
+            }
+        }
+        for (i, b) in bytes.iter().enumerate() {
+            self.poke8(addr + i as u32, *b);
+        }
+        Ok(())
+    }
+}
+
+impl Memory for TestMem {
+    fn load8(&mut self, addr: u32) -> Result<u8, MemFault> {
+        Ok(self.read::<1>(addr)?[0])
+    }
+    fn load16(&mut self, addr: u32) -> Result<u16, MemFault> {
+        Ok(u16::from_be_bytes(self.read(addr)?))
+    }
+    fn load32(&mut self, addr: u32) -> Result<u32, MemFault> {
+        Ok(u32::from_be_bytes(self.read(addr)?))
+    }
+    fn load64(&mut self, addr: u32) -> Result<u64, MemFault> {
+        Ok(u64::from_be_bytes(self.read(addr)?))
+    }
+    fn store8(&mut self, addr: u32, value: u8) -> Result<(), MemFault> {
+        self.write(addr, &[value])
+    }
+    fn store16(&mut self, addr: u32, value: u16) -> Result<(), MemFault> {
+        self.write(addr, &value.to_be_bytes())
+    }
+    fn store32(&mut self, addr: u32, value: u32) -> Result<(), MemFault> {
+        self.write(addr, &value.to_be_bytes())
+    }
+    fn store64(&mut self, addr: u32, value: u64) -> Result<(), MemFault> {
+        self.write(addr, &value.to_be_bytes())
+    }
+    fn fetch32(&mut self, addr: u32) -> Result<u32, MemFault> {
+        match self.pages.get(&(addr / PAGE)) {
+            None => Err(MemFault::Unmapped),
+            Some(p) if !p.exec => Err(MemFault::Protection),
+            Some(_) => self.load32(addr),
+        }
+    }
+}
+
+/// A CPU (32-bit or 64-bit mode) at `CODE` with `program` loaded there
+/// (followed by zero words = nops), DATA read-write, RODATA read-only.
+pub fn machine(mode64: bool, program: &[u32]) -> (Cpu, TestMem) {
+    let mut mem = TestMem::new();
+    mem.map(CODE, 2 * PAGE, false, true);
+    mem.map(DATA, 2 * PAGE, true, false);
+    mem.map(RODATA, PAGE, false, false);
+    mem.poke_words(CODE, program);
+    let mut cpu = Cpu::new(CpuConfig { mode64, ..CpuConfig::default() });
+    cpu.set_pc(CODE);
+    (cpu, mem)
+}
+
+/// Steps `n` instructions; stops at the first exception and returns it.
+pub fn steps(cpu: &mut Cpu, mem: &mut TestMem, n: usize) -> Option<Exception> {
+    for _ in 0..n {
+        if let Some(e) = cpu.step(mem) {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// Register numbers by ABI name, for test tables.
+pub mod r {
+    pub const ZERO: usize = 0;
+    pub const AT: usize = 1;
+    pub const V0: usize = 2;
+    pub const V1: usize = 3;
+    pub const A0: usize = 4;
+    pub const A1: usize = 5;
+    pub const A2: usize = 6;
+    pub const A3: usize = 7;
+    pub const T0: usize = 8;
+    pub const T1: usize = 9;
+    pub const T2: usize = 10;
+    pub const S0: usize = 16;
+    pub const SP: usize = 29;
+    pub const RA: usize = 31;
+}
+
+/// Sign-extends a 32-bit value (what every 32-bit result looks like).
+pub const fn sx(v: u32) -> u64 {
+    v as i32 as i64 as u64
+}
