@@ -6,8 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use goblin::elf::{sym::STT_FUNC, Elf};
-use irix_emu::gmon::{write_gmon, Histogram};
-use irix_emu::report::{flat_profile, line_profile, source_lines, SourceLine, Symbol};
+use irix_emu::gmon::{read_gmon, write_gmon, Histogram};
+use irix_emu::report::{
+    code_of, find_function, flat_profile, functions_of, line_profile, render_annotate,
+    source_lines, texts_of, SourceLine, Symbol,
+};
 
 /// The guest program: four functions of different sizes, one of them local.
 const PROGRAM_C: &str = r#"
@@ -260,5 +263,52 @@ fn a_program_without_dwarf_has_no_line_information() {
     assert_eq!(source_lines(&bytes, &[0x400200]), None);
     assert_eq!(line_profile(&bytes, &[]), None);
     assert_eq!(source_lines(b"not an elf", &[0]), None);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_program_loaded_by_the_loader_reports_end_to_end() {
+    if !have_tool("mips-linux-gnu-gcc") {
+        return;
+    }
+    let dir = scratch_dir("end-to-end");
+    let prog = compile_program(&dir);
+    let bytes = std::fs::read(&prog).unwrap();
+    let exe = loader::load("prog", &bytes, &loader::LoadOptions::default())
+        .expect("the loader accepts it");
+    let functions = functions_of(&exe);
+    let (_, text) = functions_and_text(&bytes);
+    let hist = synthesise(&functions, text, &[("f3", 70_000), ("f2", 300)]);
+    let gmon = dir.join("gmon.out");
+    write_gmon(&gmon, std::slice::from_ref(&hist)).unwrap();
+
+    let file = read_gmon(&gmon).unwrap();
+    file.check_against_texts("prog", &texts_of(&exe))
+        .expect("the profile belongs to prog");
+    let entries = flat_profile(&file.histograms, &functions);
+    let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, vec!["f3", "f2"]);
+
+    let f3 = find_function(&functions, "f3").unwrap();
+    let code = code_of(&exe, f3);
+    assert_eq!(code.len() as u32, f3.size / 4);
+    let mut out = Vec::new();
+    render_annotate(
+        f3,
+        &code,
+        &file.histograms,
+        100,
+        cpu_mips::disassemble,
+        &mut out,
+    )
+    .unwrap();
+    let listing = String::from_utf8(out).unwrap();
+    let title = format!(
+        "Annotation of f3 ({:#010x}-{:#010x}): 70000 samples, 700.00 seconds\n",
+        f3.addr,
+        f3.addr + f3.size
+    );
+    assert!(listing.starts_with(&title), "{listing}");
+    assert_eq!(listing.lines().count(), 2 + code.len());
     std::fs::remove_dir_all(&dir).ok();
 }

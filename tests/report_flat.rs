@@ -219,3 +219,19 @@ fn exact_mode_keeps_functions_that_were_never_sampled() {
         ]
     );
 }
+
+#[test]
+fn a_label_inside_a_sized_function_does_not_split_it() {
+    let symbols = vec![
+        sym("f", 0x400000, 16),
+        sym("$inner", 0x400008, 0),
+        sym("after", 0x400010, 0),
+    ];
+    assert_eq!(
+        flat_profile(&[hist(vec![1, 1, 1, 1, 2])], &symbols),
+        vec![
+            entry("f", 0x400000, 0x400010, 4),
+            entry("after", 0x400010, 0x400014, 2)
+        ]
+    );
+}

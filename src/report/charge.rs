@@ -111,13 +111,25 @@ enum Target {
 /// Functions as sorted, non-overlapping regions, each with its symbol.
 ///
 /// Two symbols at one address: the sized one wins, then the first by name.
-/// A symbol of size 0 runs to the next symbol (gprof does the same for
-/// symbols without a size), or to `upper` if it is the last. A symbol running
-/// past the next one is cut at the next one's address.
+/// A symbol of size 0 (an assembly label, a linker symbol such as `_ftext`)
+/// that lies inside a sized function is dropped: it is a label within that
+/// function, not a function of its own. Any other symbol of size 0 runs to
+/// the next symbol (gprof does the same for symbols without a size), or to
+/// `upper` if it is the last. A symbol running past the next one is cut at
+/// the next one's address.
 pub fn function_regions(symbols: &[Symbol], upper: u64) -> (Vec<Region>, Vec<&Symbol>) {
     let mut sorted: Vec<&Symbol> = symbols.iter().collect();
     sorted.sort_by(|a, b| (a.addr, a.size == 0, &a.name).cmp(&(b.addr, b.size == 0, &b.name)));
     sorted.dedup_by_key(|s| s.addr);
+    let mut sized_end = 0u64;
+    sorted.retain(|s| {
+        let start = u64::from(s.addr);
+        if s.size == 0 {
+            return start >= sized_end;
+        }
+        sized_end = sized_end.max(start + u64::from(s.size));
+        true
+    });
     let mut regions = Vec::with_capacity(sorted.len());
     let mut kept = Vec::with_capacity(sorted.len());
     for (i, s) in sorted.iter().enumerate() {

@@ -12,6 +12,7 @@
 //!   ([`render_annotate`]).
 //! - [`lines`]: DWARF source lines through addr2line ([`source_lines`],
 //!   [`line_profile`], [`render_lines_text`]).
+//! - [`program`]: symbols, text ranges and code from the loader's Executable.
 //!
 //! Seconds are samples / rate_hz throughout (the histogram's rate). A bin that
 //! straddles two functions is split between them in proportion to the bytes it
@@ -24,6 +25,7 @@ pub mod flat;
 pub mod folded;
 pub mod json;
 pub mod lines;
+pub mod program;
 pub mod svg;
 pub mod text;
 
@@ -32,6 +34,7 @@ pub use flat::{flat_profile, flat_profile_with_exact, total_samples};
 pub use folded::render_folded;
 pub use json::render_json;
 pub use lines::{line_profile, render_lines_text, source_lines, LineEntry, SourceLine};
+pub use program::{code_of, functions_of, texts_of};
 pub use svg::render_svg;
 pub use text::{render_exact_comparison, render_text};
 

@@ -1,0 +1,57 @@
+//! What the reports need from the loader's [`loader::Executable`].
+//!
+//! Contents
+//! - [`functions_of`]: the text symbols as report [`Symbol`]s.
+//! - [`texts_of`]: the executable segments as ranges, for
+//!   [`crate::gmon::GmonFile::check_against_texts`].
+//! - [`code_of`]: a function's instruction words, for `--annotate`.
+
+use loader::Executable;
+
+use crate::gmon::PcRange;
+use crate::report::Symbol;
+
+/// Functions and text labels (STT_FUNC, and STT_NOTYPE in executable
+/// sections); objects are left out, since no PC is ever inside one.
+pub fn functions_of(exe: &Executable) -> Vec<Symbol> {
+    exe.symbols
+        .iter()
+        .filter(|s| s.kind.is_text())
+        .map(|s| Symbol {
+            name: s.name.clone(),
+            addr: s.addr,
+            size: s.size,
+        })
+        .collect()
+}
+
+/// The executable segments' address ranges.
+pub fn texts_of(exe: &Executable) -> Vec<PcRange> {
+    exe.text_ranges()
+        .into_iter()
+        .map(|(low, high)| PcRange { low, high })
+        .collect()
+}
+
+/// `(address, word)` for each whole big-endian instruction of `function`
+/// present in an executable segment's file bytes (a size of 0 gives none:
+/// pass a symbol whose size has been filled in).
+pub fn code_of(exe: &Executable, function: &Symbol) -> Vec<(u32, u32)> {
+    let start = u64::from(function.addr);
+    let end = start + u64::from(function.size);
+    let Some(seg) = exe
+        .segments
+        .iter()
+        .find(|s| s.perms.exec && s.contains(function.addr))
+    else {
+        return Vec::new();
+    };
+    (start..end)
+        .step_by(4)
+        .filter_map(|pc| {
+            let off = usize::try_from(pc - u64::from(seg.vaddr)).ok()?;
+            let b = seg.data.get(off..off.checked_add(4)?)?;
+            Some((pc as u32, u32::from_be_bytes([b[0], b[1], b[2], b[3]])))
+        })
+        .collect()
+}
