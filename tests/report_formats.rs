@@ -234,3 +234,24 @@ fn flat_profile_feeds_every_format_consistently() {
     let entries = flat_profile(&[hist(0x400000, vec![1, 0, 2, 2])], &symbols);
     assert_eq!(render(|o| render_folded(&entries, None, o)), "b 4\na 1\n");
 }
+
+#[test]
+fn svg_shortens_long_labels_but_keeps_the_full_name_in_the_tooltip() {
+    let long = "a_very_long_function_name_from_some_library";
+    let svg = render(|o| render_svg(&[hist(0x400000, vec![4, 4])], &[sym(long, 0x400000, 8)], o));
+    let doc = check_svg(&svg);
+    assert!(
+        texts(&doc).contains(&"a_very_long_function_name…"),
+        "{:?}",
+        texts(&doc)
+    );
+    let titles: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(
+        titles.contains(&format!("{long} 0x00400000-0x00400008: 8 samples").as_str()),
+        "{titles:?}"
+    );
+}

@@ -10,7 +10,7 @@
 //! one ends and a disjoint one begins), samples up y. When there are more
 //! bins than pixel columns, neighbouring bins are summed into one column.
 //! Every function with samples gets a shaded band; the busiest ones (as
-//! many as fit without overlapping) are labelled above the plot. Each bar
+//! many as fit without overlapping) are labelled above the plot, vertically. Each bar
 //! and band carries a <title> tooltip with its addresses and count.
 
 use std::io::{self, Write};
@@ -177,6 +177,7 @@ pub fn render_svg(
         };
         let (x0, x1) = (layout.x(p0), layout.x(p1));
         let name = xml_escape(&kept[i].name);
+        let label = xml_escape(&short_label(&kept[i].name));
         let shade = if rank % 2 == 0 { "#e8eef7" } else { "#f4f0e6" };
         writeln!(
             out,
@@ -190,9 +191,11 @@ pub fn render_svg(
             writeln!(
                 out,
                 "<line x1=\"{mid:.2}\" y1=\"{:.2}\" x2=\"{mid:.2}\" y2=\"{TOP}\" stroke=\"#999\"/>\
-                 <text x=\"{mid:.2}\" y=\"{:.2}\" transform=\"rotate(-45 {mid:.2} {:.2})\">{name}</text>",
+                 <text x=\"{:.2}\" y=\"{:.2}\" transform=\"rotate(-90 {:.2} {:.2})\">{label}</text>",
                 TOP - 6.0,
+                mid + 4.0,
                 TOP - 8.0,
+                mid + 4.0,
                 TOP - 8.0
             )?;
         }
@@ -270,6 +273,20 @@ pub fn render_svg(
         )?;
     }
     writeln!(out, "</svg>")
+}
+
+/// A label short enough for the space above the plot (vertical text at
+/// 11 px, TOP - 8 px tall): at most 26 characters, else cut with '…'.
+/// The band's tooltip keeps the full name.
+fn short_label(name: &str) -> String {
+    const MAX: usize = 26;
+    if name.chars().count() <= MAX {
+        name.to_string()
+    } else {
+        let mut s: String = name.chars().take(MAX - 1).collect();
+        s.push('…');
+        s
+    }
 }
 
 /// The lowest address drawn (0 when nothing is).
