@@ -312,3 +312,50 @@ fn a_program_loaded_by_the_loader_reports_end_to_end() {
     assert_eq!(listing.lines().count(), 2 + code.len());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn gprof_reads_disjoint_histograms_sharing_one_bin_size_like_ours() {
+    if !have_tool("mips-linux-gnu-gcc") || !have_tool("mips-linux-gnu-gprof") {
+        return;
+    }
+    let dir = scratch_dir("gprof-disjoint");
+    let prog = compile_program(&dir);
+    let elf_bytes = std::fs::read(&prog).unwrap();
+    let (symbols, text) = functions_and_text(&elf_bytes);
+    let whole = synthesise(&symbols, text, &[("f3", 900), ("f2", 300), ("f1", 40)]);
+    // Cut the text in two records with a hole of 8 bytes between them, as
+    // sprofil(2) regions would give; 2-byte bins (profil's scale 0x10000).
+    let two_byte: Vec<u64> = whole
+        .bins
+        .iter()
+        .flat_map(|&c| [c / 2 + c % 2, c / 2])
+        .collect();
+    let mid = two_byte.len() / 2;
+    let first = Histogram {
+        low_pc: text.0,
+        high_pc: text.0 + 2 * mid as u32,
+        rate_hz: 100,
+        bins: two_byte[..mid].to_vec(),
+    };
+    let second_low = first.high_pc + 8;
+    let skip = mid + 4;
+    let second = Histogram {
+        low_pc: second_low,
+        high_pc: second_low + 2 * (two_byte.len() - skip) as u32,
+        rate_hz: 100,
+        bins: two_byte[skip..].to_vec(),
+    };
+    let hists = vec![first, second];
+    let gmon = dir.join("gmon.out");
+    write_gmon(&gmon, &hists).expect("write gmon.out");
+    let ours = flat_profile(&hists, &symbols);
+    let theirs = gprof_flat(&prog, &gmon);
+    let our_rows: Vec<(Option<u32>, u64)> =
+        ours.iter().map(|e| (Some(e.start), e.samples)).collect();
+    let their_rows: Vec<(Option<u32>, u64)> = theirs
+        .iter()
+        .map(|(n, s)| (symbol_address(&elf_bytes, n), (s * 100.0).round() as u64))
+        .collect();
+    assert_eq!(their_rows, our_rows, "gprof: {theirs:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -235,3 +235,34 @@ fn a_label_inside_a_sized_function_does_not_split_it() {
         ]
     );
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn symbols() -> impl Strategy<Value = Vec<Symbol>> {
+        proptest::collection::vec((0u32..0x200, 0u32..0x80, "[a-z]{1,3}"), 0..12).prop_map(|v| {
+            v.into_iter()
+                .map(|(off, size, name)| sym(&name, 0x400000 + off, size))
+                .collect()
+        })
+    }
+
+    proptest! {
+        /// Every sample lands somewhere: a function or a named stretch.
+        #[test]
+        fn the_flat_profile_keeps_every_sample(
+            bins in proptest::collection::vec(0u64..1000, 1..100),
+            bytes_per_bin in 1u32..12,
+            symbols in symbols(),
+        ) {
+            let n = bins.len() as u32;
+            let h = Histogram { low_pc: 0x400000, high_pc: 0x400000 + bytes_per_bin * n, rate_hz: 100, bins };
+            let total = h.total();
+            let entries = flat_profile(&[h], &symbols);
+            prop_assert_eq!(entries.iter().map(|e| e.samples).sum::<u64>(), total);
+            let mut out = Vec::new();
+            render_text(&entries, 100, &mut out).unwrap();
+        }
+    }
+}
