@@ -99,8 +99,11 @@ impl fmt::Display for Disasm {
             Jalr { rd, rs } => write!(f, "jalr {rd}, {rs}"),
             Syscall { code: 0 } => write!(f, "syscall"),
             Syscall { code } => write!(f, "syscall 0x{code:x}"),
+            // BREAK's code field is read as two: bits 25..16 and 15..6 (as
+            // GNU objdump shows it).
             Break { code: 0 } => write!(f, "break"),
-            Break { code } => write!(f, "break 0x{code:x}"),
+            Break { code } if code & 0x3ff == 0 => write!(f, "break 0x{:x}", code >> 10),
+            Break { code } => write!(f, "break 0x{:x}, 0x{:x}", code >> 10, code & 0x3ff),
             Sync => write!(f, "sync"),
             Mfhi { rd } => write!(f, "mfhi {rd}"),
             Mthi { rs } => write!(f, "mthi {rs}"),
