@@ -2,5 +2,6 @@
 //! `report` commands, the gmon.out format and the profile reports.
 
 pub mod gmon;
+pub mod profile;
 pub mod report;
 pub mod cli;

@@ -41,7 +41,7 @@ pub struct MachineArgs {
     #[arg(long)]
     pub stats: bool,
     /// Pipeline clock rate in MHz (virtual time = cycles / rate).
-    #[arg(long, value_name = "MHZ", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    #[arg(long, value_name = "MHZ", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=4_000))]
     pub cpu_mhz: u64,
     /// Stop the guest after N cycles of virtual time (exit status 124).
     #[arg(long, value_name = "N")]
@@ -157,7 +157,7 @@ fn parse_size(s: &str) -> Result<u64, String> {
 
 fn parse_granularity(s: &str) -> Result<u32, String> {
     match s.parse::<u32>() {
-        Ok(n) if n >= 4 && n.is_power_of_two() => Ok(n),
-        _ => Err(format!("'{s}' is not a power of two of at least 4")),
+        Ok(n) if (4..=1 << 17).contains(&n) && n.is_power_of_two() => Ok(n),
+        _ => Err(format!("'{s}' is not a power of two from 4 to 131072")),
     }
 }

@@ -1,3 +1,110 @@
-//! `irix-emu prof`: being written.
-use super::{args::ProfArgs, Failure};
-pub fn prof(_a: &ProfArgs) -> Result<u8, Failure> { Err(Failure::new(super::status::EMULATOR_FAILURE, "prof: not yet available")) }
+//! `irix-emu prof`: run a program with the kernel profiling its text from
+//! outside, as if it had called sprofil with one PROF_UINT counter per
+//! `--granularity` bytes, then write gmon.out and print the flat profile.
+//!
+//! `--exact` adds what no sampling kernel can: every retired cycle charged
+//! to its PC through the interpreter's Observer hook, so the report shows
+//! each function's sampled share beside its exact share.
+
+use std::io::Write;
+
+use cpu_mips::Observer;
+use crate::profile::{exact_histograms, sampled_histograms};
+use irix_kernel::profiling::{HostProfile, Personality};
+
+use super::args::ProfArgs;
+use super::launch::{launch, outcome_status};
+use super::{status, Failure};
+use crate::gmon;
+use crate::report;
+
+/// Cycles retired at each instruction of the text, for --exact.
+pub struct ExactCycles {
+    base: u32,
+    cycles: Vec<u64>,
+}
+
+impl ExactCycles {
+    /// Covers [low, high) with one slot per 4-byte instruction.
+    pub fn new(low: u32, high: u32) -> Self {
+        ExactCycles { base: low, cycles: vec![0; ((high - low) / 4) as usize] }
+    }
+}
+
+impl Observer for ExactCycles {
+    #[inline(always)]
+    fn retire(&mut self, pc: u32, cycles: u64) {
+        if let Some(slot) = self.cycles.get_mut((pc.wrapping_sub(self.base) >> 2) as usize) {
+            *slot += cycles;
+        }
+    }
+}
+
+/// The sampling rate of the outside profile: the personality's clock, or
+/// PROF_FAST's millisecond.
+fn sample_hz(args: &ProfArgs, personality: Personality, t: &irix_kernel::profiling::Tunables) -> u32 {
+    if args.fast {
+        t.fast_hz
+    } else if personality == Personality::Aix {
+        60 // aix profil: "the user's program counter (pc) is examined 60 times a second"
+    } else {
+        t.hz
+    }
+}
+
+pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
+    let mut l = launch(&args.machine, &args.program, &args.args)?;
+    let ranges = l.exe.text_ranges();
+    if ranges.is_empty() {
+        return Err(Failure::new(status::NOT_RUNNABLE, format!("{}: no executable segment to profile", l.name)));
+    }
+    let hz = sample_hz(args, l.kernel.config.personality, &l.kernel.config.tunables);
+    l.kernel.set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
+
+    let (low, high) = (ranges.iter().map(|r| r.0).min().unwrap_or(0), ranges.iter().map(|r| r.1).max().unwrap_or(0));
+    let started = std::time::Instant::now();
+    let (outcome, exact) = if args.exact {
+        let mut obs = ExactCycles::new(low, high);
+        let outcome = l.kernel.run_observed(&mut obs);
+        (outcome, Some(obs))
+    } else {
+        (l.kernel.run(), None)
+    };
+    let host = started.elapsed();
+    let (code, line) = outcome_status(&l.name, &outcome);
+    if let Some(line) = line {
+        eprintln!("irix-emu: {line}");
+    }
+
+    let Some(outside) = l.kernel.outside_profile() else {
+        return Err(Failure::new(status::EMULATOR_FAILURE, "prof: the profile was lost"));
+    };
+    let hists = sampled_histograms(&outside.hist, hz);
+    gmon::write_gmon(&args.output, &hists).map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+
+    let symbols = report::functions_of(&l.exe);
+    let mut err = std::io::stderr().lock();
+    let written = match &exact {
+        Some(obs) => {
+            let exact = exact_histograms(obs.base, &obs.cycles, args.granularity, l.kernel.config.cpu_hz);
+            let entries = report::flat_profile_with_exact(&hists, &exact, &symbols);
+            report::render_text(&entries, hz, &mut err).and_then(|_| {
+                writeln!(err)?;
+                report::render_exact_comparison(&entries, &mut err)
+            })
+        }
+        None => report::render_text(&report::flat_profile(&hists, &symbols), hz, &mut err),
+    };
+    written.map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
+    let _ = writeln!(
+        err,
+        "irix-emu: {} samples at {hz} Hz ({} outside the text) written to {}",
+        outside.hist.total(),
+        outside.hist.outside(),
+        args.output.display()
+    );
+    if args.machine.stats {
+        super::run::print_stats(&l.kernel, host);
+    }
+    Ok(code)
+}

@@ -1,0 +1,32 @@
+//! Turning the kernel's outside profile and the exact cycle counts into
+//! gmon.out histograms.
+
+use irix_kernel::profiling::HostProfile;
+
+use crate::gmon::Histogram;
+
+/// One histogram per profiled text range, bins as the kernel counted them.
+pub fn sampled_histograms(hist: &HostProfile, rate_hz: u32) -> Vec<Histogram> {
+    let bpb = hist.bytes_per_bin();
+    hist.regions()
+        .map(|(start, _end, bins)| Histogram {
+            low_pc: start,
+            high_pc: start.saturating_add(bins.len() as u32 * bpb),
+            rate_hz,
+            bins: bins.to_vec(),
+        })
+        .collect()
+}
+
+/// Exact cycles per `bytes_per_bin` of text starting at `base`, as a
+/// histogram whose "rate" is the CPU clock (so seconds come out right).
+pub fn exact_histograms(base: u32, cycles: &[u64], bytes_per_bin: u32, cpu_hz: u64) -> Vec<Histogram> {
+    let per_bin = (bytes_per_bin / 4).max(1) as usize;
+    let bins: Vec<u64> = cycles.chunks(per_bin).map(|c| c.iter().sum()).collect();
+    vec![Histogram {
+        low_pc: base,
+        high_pc: base.saturating_add(bins.len() as u32 * bytes_per_bin),
+        rate_hz: cpu_hz.min(u32::MAX as u64) as u32,
+        bins,
+    }]
+}
