@@ -281,3 +281,131 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.path);
     }
 }
+
+/// A hand-built ELF32 MIPS executable: the ELF header, a PT_INTERP when
+/// asked for, one PT_LOAD mapping the whole file at 0x400000, and three
+/// instructions that exit with `exit_code`. With the defaults it is a
+/// valid IRIX o32 program, so each field changed from the default is what
+/// the loader refuses.
+#[derive(Clone, Debug)]
+pub struct TinyElf {
+    /// EI_DATA = ELFDATA2LSB instead of ELFDATA2MSB.
+    pub little_endian: bool,
+    /// e_machine (EM_MIPS = 8).
+    pub machine: u16,
+    /// e_flags (0: MIPS I, o32, as IRIX's own o32 binaries).
+    pub e_flags: u32,
+    /// A PT_INTERP naming this interpreter.
+    pub interp: Option<String>,
+    /// What the program passes to exit(2).
+    pub exit_code: u8,
+}
+
+impl Default for TinyElf {
+    fn default() -> Self {
+        TinyElf {
+            little_endian: false,
+            machine: 8,
+            e_flags: 0,
+            interp: None,
+            exit_code: 0,
+        }
+    }
+}
+
+impl TinyElf {
+    /// Load address of the file's first byte.
+    pub const BASE: u32 = 0x0040_0000;
+
+    pub fn bytes(&self) -> Vec<u8> {
+        const EHSIZE: u32 = 52;
+        const PHENTSIZE: u32 = 32;
+        let phnum = 1 + u32::from(self.interp.is_some());
+        let code_off = EHSIZE + PHENTSIZE * phnum;
+        // addiu $v0, $zero, 1001 (exit, ABI.md: v0 = 1000 + 1)
+        // addiu $a0, $zero, exit_code
+        // syscall
+        let code = [
+            0x2402_03e9u32,
+            0x2404_0000 | u32::from(self.exit_code),
+            0x0000_000c,
+        ];
+        let interp_off = code_off + 4 * code.len() as u32;
+        let interp = self.interp.as_ref().map(|s| {
+            let mut b = s.as_bytes().to_vec();
+            b.push(0);
+            b
+        });
+        let file_size = interp_off + interp.as_ref().map_or(0, |b| b.len() as u32);
+
+        let mut out = Vec::new();
+        let h16 = |out: &mut Vec<u8>, v: u16| {
+            out.extend(if self.little_endian {
+                v.to_le_bytes()
+            } else {
+                v.to_be_bytes()
+            })
+        };
+        let h32 = |out: &mut Vec<u8>, v: u32| {
+            out.extend(if self.little_endian {
+                v.to_le_bytes()
+            } else {
+                v.to_be_bytes()
+            })
+        };
+        // e_ident: magic, ELFCLASS32, EI_DATA, EV_CURRENT, ELFOSABI_NONE.
+        out.extend(b"\x7fELF");
+        out.extend([1, if self.little_endian { 1 } else { 2 }, 1, 0]);
+        out.extend([0; 8]);
+        h16(&mut out, 2); // e_type ET_EXEC
+        h16(&mut out, self.machine);
+        h32(&mut out, 1); // e_version
+        h32(&mut out, Self::BASE + code_off); // e_entry
+        h32(&mut out, EHSIZE); // e_phoff
+        h32(&mut out, 0); // e_shoff: no sections
+        h32(&mut out, self.e_flags);
+        h16(&mut out, EHSIZE as u16);
+        h16(&mut out, PHENTSIZE as u16);
+        h16(&mut out, phnum as u16);
+        h16(&mut out, 40); // e_shentsize
+        h16(&mut out, 0); // e_shnum
+        h16(&mut out, 0); // e_shstrndx
+                          // Program headers: p_type, p_offset, p_vaddr, p_paddr, p_filesz,
+                          // p_memsz, p_flags, p_align. PT_INTERP first, as ld puts it.
+        if let Some(b) = &interp {
+            let len = b.len() as u32;
+            for v in [
+                3,
+                interp_off,
+                Self::BASE + interp_off,
+                Self::BASE + interp_off,
+                len,
+                len,
+                4,
+                1,
+            ] {
+                h32(&mut out, v);
+            }
+        }
+        for v in [
+            1,
+            0,
+            Self::BASE,
+            Self::BASE,
+            file_size,
+            file_size,
+            5,
+            0x1000,
+        ] {
+            h32(&mut out, v);
+        }
+        for w in code {
+            h32(&mut out, w);
+        }
+        if let Some(b) = interp {
+            out.extend(b);
+        }
+        assert_eq!(out.len() as u32, file_size);
+        out
+    }
+}
