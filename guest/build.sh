@@ -21,7 +21,7 @@ AR=${CROSS}ar
 OBJDUMP=${CROSS}objdump
 
 # Programs for both personalities (run under qemu-mips and irix-emu alike).
-COMMON="hello args_env fileio workload fault_segv fault_divzero fpu_print exit_status exact_loops"
+COMMON="hello args_env fileio workload fault_segv fault_divzero fault_overflow fpu_print exit_status exact_loops"
 # Programs that only make sense on IRIX (profiling, processes, signals).
 IRIX_ONLY="prof_profil prof_sprofil prof_fast prof_errors prof_pcsample
 proc_fork_profil proc_exec proc_pcsample_fork proc_pipeline
@@ -33,15 +33,16 @@ LIBC_IRIX="signal.c sigtramp.S wait.c profiling.c"
 # Freestanding o32 for an R4000: MIPS III ISA, 32-bit GPRs and FR=0 FPU
 # registers, no PIC, no small data; -fno-builtin and
 # -fno-tree-loop-distribute-patterns keep gcc from calling (or becoming)
-# memcpy/memset/printf variants behind our back; -fno-reorder-functions
-# keeps functions in source order (profiles name them by address ranges);
+# memcpy/memset/printf variants behind our back; -fno-reorder-functions and
+# -fno-toplevel-reorder keep functions in source order (the profiling
+# programs name functions by address ranges);
 # the prefix map and -fno-ident keep paths and version strings out, for
 # byte-reproducible output.
 CFLAGS="-O2 -march=mips3 -mabi=32 -mfp32 -mno-odd-spreg -mhard-float
 -mno-abicalls -fno-pic -G0 -ffreestanding -fno-builtin
 -fno-tree-loop-distribute-patterns -fno-math-errno -fno-stack-protector
 -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-ident
--fno-reorder-functions -nostdinc -I$GUEST/include
+-fno-reorder-functions -fno-toplevel-reorder -nostdinc -I$GUEST/include
 -ffile-prefix-map=$GUEST/= -Wall -Wextra -Wno-unused-parameter -Werror"
 LDFLAGS="-nostdlib -static -no-pie -Wl,-Ttext-segment=0x400000
 -Wl,--build-id=none"
@@ -82,8 +83,10 @@ build_program() { # $1 = personality, $2 = object dir, $3 = program, $4 = output
 		echo "build.sh: no source for $prog" >&2
 		exit 2
 	fi
-	(cd "$GUEST" && $CC $CFLAGS $define $LDFLAGS -o "$out/$prog" \
-		"$dir/crt0.o" "$src" "$dir/libc.a")
+	# Compile, then link: a one-step build would name the object after a
+	# random temporary file in the symbol table (assembly sources).
+	(cd "$GUEST" && $CC $CFLAGS $define -c "$src" -o "$dir/prog-$prog.o")
+	$CC $CFLAGS $LDFLAGS -o "$out/$prog" "$dir/crt0.o" "$dir/prog-$prog.o" "$dir/libc.a"
 	if $OBJDUMP -d -m mips:isa64r2 "$out/$prog" | awk '{print $3}' |
 		grep -Ex "$FORBIDDEN" >/dev/null; then
 		echo "build.sh: $pers/$prog contains instructions an R4000 o32 process cannot run:" >&2
@@ -119,12 +122,13 @@ case "${1:-}" in
 	check=$(mktemp -d)
 	build_all "$check"
 	status=0
+	seen=""
 	for pers in irix linux; do
 		for f in "$check/$pers"/* "$GUEST/bin/$pers"/*; do
 			[ -e "$f" ] || continue
 			name=$pers/$(basename "$f")
 			case " $seen " in *" $name "*) continue ;; esac
-			seen="${seen:-} $name"
+			seen="$seen $name"
 			if [ ! -f "$GUEST/bin/$name" ]; then
 				echo "build.sh --check: guest/bin/$name is missing (rebuild produces it)"
 				status=1
