@@ -1,3 +1,83 @@
-//! `irix-emu report`: being written.
-use super::{args::ReportArgs, Failure};
-pub fn report(_a: &ReportArgs) -> Result<u8, Failure> { Err(Failure::new(super::status::EMULATOR_FAILURE, "report: not yet available")) }
+//! `irix-emu report PROGRAM GMON`: the flat profile of a gmon.out, as text
+//! (like gprof -p), folded stacks or JSON; optionally source lines, one
+//! function's annotated disassembly, and an SVG of the histogram.
+//!
+//! A truncated, foreign or mismatched gmon.out is refused with one line
+//! and exit status 125 (issue 6).
+
+use std::io::Write;
+
+use super::args::{Format, ReportArgs};
+use super::launch::load_program;
+use super::{status, Failure};
+use crate::{gmon, report};
+
+fn bad_profile(message: impl std::fmt::Display) -> Failure {
+    Failure::new(status::EMULATOR_FAILURE, message.to_string())
+}
+
+pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
+    let (exe, bytes, name) = load_program(&args.program)?;
+    let file = gmon::read_gmon(&args.gmon).map_err(bad_profile)?;
+    file.check_against_texts(&name, &report::texts_of(&exe))
+        .map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
+    let Some(rate) = file.rate_hz() else {
+        return Err(bad_profile(format!("{}: no histogram records (nothing was sampled)", args.gmon.display())));
+    };
+    let hists = &file.histograms;
+    let symbols = report::functions_of(&exe);
+    let entries = report::flat_profile(hists, &symbols);
+    let lines = if args.lines {
+        match report::line_profile(&bytes, hists) {
+            Some(l) => Some(l),
+            None => {
+                eprintln!("irix-emu: {name}: no DWARF line information; --lines ignored");
+                None
+            }
+        }
+    } else {
+        None
+    };
+
+    let mut out = std::io::stdout().lock();
+    let written = (|| -> std::io::Result<()> {
+        match args.format {
+            Format::Text => {
+                report::render_text(&entries, rate, &mut out)?;
+                if let Some(lines) = &lines {
+                    report::render_lines_text(lines, report::total_samples(&entries), rate, &mut out)?;
+                }
+            }
+            Format::Folded => report::render_folded(&entries, Some(&name), &mut out)?,
+            Format::Json => report::render_json(&entries, rate, lines.as_deref(), &mut out)?,
+        }
+        if let Some(function) = &args.annotate {
+            let Some(f) = report::find_function(&symbols, function) else {
+                return Err(std::io::Error::other(format!("{name}: no function named {function}")));
+            };
+            let code = report::code_of(&exe, f);
+            writeln!(out)?;
+            report::render_annotate(f, &code, hists, rate, cpu_mips::disassemble, &mut out)?;
+        }
+        out.flush()
+    })();
+    written.map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+
+    if let Some(svg) = &args.svg {
+        write_svg(svg, hists, &symbols)?;
+    }
+    Ok(0)
+}
+
+/// Writes the SVG atomically: a temporary file beside it, then a rename.
+fn write_svg(path: &std::path::Path, hists: &[gmon::Histogram], symbols: &[report::Symbol]) -> Result<(), Failure> {
+    let mut buf = Vec::new();
+    report::render_svg(hists, symbols, &mut buf).map_err(|e| bad_profile(format!("svg: {e}")))?;
+    let tmp = path.with_extension("svg.tmp");
+    std::fs::write(&tmp, &buf)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Failure::new(status::EMULATOR_FAILURE, format!("{}: cannot write: {}", path.display(), super::launch::io_message(&e)))
+        })
+}
