@@ -24,7 +24,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
-            eprintln!("irix-emu: {}", f.message);
+            cli::say(format_args!("{}", f.message));
             ExitCode::from(f.status)
         }
     }

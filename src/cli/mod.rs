@@ -25,6 +25,13 @@ pub mod status {
     pub const SIGNAL_BASE: u8 = 128;
 }
 
+/// Writes one "irix-emu: ..." line to stderr. Never panics: when stderr is
+/// gone (a closed pipe) the message is dropped, as `eprintln!` would not.
+pub fn say(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "irix-emu: {line}");
+}
+
 /// A failure that ends irix-emu with one line on stderr and a status.
 #[derive(Debug)]
 pub struct Failure {

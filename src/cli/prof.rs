@@ -14,7 +14,7 @@ use irix_kernel::profiling::{HostProfile, Personality};
 
 use super::args::ProfArgs;
 use super::launch::{launch, outcome_status};
-use super::{status, Failure};
+use super::{say, status, Failure};
 use crate::gmon;
 use crate::report;
 
@@ -73,7 +73,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     let host = started.elapsed();
     let (code, line) = outcome_status(&l.name, &outcome);
     if let Some(line) = line {
-        eprintln!("irix-emu: {line}");
+        say(format_args!("{line}"));
     }
 
     let Some(outside) = l.kernel.outside_profile() else {

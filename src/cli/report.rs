@@ -9,7 +9,7 @@ use std::io::Write;
 
 use super::args::{Format, ReportArgs};
 use super::launch::load_program;
-use super::{status, Failure};
+use super::{say, status, Failure};
 use crate::{gmon, report};
 
 fn bad_profile(message: impl std::fmt::Display) -> Failure {
@@ -31,7 +31,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         match report::line_profile(&bytes, hists) {
             Some(l) => Some(l),
             None => {
-                eprintln!("irix-emu: {name}: no DWARF line information; --lines ignored");
+                say(format_args!("{name}: no DWARF line information; --lines ignored"));
                 None
             }
         }

@@ -16,6 +16,7 @@ use loader::Executable;
 use crate::clock::{self, GuestCounters};
 use crate::files::FdTable;
 use crate::image;
+use crate::sigframe;
 use crate::process::{Accounting, Brk, ExitStatus, Pid, Process, RunState};
 use crate::profiling::{HostProfile, Personality, ProfState, Tunables};
 use crate::signals::{self, DefaultAction, Fault, SignalState};
@@ -364,7 +365,15 @@ impl Kernel {
                             .then(|| p.mem.read_u32(e.epc).ok().map(|w| (w >> 16) & 0x3ff))
                             .flatten();
                         let fault = signals::fault_signal(&e, break_code);
-                        return SliceEnd::Exited(self.fault_default_action(p, fault));
+                        // A caught, unblocked fault runs its handler; an
+                        // ignored or blocked one cannot be ignored (the
+                        // instruction would fault again): default action.
+                        let catchable = sigframe::is_caught(&p.signals, fault.signal)
+                            && p.signals.blocked & signals::bit(fault.signal) == 0;
+                        let cause = sigframe::Cause { exc_code: e.code as u32, bad_vaddr: e.bad_vaddr.unwrap_or(0) };
+                        if !catchable || sigframe::enter_handler(p, fault.signal, cause).is_err() {
+                            return SliceEnd::Exited(self.fault_default_action(p, fault));
+                        }
                     }
                 }
             }
@@ -404,13 +413,18 @@ impl Kernel {
         ExitStatus::Killed { signal: fault.signal, core: true }
     }
 
-    /// Acts on the lowest deliverable pending signal, if any. Handlers are
-    /// not run yet: caught signals are treated as their default action.
+    /// Acts on the lowest deliverable pending signal, if any: runs its
+    /// handler, ignores it, or takes the default action.
     fn deliver_pending_signal(&mut self, p: &mut Process) -> Option<SliceEnd> {
         let sig = p.signals.next_deliverable()?;
         p.signals.pending &= !signals::bit(sig);
-        if p.signals.handlers[sig as usize] == signals::SIG_IGN && sig != signals::SIGKILL {
-            return None;
+        if sig != signals::SIGKILL && sig != signals::SIGSTOP {
+            if p.signals.handlers[sig as usize] == signals::SIG_IGN {
+                return None;
+            }
+            if sigframe::is_caught(&p.signals, sig) && sigframe::enter_handler(p, sig, Default::default()).is_ok() {
+                return None;
+            }
         }
         match signals::default_action(sig) {
             DefaultAction::Ignore | DefaultAction::Continue => None,

@@ -9,7 +9,8 @@
 //! - `syscalls`: the system call table (data) and its handlers by concern.
 //! - `clock`: virtual time and the profiling tick; `profiling`: profil,
 //!   sprofil, pcsample and the personalities' rules.
-//! - `signals`: IRIX signal numbers, fault mapping, dispositions.
+//! - `signals`: IRIX signal numbers, fault mapping, dispositions;
+//!   `sigframe`: running handlers through libc's trampoline, sigreturn.
 
 pub mod clock;
 pub mod errno;
@@ -20,6 +21,7 @@ pub mod memory;
 pub mod pipe;
 pub mod process;
 pub mod profiling;
+pub mod sigframe;
 pub mod signals;
 pub mod syscalls;
 pub mod vfs;

@@ -120,6 +120,7 @@ pub static TABLE: &[Syscall] = &[
     Syscall { nr: 1063, name: "ulimit", args: &[Int, Int], handler: info::ulimit },
     Syscall { nr: 1078, name: "lseek64", args: &[Fd, Int, Int, Int, Int], handler: fs::lseek64 },
     Syscall { nr: 1082, name: "sginap", args: &[Int], handler: time::sginap },
+    Syscall { nr: 1088, name: "sigreturn", args: &[Ptr, Ptr, Int], handler: proc::sigreturn },
     Syscall { nr: 1128, name: "gettimeofday", args: &[Ptr], handler: time::gettimeofday },
     Syscall { nr: 1134, name: "mmap", args: &[Hex, Int, Hex, Hex, Fd, Int], handler: mem::mmap },
     Syscall { nr: 1135, name: "munmap", args: &[Hex, Int], handler: mem::munmap },

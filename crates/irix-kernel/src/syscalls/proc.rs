@@ -245,3 +245,10 @@ pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult 
     }
     SysResult::Ok(0)
 }
+
+/// sigreturn(scp, ucp, signo): back from a handler, to the context saved
+/// in the sigcontext at scp (see `sigframe`).
+pub fn sigreturn(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    tri!(crate::sigframe::sigreturn(p, a[0]));
+    SysResult::Jumped
+}
