@@ -2,8 +2,8 @@
 //! `Cpu::run` with the timing model on and no observer, reported as guest
 //! instructions per second (Throughput::Elements).
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use cpu_mips::{Cpu, CpuConfig, ExcCode, MemFault, Memory, StopReason};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const CODE: u32 = 0x0040_0000;
 const ITERATIONS: u64 = 1_000_000;
@@ -31,11 +31,17 @@ struct FlatMem {
 impl FlatMem {
     fn slice<const N: usize>(&self, addr: u32) -> Result<[u8; N], MemFault> {
         let off = addr.wrapping_sub(self.base) as usize;
-        self.bytes.get(off..off + N).map(|s| s.try_into().unwrap()).ok_or(MemFault::Unmapped)
+        self.bytes
+            .get(off..off + N)
+            .map(|s| s.try_into().unwrap())
+            .ok_or(MemFault::Unmapped)
     }
     fn put(&mut self, addr: u32, v: &[u8]) -> Result<(), MemFault> {
         let off = addr.wrapping_sub(self.base) as usize;
-        self.bytes.get_mut(off..off + v.len()).ok_or(MemFault::Unmapped)?.copy_from_slice(v);
+        self.bytes
+            .get_mut(off..off + v.len())
+            .ok_or(MemFault::Unmapped)?
+            .copy_from_slice(v);
         Ok(())
     }
 }
@@ -71,7 +77,10 @@ impl Memory for FlatMem {
 }
 
 fn integer_loop(c: &mut Criterion) {
-    let mut mem = FlatMem { base: CODE, bytes: vec![0; 4096] };
+    let mut mem = FlatMem {
+        base: CODE,
+        bytes: vec![0; 4096],
+    };
     for (i, w) in PROGRAM.iter().enumerate() {
         mem.store32(CODE + 4 * i as u32, *w).unwrap();
     }

@@ -31,10 +31,17 @@ pub(crate) struct Entry {
 impl Entry {
     pub const EMPTY: Entry = Entry {
         op: Op::NotYetDecoded,
-        t: Operands { src: [0, 0], dst: crate::timing::SLOT_SINK, latency: 1 },
+        t: Operands {
+            src: [0, 0],
+            dst: crate::timing::SLOT_SINK,
+            latency: 1,
+        },
     };
     pub fn new(op: Op) -> Entry {
-        Entry { op, t: operands(&op) }
+        Entry {
+            op,
+            t: operands(&op),
+        }
     }
 }
 
@@ -45,7 +52,9 @@ pub(crate) struct Page {
 
 impl Page {
     fn new() -> Box<Page> {
-        Box::new(Page { entries: [Entry::EMPTY; PAGE_WORDS] })
+        Box::new(Page {
+            entries: [Entry::EMPTY; PAGE_WORDS],
+        })
     }
     fn reset(&mut self) {
         self.entries = [Entry::EMPTY; PAGE_WORDS];

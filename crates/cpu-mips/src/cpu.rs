@@ -33,7 +33,10 @@ pub struct CpuConfig {
 
 impl Default for CpuConfig {
     fn default() -> Self {
-        CpuConfig { mode64: false, clock_hz: DEFAULT_CLOCK_HZ }
+        CpuConfig {
+            mode64: false,
+            clock_hz: DEFAULT_CLOCK_HZ,
+        }
     }
 }
 
@@ -217,8 +220,17 @@ impl Cpu {
     /// instruction at `pc` and builds the value the embedder receives.
     /// (Status.EXL is not set: the embedder is the kernel, and the CPU stays
     /// in user mode.)
-    pub(crate) fn enter_exception(&mut self, fault: Fault, pc: u32, in_delay_slot: bool) -> Exception {
-        let epc = if in_delay_slot { pc.wrapping_sub(4) } else { pc };
+    pub(crate) fn enter_exception(
+        &mut self,
+        fault: Fault,
+        pc: u32,
+        in_delay_slot: bool,
+    ) -> Exception {
+        let epc = if in_delay_slot {
+            pc.wrapping_sub(4)
+        } else {
+            pc
+        };
         let keep = self.cp0.cause & !(cause::BD | cause::CE_MASK | cause::EXC_MASK);
         self.cp0.cause = keep
             | if in_delay_slot { cause::BD } else { 0 }
@@ -229,6 +241,12 @@ impl Cpu {
             self.cp0.bad_vaddr = bad;
         }
         self.ll_bit = false;
-        Exception { code: fault.code, epc, in_delay_slot, bad_vaddr: fault.bad_vaddr, ce: fault.ce }
+        Exception {
+            code: fault.code,
+            epc,
+            in_delay_slot,
+            bad_vaddr: fault.bad_vaddr,
+            ce: fault.ce,
+        }
     }
 }

@@ -25,155 +25,589 @@ use crate::insn::{Instruction, Reg};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     // --- SPECIAL: shifts by immediate (rd = rt shifted by sa) ---
-    Sll { rd: Reg, rt: Reg, sa: u8 },
-    Srl { rd: Reg, rt: Reg, sa: u8 },
-    Sra { rd: Reg, rt: Reg, sa: u8 },
-    Dsll { rd: Reg, rt: Reg, sa: u8 },
-    Dsrl { rd: Reg, rt: Reg, sa: u8 },
-    Dsra { rd: Reg, rt: Reg, sa: u8 },
-    Dsll32 { rd: Reg, rt: Reg, sa: u8 },
-    Dsrl32 { rd: Reg, rt: Reg, sa: u8 },
-    Dsra32 { rd: Reg, rt: Reg, sa: u8 },
+    Sll {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
+    Srl {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
+    Sra {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
+    Dsll {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
+    Dsrl {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
+    Dsra {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
+    Dsll32 {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
+    Dsrl32 {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
+    Dsra32 {
+        rd: Reg,
+        rt: Reg,
+        sa: u8,
+    },
     // --- SPECIAL: shifts by register (rd = rt shifted by rs) ---
-    Sllv { rd: Reg, rt: Reg, rs: Reg },
-    Srlv { rd: Reg, rt: Reg, rs: Reg },
-    Srav { rd: Reg, rt: Reg, rs: Reg },
-    Dsllv { rd: Reg, rt: Reg, rs: Reg },
-    Dsrlv { rd: Reg, rt: Reg, rs: Reg },
-    Dsrav { rd: Reg, rt: Reg, rs: Reg },
+    Sllv {
+        rd: Reg,
+        rt: Reg,
+        rs: Reg,
+    },
+    Srlv {
+        rd: Reg,
+        rt: Reg,
+        rs: Reg,
+    },
+    Srav {
+        rd: Reg,
+        rt: Reg,
+        rs: Reg,
+    },
+    Dsllv {
+        rd: Reg,
+        rt: Reg,
+        rs: Reg,
+    },
+    Dsrlv {
+        rd: Reg,
+        rt: Reg,
+        rs: Reg,
+    },
+    Dsrav {
+        rd: Reg,
+        rt: Reg,
+        rs: Reg,
+    },
     // --- SPECIAL: jumps and system ---
-    Jr { rs: Reg },
-    Jalr { rd: Reg, rs: Reg },
-    Syscall { code: u32 },
-    Break { code: u32 },
+    Jr {
+        rs: Reg,
+    },
+    Jalr {
+        rd: Reg,
+        rs: Reg,
+    },
+    Syscall {
+        code: u32,
+    },
+    Break {
+        code: u32,
+    },
     Sync,
     // --- SPECIAL: HI/LO ---
-    Mfhi { rd: Reg },
-    Mthi { rs: Reg },
-    Mflo { rd: Reg },
-    Mtlo { rs: Reg },
-    Mult { rs: Reg, rt: Reg },
-    Multu { rs: Reg, rt: Reg },
-    Div { rs: Reg, rt: Reg },
-    Divu { rs: Reg, rt: Reg },
-    Dmult { rs: Reg, rt: Reg },
-    Dmultu { rs: Reg, rt: Reg },
-    Ddiv { rs: Reg, rt: Reg },
-    Ddivu { rs: Reg, rt: Reg },
+    Mfhi {
+        rd: Reg,
+    },
+    Mthi {
+        rs: Reg,
+    },
+    Mflo {
+        rd: Reg,
+    },
+    Mtlo {
+        rs: Reg,
+    },
+    Mult {
+        rs: Reg,
+        rt: Reg,
+    },
+    Multu {
+        rs: Reg,
+        rt: Reg,
+    },
+    Div {
+        rs: Reg,
+        rt: Reg,
+    },
+    Divu {
+        rs: Reg,
+        rt: Reg,
+    },
+    Dmult {
+        rs: Reg,
+        rt: Reg,
+    },
+    Dmultu {
+        rs: Reg,
+        rt: Reg,
+    },
+    Ddiv {
+        rs: Reg,
+        rt: Reg,
+    },
+    Ddivu {
+        rs: Reg,
+        rt: Reg,
+    },
     // --- SPECIAL: three-register ALU (rd = rs op rt) ---
-    Add { rd: Reg, rs: Reg, rt: Reg },
-    Addu { rd: Reg, rs: Reg, rt: Reg },
-    Sub { rd: Reg, rs: Reg, rt: Reg },
-    Subu { rd: Reg, rs: Reg, rt: Reg },
-    And { rd: Reg, rs: Reg, rt: Reg },
-    Or { rd: Reg, rs: Reg, rt: Reg },
-    Xor { rd: Reg, rs: Reg, rt: Reg },
-    Nor { rd: Reg, rs: Reg, rt: Reg },
-    Slt { rd: Reg, rs: Reg, rt: Reg },
-    Sltu { rd: Reg, rs: Reg, rt: Reg },
-    Dadd { rd: Reg, rs: Reg, rt: Reg },
-    Daddu { rd: Reg, rs: Reg, rt: Reg },
-    Dsub { rd: Reg, rs: Reg, rt: Reg },
-    Dsubu { rd: Reg, rs: Reg, rt: Reg },
+    Add {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Addu {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Sub {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Subu {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    And {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Or {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Xor {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Nor {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Slt {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Sltu {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Dadd {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Daddu {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Dsub {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
+    Dsubu {
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+    },
     // --- SPECIAL: register traps ---
-    Tge { rs: Reg, rt: Reg },
-    Tgeu { rs: Reg, rt: Reg },
-    Tlt { rs: Reg, rt: Reg },
-    Tltu { rs: Reg, rt: Reg },
-    Teq { rs: Reg, rt: Reg },
-    Tne { rs: Reg, rt: Reg },
+    Tge {
+        rs: Reg,
+        rt: Reg,
+    },
+    Tgeu {
+        rs: Reg,
+        rt: Reg,
+    },
+    Tlt {
+        rs: Reg,
+        rt: Reg,
+    },
+    Tltu {
+        rs: Reg,
+        rt: Reg,
+    },
+    Teq {
+        rs: Reg,
+        rt: Reg,
+    },
+    Tne {
+        rs: Reg,
+        rt: Reg,
+    },
     // --- REGIMM ---
-    Bltz { rs: Reg, off: i16 },
-    Bgez { rs: Reg, off: i16 },
-    Bltzl { rs: Reg, off: i16 },
-    Bgezl { rs: Reg, off: i16 },
-    Bltzal { rs: Reg, off: i16 },
-    Bgezal { rs: Reg, off: i16 },
-    Bltzall { rs: Reg, off: i16 },
-    Bgezall { rs: Reg, off: i16 },
-    Tgei { rs: Reg, imm: i16 },
-    Tgeiu { rs: Reg, imm: i16 },
-    Tlti { rs: Reg, imm: i16 },
-    Tltiu { rs: Reg, imm: i16 },
-    Teqi { rs: Reg, imm: i16 },
-    Tnei { rs: Reg, imm: i16 },
+    Bltz {
+        rs: Reg,
+        off: i16,
+    },
+    Bgez {
+        rs: Reg,
+        off: i16,
+    },
+    Bltzl {
+        rs: Reg,
+        off: i16,
+    },
+    Bgezl {
+        rs: Reg,
+        off: i16,
+    },
+    Bltzal {
+        rs: Reg,
+        off: i16,
+    },
+    Bgezal {
+        rs: Reg,
+        off: i16,
+    },
+    Bltzall {
+        rs: Reg,
+        off: i16,
+    },
+    Bgezall {
+        rs: Reg,
+        off: i16,
+    },
+    Tgei {
+        rs: Reg,
+        imm: i16,
+    },
+    Tgeiu {
+        rs: Reg,
+        imm: i16,
+    },
+    Tlti {
+        rs: Reg,
+        imm: i16,
+    },
+    Tltiu {
+        rs: Reg,
+        imm: i16,
+    },
+    Teqi {
+        rs: Reg,
+        imm: i16,
+    },
+    Tnei {
+        rs: Reg,
+        imm: i16,
+    },
     // --- jumps and branches ---
     /// `target` is the 26-bit instruction index.
-    J { target: u32 },
-    Jal { target: u32 },
-    Beq { rs: Reg, rt: Reg, off: i16 },
-    Bne { rs: Reg, rt: Reg, off: i16 },
-    Blez { rs: Reg, off: i16 },
-    Bgtz { rs: Reg, off: i16 },
-    Beql { rs: Reg, rt: Reg, off: i16 },
-    Bnel { rs: Reg, rt: Reg, off: i16 },
-    Blezl { rs: Reg, off: i16 },
-    Bgtzl { rs: Reg, off: i16 },
+    J {
+        target: u32,
+    },
+    Jal {
+        target: u32,
+    },
+    Beq {
+        rs: Reg,
+        rt: Reg,
+        off: i16,
+    },
+    Bne {
+        rs: Reg,
+        rt: Reg,
+        off: i16,
+    },
+    Blez {
+        rs: Reg,
+        off: i16,
+    },
+    Bgtz {
+        rs: Reg,
+        off: i16,
+    },
+    Beql {
+        rs: Reg,
+        rt: Reg,
+        off: i16,
+    },
+    Bnel {
+        rs: Reg,
+        rt: Reg,
+        off: i16,
+    },
+    Blezl {
+        rs: Reg,
+        off: i16,
+    },
+    Bgtzl {
+        rs: Reg,
+        off: i16,
+    },
     // --- immediate ALU (rt = rs op imm) ---
-    Addi { rt: Reg, rs: Reg, imm: i16 },
-    Addiu { rt: Reg, rs: Reg, imm: i16 },
-    Slti { rt: Reg, rs: Reg, imm: i16 },
-    Sltiu { rt: Reg, rs: Reg, imm: i16 },
-    Andi { rt: Reg, rs: Reg, imm: u16 },
-    Ori { rt: Reg, rs: Reg, imm: u16 },
-    Xori { rt: Reg, rs: Reg, imm: u16 },
-    Lui { rt: Reg, imm: u16 },
-    Daddi { rt: Reg, rs: Reg, imm: i16 },
-    Daddiu { rt: Reg, rs: Reg, imm: i16 },
+    Addi {
+        rt: Reg,
+        rs: Reg,
+        imm: i16,
+    },
+    Addiu {
+        rt: Reg,
+        rs: Reg,
+        imm: i16,
+    },
+    Slti {
+        rt: Reg,
+        rs: Reg,
+        imm: i16,
+    },
+    Sltiu {
+        rt: Reg,
+        rs: Reg,
+        imm: i16,
+    },
+    Andi {
+        rt: Reg,
+        rs: Reg,
+        imm: u16,
+    },
+    Ori {
+        rt: Reg,
+        rs: Reg,
+        imm: u16,
+    },
+    Xori {
+        rt: Reg,
+        rs: Reg,
+        imm: u16,
+    },
+    Lui {
+        rt: Reg,
+        imm: u16,
+    },
+    Daddi {
+        rt: Reg,
+        rs: Reg,
+        imm: i16,
+    },
+    Daddiu {
+        rt: Reg,
+        rs: Reg,
+        imm: i16,
+    },
     // --- loads (rt = mem[base + off]) ---
-    Lb { rt: Reg, base: Reg, off: i16 },
-    Lbu { rt: Reg, base: Reg, off: i16 },
-    Lh { rt: Reg, base: Reg, off: i16 },
-    Lhu { rt: Reg, base: Reg, off: i16 },
-    Lw { rt: Reg, base: Reg, off: i16 },
-    Lwu { rt: Reg, base: Reg, off: i16 },
-    Lwl { rt: Reg, base: Reg, off: i16 },
-    Lwr { rt: Reg, base: Reg, off: i16 },
-    Ld { rt: Reg, base: Reg, off: i16 },
-    Ldl { rt: Reg, base: Reg, off: i16 },
-    Ldr { rt: Reg, base: Reg, off: i16 },
-    Ll { rt: Reg, base: Reg, off: i16 },
-    Lld { rt: Reg, base: Reg, off: i16 },
+    Lb {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Lbu {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Lh {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Lhu {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Lw {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Lwu {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Lwl {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Lwr {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Ld {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Ldl {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Ldr {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Ll {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Lld {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
     // --- stores (mem[base + off] = rt) ---
-    Sb { rt: Reg, base: Reg, off: i16 },
-    Sh { rt: Reg, base: Reg, off: i16 },
-    Sw { rt: Reg, base: Reg, off: i16 },
-    Swl { rt: Reg, base: Reg, off: i16 },
-    Swr { rt: Reg, base: Reg, off: i16 },
-    Sd { rt: Reg, base: Reg, off: i16 },
-    Sdl { rt: Reg, base: Reg, off: i16 },
-    Sdr { rt: Reg, base: Reg, off: i16 },
-    Sc { rt: Reg, base: Reg, off: i16 },
-    Scd { rt: Reg, base: Reg, off: i16 },
+    Sb {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Sh {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Sw {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Swl {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Swr {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Sd {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Sdl {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Sdr {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Sc {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
+    Scd {
+        rt: Reg,
+        base: Reg,
+        off: i16,
+    },
     // --- coprocessor 0 (privileged: CpU in user mode) ---
     /// Any COP0 word (MFC0, MTC0, TLB ops, ERET...).
-    Cop0 { word: u32 },
+    Cop0 {
+        word: u32,
+    },
     /// CACHE: a CP0 instruction.
-    Cache { op: u8, base: Reg, off: i16 },
+    Cache {
+        op: u8,
+        base: Reg,
+        off: i16,
+    },
     // --- coprocessor 1 (the FPU; CpU when Status.CU1 is clear) ---
-    Mfc1 { rt: Reg, fs: u8 },
-    Dmfc1 { rt: Reg, fs: u8 },
-    Cfc1 { rt: Reg, fs: u8 },
-    Mtc1 { rt: Reg, fs: u8 },
-    Dmtc1 { rt: Reg, fs: u8 },
-    Ctc1 { rt: Reg, fs: u8 },
-    Bc1f { off: i16 },
-    Bc1t { off: i16 },
-    Bc1fl { off: i16 },
-    Bc1tl { off: i16 },
+    Mfc1 {
+        rt: Reg,
+        fs: u8,
+    },
+    Dmfc1 {
+        rt: Reg,
+        fs: u8,
+    },
+    Cfc1 {
+        rt: Reg,
+        fs: u8,
+    },
+    Mtc1 {
+        rt: Reg,
+        fs: u8,
+    },
+    Dmtc1 {
+        rt: Reg,
+        fs: u8,
+    },
+    Ctc1 {
+        rt: Reg,
+        fs: u8,
+    },
+    Bc1f {
+        off: i16,
+    },
+    Bc1t {
+        off: i16,
+    },
+    Bc1fl {
+        off: i16,
+    },
+    Bc1tl {
+        off: i16,
+    },
     /// A computational COP1 instruction, decoded by the FPU.
     Fp(FpOp),
     /// A COP1 word the R4000 does not have: CpU if CU1 is clear, else RI.
-    Cop1Reserved { word: u32 },
-    Lwc1 { ft: u8, base: Reg, off: i16 },
-    Ldc1 { ft: u8, base: Reg, off: i16 },
-    Swc1 { ft: u8, base: Reg, off: i16 },
-    Sdc1 { ft: u8, base: Reg, off: i16 },
+    Cop1Reserved {
+        word: u32,
+    },
+    Lwc1 {
+        ft: u8,
+        base: Reg,
+        off: i16,
+    },
+    Ldc1 {
+        ft: u8,
+        base: Reg,
+        off: i16,
+    },
+    Swc1 {
+        ft: u8,
+        base: Reg,
+        off: i16,
+    },
+    Sdc1 {
+        ft: u8,
+        base: Reg,
+        off: i16,
+    },
     /// COP2 and LWC2/LDC2/SWC2/SDC2: the R4000 has no coprocessor 2, so
     /// these raise CpU (ce = 2) while Status.CU2 is clear, RI otherwise.
-    Cop2 { word: u32 },
+    Cop2 {
+        word: u32,
+    },
     /// Not an R4000 encoding: Reserved Instruction exception.
-    Reserved { word: u32 },
+    Reserved {
+        word: u32,
+    },
     /// Internal to the decoded-code cache: "not decoded yet". [`decode`]
     /// never returns it.
     #[doc(hidden)]
@@ -199,9 +633,21 @@ pub fn decode(word: u32) -> Op {
         0x09 => Op::Addiu { rt, rs, imm },
         0x0a => Op::Slti { rt, rs, imm },
         0x0b => Op::Sltiu { rt, rs, imm },
-        0x0c => Op::Andi { rt, rs, imm: i.uimm() },
-        0x0d => Op::Ori { rt, rs, imm: i.uimm() },
-        0x0e => Op::Xori { rt, rs, imm: i.uimm() },
+        0x0c => Op::Andi {
+            rt,
+            rs,
+            imm: i.uimm(),
+        },
+        0x0d => Op::Ori {
+            rt,
+            rs,
+            imm: i.uimm(),
+        },
+        0x0e => Op::Xori {
+            rt,
+            rs,
+            imm: i.uimm(),
+        },
         0x0f => Op::Lui { rt, imm: i.uimm() },
         0x10 => Op::Cop0 { word },
         0x11 => decode_cop1_word(i),
@@ -229,17 +675,37 @@ pub fn decode(word: u32) -> Op {
         0x2c => Op::Sdl { rt, base, off },
         0x2d => Op::Sdr { rt, base, off },
         0x2e => Op::Swr { rt, base, off },
-        0x2f => Op::Cache { op: i.rt_num(), base, off },
+        0x2f => Op::Cache {
+            op: i.rt_num(),
+            base,
+            off,
+        },
         0x30 => Op::Ll { rt, base, off },
-        0x31 => Op::Lwc1 { ft: i.rt_num(), base, off },
+        0x31 => Op::Lwc1 {
+            ft: i.rt_num(),
+            base,
+            off,
+        },
         0x32 | 0x36 | 0x3a | 0x3e => Op::Cop2 { word },
         0x34 => Op::Lld { rt, base, off },
-        0x35 => Op::Ldc1 { ft: i.rt_num(), base, off },
+        0x35 => Op::Ldc1 {
+            ft: i.rt_num(),
+            base,
+            off,
+        },
         0x37 => Op::Ld { rt, base, off },
         0x38 => Op::Sc { rt, base, off },
-        0x39 => Op::Swc1 { ft: i.rt_num(), base, off },
+        0x39 => Op::Swc1 {
+            ft: i.rt_num(),
+            base,
+            off,
+        },
         0x3c => Op::Scd { rt, base, off },
-        0x3d => Op::Sdc1 { ft: i.rt_num(), base, off },
+        0x3d => Op::Sdc1 {
+            ft: i.rt_num(),
+            base,
+            off,
+        },
         0x3f => Op::Sd { rt, base, off },
         // 0x13 (COP3 in MIPS I/II, COP1X in MIPS IV), 0x1c..0x1f (MIPS32
         // SPECIAL2, JALX, SPECIAL3...), 0x33 (LWC3 / PREF), 0x3b (SWC3).

@@ -78,7 +78,11 @@ impl fmt::Display for Disasm {
         let pc = self.pc;
         let b = |off: i16| branch_target(pc, off);
         match self.op {
-            Sll { rd: Reg::ZERO, rt: Reg::ZERO, sa: 0 } => write!(f, "nop"),
+            Sll {
+                rd: Reg::ZERO,
+                rt: Reg::ZERO,
+                sa: 0,
+            } => write!(f, "nop"),
             Sll { rd, rt, sa } => write!(f, "sll {rd}, {rt}, {sa}"),
             Srl { rd, rt, sa } => write!(f, "srl {rd}, {rt}, {sa}"),
             Sra { rd, rt, sa } => write!(f, "sra {rd}, {rt}, {sa}"),

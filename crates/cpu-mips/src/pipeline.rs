@@ -39,15 +39,27 @@ pub(crate) struct Fault {
 
 impl Fault {
     pub fn new(code: ExcCode) -> Fault {
-        Fault { code, bad_vaddr: None, ce: 0 }
+        Fault {
+            code,
+            bad_vaddr: None,
+            ce: 0,
+        }
     }
     pub fn at(code: ExcCode, addr: u32) -> Fault {
-        Fault { code, bad_vaddr: Some(addr), ce: 0 }
+        Fault {
+            code,
+            bad_vaddr: Some(addr),
+            ce: 0,
+        }
     }
     pub fn reserved() -> Fault {
         Fault::new(ExcCode::RI)
     }
     pub fn unusable(ce: u8) -> Fault {
-        Fault { code: ExcCode::CpU, bad_vaddr: None, ce }
+        Fault {
+            code: ExcCode::CpU,
+            bad_vaddr: None,
+            ce,
+        }
     }
 }

@@ -31,7 +31,12 @@ impl Cpu {
     /// after each one) or an instruction raises an exception
     /// ([`StopReason::Exception`]; that instruction had no effect and
     /// [`Cpu::pc`] names it, so running again re-executes it).
-    pub fn run<M: Memory, O: Observer>(&mut self, mem: &mut M, obs: &mut O, deadline: u64) -> StopReason {
+    pub fn run<M: Memory, O: Observer>(
+        &mut self,
+        mem: &mut M,
+        obs: &mut O,
+        deadline: u64,
+    ) -> StopReason {
         let mut pages = std::mem::take(&mut self.code_pages);
         let stop = self.run_pages(&mut pages, mem, obs, deadline);
         self.code_pages = pages;

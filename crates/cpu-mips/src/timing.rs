@@ -1,7 +1,7 @@
 //! The timing model, all of it: named costs and the ready-at scoreboard.
 //!
 //! Contents: the cost constants, [`Operands`] (what an op reads and writes,
-//! derived from the one decode by [`operands`]), [`Scoreboard`].
+//! derived from the one decode by [`operands`]), `Scoreboard`.
 //!
 //! Sources: R4000 User's Manual (2nd ed.), ch. 3 "CPU Instruction Pipeline"
 //! (eight stages, one pipeline cycle each; "a branch delay of three cycles
@@ -105,9 +105,17 @@ fn fpr(n: u8) -> u8 {
 }
 
 impl Operands {
-    const NONE: Operands = Operands { src: [SLOT_ZERO; 2], dst: SLOT_SINK, latency: ALU_LATENCY };
+    const NONE: Operands = Operands {
+        src: [SLOT_ZERO; 2],
+        dst: SLOT_SINK,
+        latency: ALU_LATENCY,
+    };
     fn new(a: u8, b: u8, dst: u8, latency: u16) -> Operands {
-        Operands { src: [a, b], dst, latency }
+        Operands {
+            src: [a, b],
+            dst,
+            latency,
+        }
     }
 }
 
@@ -151,24 +159,34 @@ pub fn operands(op: &Op) -> Operands {
         Jalr { rd, rs } => Operands::new(gpr(rs), z, gpr_dst(rd), alu),
         Mfhi { rd } | Mflo { rd } => Operands::new(SLOT_HILO, z, gpr_dst(rd), alu),
         Mthi { rs } | Mtlo { rs } => Operands::new(gpr(rs), z, SLOT_HILO, alu),
-        Mult { rs, rt } | Multu { rs, rt } => Operands::new(gpr(rs), gpr(rt), SLOT_HILO, MULT_LATENCY),
+        Mult { rs, rt } | Multu { rs, rt } => {
+            Operands::new(gpr(rs), gpr(rt), SLOT_HILO, MULT_LATENCY)
+        }
         Dmult { rs, rt } | Dmultu { rs, rt } => {
             Operands::new(gpr(rs), gpr(rt), SLOT_HILO, DMULT_LATENCY)
         }
         Div { rs, rt } | Divu { rs, rt } => Operands::new(gpr(rs), gpr(rt), SLOT_HILO, DIV_LATENCY),
-        Ddiv { rs, rt } | Ddivu { rs, rt } => Operands::new(gpr(rs), gpr(rt), SLOT_HILO, DDIV_LATENCY),
-        Tge { rs, rt } | Tgeu { rs, rt } | Tlt { rs, rt } | Tltu { rs, rt } | Teq { rs, rt } | Tne { rs, rt } => {
-            Operands::new(gpr(rs), gpr(rt), SLOT_SINK, alu)
+        Ddiv { rs, rt } | Ddivu { rs, rt } => {
+            Operands::new(gpr(rs), gpr(rt), SLOT_HILO, DDIV_LATENCY)
         }
+        Tge { rs, rt }
+        | Tgeu { rs, rt }
+        | Tlt { rs, rt }
+        | Tltu { rs, rt }
+        | Teq { rs, rt }
+        | Tne { rs, rt } => Operands::new(gpr(rs), gpr(rt), SLOT_SINK, alu),
         Bltz { rs, .. } | Bgez { rs, .. } | Bltzl { rs, .. } | Bgezl { rs, .. } => {
             Operands::new(gpr(rs), z, SLOT_SINK, alu)
         }
         Bltzal { rs, .. } | Bgezal { rs, .. } | Bltzall { rs, .. } | Bgezall { rs, .. } => {
             Operands::new(gpr(rs), z, gpr_dst(crate::insn::Reg::RA), alu)
         }
-        Tgei { rs, .. } | Tgeiu { rs, .. } | Tlti { rs, .. } | Tltiu { rs, .. } | Teqi { rs, .. } | Tnei { rs, .. } => {
-            Operands::new(gpr(rs), z, SLOT_SINK, alu)
-        }
+        Tgei { rs, .. }
+        | Tgeiu { rs, .. }
+        | Tlti { rs, .. }
+        | Tltiu { rs, .. }
+        | Teqi { rs, .. }
+        | Tnei { rs, .. } => Operands::new(gpr(rs), z, SLOT_SINK, alu),
         J { .. } => Operands::NONE,
         Jal { .. } => Operands::new(z, z, gpr_dst(crate::insn::Reg::RA), alu),
         Beq { rs, rt, .. } | Bne { rs, rt, .. } | Beql { rs, rt, .. } | Bnel { rs, rt, .. } => {
@@ -197,9 +215,10 @@ pub fn operands(op: &Op) -> Operands {
         | Ll { rt, base, .. }
         | Lld { rt, base, .. } => Operands::new(gpr(base), z, gpr_dst(rt), LOAD_LATENCY),
         // The unaligned loads merge into rt, so they also read it.
-        Lwl { rt, base, .. } | Lwr { rt, base, .. } | Ldl { rt, base, .. } | Ldr { rt, base, .. } => {
-            Operands::new(gpr(base), gpr(rt), gpr_dst(rt), LOAD_LATENCY)
-        }
+        Lwl { rt, base, .. }
+        | Lwr { rt, base, .. }
+        | Ldl { rt, base, .. }
+        | Ldr { rt, base, .. } => Operands::new(gpr(base), gpr(rt), gpr_dst(rt), LOAD_LATENCY),
         Sb { rt, base, .. }
         | Sh { rt, base, .. }
         | Sw { rt, base, .. }
@@ -215,7 +234,9 @@ pub fn operands(op: &Op) -> Operands {
         Cfc1 { rt, .. } => Operands::new(SLOT_FCC, z, gpr_dst(rt), LOAD_LATENCY),
         Mtc1 { rt, fs } | Dmtc1 { rt, fs } => Operands::new(gpr(rt), z, fpr(fs), LOAD_LATENCY),
         Ctc1 { rt, .. } => Operands::new(gpr(rt), z, SLOT_FCC, alu),
-        Bc1f { .. } | Bc1t { .. } | Bc1fl { .. } | Bc1tl { .. } => Operands::new(SLOT_FCC, z, SLOT_SINK, alu),
+        Bc1f { .. } | Bc1t { .. } | Bc1fl { .. } | Bc1tl { .. } => {
+            Operands::new(SLOT_FCC, z, SLOT_SINK, alu)
+        }
         Fp(fp) => {
             let [a, b] = fp.sources();
             let slot = |s: Option<u8>| s.map_or(z, fpr);
@@ -227,8 +248,12 @@ pub fn operands(op: &Op) -> Operands {
             let latency = fp.latency().clamp(1, u16::MAX as u32) as u16;
             Operands::new(slot(a), slot(b), dst, latency)
         }
-        Lwc1 { ft, base, .. } | Ldc1 { ft, base, .. } => Operands::new(gpr(base), z, fpr(ft), LOAD_LATENCY),
-        Swc1 { ft, base, .. } | Sdc1 { ft, base, .. } => Operands::new(gpr(base), fpr(ft), SLOT_SINK, alu),
+        Lwc1 { ft, base, .. } | Ldc1 { ft, base, .. } => {
+            Operands::new(gpr(base), z, fpr(ft), LOAD_LATENCY)
+        }
+        Swc1 { ft, base, .. } | Sdc1 { ft, base, .. } => {
+            Operands::new(gpr(base), fpr(ft), SLOT_SINK, alu)
+        }
         Syscall { .. }
         | Break { .. }
         | Sync

@@ -58,7 +58,10 @@ fn every_conditional_branch_taken_and_not_taken() {
     ];
     for &(word, asm, a0, a1, taken) in rows {
         assert_eq!(disassemble(word, CODE), asm);
-        let likely = asm.split(' ').next().is_some_and(|m| m.ends_with('l') && m != "bltzal" && m != "bgezal");
+        let likely = asm
+            .split(' ')
+            .next()
+            .is_some_and(|m| m.ends_with('l') && m != "bltzal" && m != "bgezal");
         let links = asm.contains("al ") || asm.contains("all ");
         let (mut cpu, mut mem) = machine(false, &[word, LI_V0_1, LI_V1_1, NOP, LI_A2_7]);
         cpu.gpr[A0] = a0;
@@ -66,7 +69,11 @@ fn every_conditional_branch_taken_and_not_taken() {
         // Two steps: the branch (with a nullified slot, if any) and the next one.
         assert_eq!(steps(&mut cpu, &mut mem, 2), None, "{asm}");
         let slot_ran = cpu.gpr[V0] == 1;
-        assert_eq!(slot_ran, taken || !likely, "{asm} a0={a0:#x}: delay slot executed?");
+        assert_eq!(
+            slot_ran,
+            taken || !likely,
+            "{asm} a0={a0:#x}: delay slot executed?"
+        );
         if taken {
             assert_eq!(cpu.pc(), CODE + 16, "{asm}: at the target after the slot");
             assert_eq!(steps(&mut cpu, &mut mem, 1), None);
@@ -79,7 +86,11 @@ fn every_conditional_branch_taken_and_not_taken() {
             assert_eq!(cpu.pc(), CODE + 8, "{asm}: falls through after the slot");
         }
         // And-link forms link whether or not they branch.
-        assert_eq!(cpu.gpr[RA], if links { CODE as u64 + 8 } else { 0 }, "{asm}: $ra");
+        assert_eq!(
+            cpu.gpr[RA],
+            if links { CODE as u64 + 8 } else { 0 },
+            "{asm}: $ra"
+        );
     }
 }
 
@@ -106,12 +117,19 @@ fn jumps_and_links() {
     assert_eq!(cpu.pc(), 0x40_0100);
 
     // jalr $v0, $a0: links into $v0; jalr $a0 links into $ra.
-    for (word, asm, link) in [(0x0080_1009u32, "jalr $v0, $a0", V0), (0x0080_f809, "jalr $a0", RA)] {
+    for (word, asm, link) in [
+        (0x0080_1009u32, "jalr $v0, $a0", V0),
+        (0x0080_f809, "jalr $a0", RA),
+    ] {
         let (mut cpu, mut mem) = machine(false, &[word, NOP]);
         assert_eq!(disassemble(word, CODE), asm);
         cpu.gpr[A0] = 0x40_0100;
         assert_eq!(steps(&mut cpu, &mut mem, 2), None);
-        assert_eq!((cpu.pc(), cpu.gpr[link]), (0x40_0100, CODE as u64 + 8), "{asm}");
+        assert_eq!(
+            (cpu.pc(), cpu.gpr[link]),
+            (0x40_0100, CODE as u64 + 8),
+            "{asm}"
+        );
     }
 }
 
@@ -132,7 +150,10 @@ fn jump_to_a_misaligned_address_faults_at_the_target_after_the_slot() {
     cpu.gpr[A0] = 0x40_0102;
     let e = steps(&mut cpu, &mut mem, 3).expect("address error");
     assert_eq!(cpu.gpr[V0], 1, "delay slot ran");
-    assert_eq!((e.code, e.epc, e.bad_vaddr, e.in_delay_slot), (ExcCode::AdEL, 0x40_0102, Some(0x40_0102), false));
+    assert_eq!(
+        (e.code, e.epc, e.bad_vaddr, e.in_delay_slot),
+        (ExcCode::AdEL, 0x40_0102, Some(0x40_0102), false)
+    );
 }
 
 fn overflow_in_delay_slot() -> (cpu_mips::Cpu, testmem::TestMem, Exception) {
@@ -148,12 +169,28 @@ fn overflow_in_delay_slot() -> (cpu_mips::Cpu, testmem::TestMem, Exception) {
 #[test]
 fn exception_in_a_delay_slot_sets_bd_and_epc_names_the_branch() {
     let (cpu, _mem, e) = overflow_in_delay_slot();
-    assert_eq!(e, Exception { code: ExcCode::Ov, epc: CODE, in_delay_slot: true, bad_vaddr: None, ce: 0 });
+    assert_eq!(
+        e,
+        Exception {
+            code: ExcCode::Ov,
+            epc: CODE,
+            in_delay_slot: true,
+            bad_vaddr: None,
+            ce: 0
+        }
+    );
     assert_eq!(cpu.cp0.epc, CODE);
     assert_eq!(cpu.cp0.cause & cause::BD, cause::BD);
-    assert_eq!((cpu.cp0.cause & cause::EXC_MASK) >> cause::EXC_SHIFT, ExcCode::Ov as u32);
+    assert_eq!(
+        (cpu.cp0.cause & cause::EXC_MASK) >> cause::EXC_SHIFT,
+        ExcCode::Ov as u32
+    );
     assert_eq!(cpu.pc(), CODE + 4, "pc names the faulting slot instruction");
-    assert_eq!(cpu.sample_pc(), CODE, "an interrupt now would latch the branch");
+    assert_eq!(
+        cpu.sample_pc(),
+        CODE,
+        "an interrupt now would latch the branch"
+    );
     assert!(cpu.in_delay_slot());
 }
 
@@ -178,12 +215,20 @@ fn complete_exception_instruction_honours_the_pending_branch() {
         assert_eq!(disassemble(branch, CODE), asm);
         let (mut cpu, mut mem) = machine(false, &[branch, SYSCALL]);
         let e = steps(&mut cpu, &mut mem, 2).expect("syscall");
-        assert_eq!((e.code, e.epc, e.in_delay_slot), (ExcCode::Sys, CODE, true), "{asm}");
+        assert_eq!(
+            (e.code, e.epc, e.in_delay_slot),
+            (ExcCode::Sys, CODE, true),
+            "{asm}"
+        );
         let retired = cpu.instructions();
         cpu.complete_exception_instruction();
         assert_eq!(cpu.pc(), after, "{asm}");
         assert!(!cpu.in_delay_slot());
-        assert_eq!(cpu.instructions(), retired + 1, "the syscall counts as retired");
+        assert_eq!(
+            cpu.instructions(),
+            retired + 1,
+            "the syscall counts as retired"
+        );
     }
 }
 
@@ -191,7 +236,10 @@ fn complete_exception_instruction_honours_the_pending_branch() {
 fn complete_exception_instruction_continues_after_a_plain_syscall() {
     let (mut cpu, mut mem) = machine(false, &[NOP, SYSCALL, LI_V0_1]);
     let e = steps(&mut cpu, &mut mem, 3).expect("syscall");
-    assert_eq!((e.code, e.epc, e.in_delay_slot), (ExcCode::Sys, CODE + 4, false));
+    assert_eq!(
+        (e.code, e.epc, e.in_delay_slot),
+        (ExcCode::Sys, CODE + 4, false)
+    );
     cpu.complete_exception_instruction();
     assert_eq!(cpu.pc(), CODE + 8);
     assert_eq!(steps(&mut cpu, &mut mem, 1), None);

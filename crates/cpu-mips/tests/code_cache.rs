@@ -38,9 +38,17 @@ fn a_store_into_decoded_code_is_seen_by_the_next_fetch() {
     assert_eq!(cpu_mips::disassemble(0xacc5_0008, RWX), "sw $a1, 8($a2)");
     cpu.gpr[A2] = RWX as u64;
     cpu.gpr[A1] = LI_V0_1 as u64;
-    assert_eq!(run_to_break(&mut cpu, &mut mem), 1, "first pass decodes the page");
+    assert_eq!(
+        run_to_break(&mut cpu, &mut mem),
+        1,
+        "first pass decodes the page"
+    );
     cpu.gpr[A1] = LI_V0_42 as u64;
-    assert_eq!(run_to_break(&mut cpu, &mut mem), 42, "the store rewrote decoded code");
+    assert_eq!(
+        run_to_break(&mut cpu, &mut mem),
+        42,
+        "the store rewrote decoded code"
+    );
 }
 
 #[test]

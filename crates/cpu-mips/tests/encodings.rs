@@ -32,7 +32,10 @@ fn encodings_an_r4000_lacks_raise_reserved_instruction() {
         (0x7c82_0840, "ext $v0, $a0, 1, 2 (MIPS32r2 SPECIAL3)"),
         (0x7c82_1044, "ins $v0, $a0, 1, 2 (MIPS32r2 SPECIAL3)"),
         (0x0024_1102, "rotr $v0, $a0, 4 (MIPS32r2: SRL with rs = 1)"),
-        (0x00a4_1046, "rotrv $v0, $a0, $a1 (MIPS32r2: SRLV with sa = 1)"),
+        (
+            0x00a4_1046,
+            "rotrv $v0, $a0, $a1 (MIPS32r2: SRLV with sa = 1)",
+        ),
         (0x0000_0005, "SPECIAL function 0x05 (reserved)"),
         (0xec00_0000, "opcode 0x3b (reserved, SWC3)"),
         (0x7400_0000, "opcode 0x1d (reserved, JALX)"),
@@ -41,7 +44,11 @@ fn encodings_an_r4000_lacks_raise_reserved_instruction() {
     for &(word, what) in table {
         assert!(decode(word).is_reserved(), "{what}");
         assert!(!is_r4000_encoding(word, true), "{what}");
-        assert_eq!(disassemble(word, CODE), format!(".word 0x{word:08x}"), "{what}");
+        assert_eq!(
+            disassemble(word, CODE),
+            format!(".word 0x{word:08x}"),
+            "{what}"
+        );
         let e = exception_of(word, |_| {}).expect(what);
         assert_eq!((e.code, e.epc), (ExcCode::RI, CODE), "{what}");
     }
@@ -58,7 +65,10 @@ fn cop1_instructions_raise_coprocessor_unusable_1_when_cu1_is_clear() {
         (0xd480_0000, "ldc1 $f0, 0($a0)"),
         (0xe480_0000, "swc1 $f0, 0($a0)"),
         (0xf482_0008, "sdc1 $f2, 8($a0)"),
-        (0x4600_0000, "a COP1 .s computational word (add.s $f0, $f0, $f0)"),
+        (
+            0x4600_0000,
+            "a COP1 .s computational word (add.s $f0, $f0, $f0)",
+        ),
         (0x4680_0000, "COP1 fmt 0x14 (cvt.s.w family)"),
         (0x44e0_0000, "COP1 rs 7 (reserved)"),
     ];
@@ -76,7 +86,10 @@ fn cop1_instructions_raise_coprocessor_unusable_1_when_cu1_is_clear() {
 
 #[test]
 fn reserved_cop1_words_raise_reserved_instruction_when_cu1_is_set() {
-    assert_eq!(exception_of(0x44e0_0000, |_| {}).map(|e| e.code), Some(ExcCode::RI));
+    assert_eq!(
+        exception_of(0x44e0_0000, |_| {}).map(|e| e.code),
+        Some(ExcCode::RI)
+    );
 }
 
 #[test]
@@ -87,11 +100,11 @@ fn cp0_and_cp2_instructions_raise_coprocessor_unusable_in_user_mode() {
         (0x4200_0018, "eret", 0),
         (0x4200_0002, "tlbwi", 0),
         (0xbc81_0000, "cache 0x1, 0($a0)", 0),
-        (0x4a00_0000, ".word 0x4a000000", 2),  // COP2
-        (0xc881_0000, ".word 0xc8810000", 2),  // LWC2
-        (0xd881_0000, ".word 0xd8810000", 2),  // LDC2
-        (0xe881_0000, ".word 0xe8810000", 2),  // SWC2
-        (0xf881_0000, ".word 0xf8810000", 2),  // SDC2
+        (0x4a00_0000, ".word 0x4a000000", 2), // COP2
+        (0xc881_0000, ".word 0xc8810000", 2), // LWC2
+        (0xd881_0000, ".word 0xd8810000", 2), // LDC2
+        (0xe881_0000, ".word 0xe8810000", 2), // SWC2
+        (0xf881_0000, ".word 0xf8810000", 2), // SDC2
     ];
     for &(word, asm, ce) in table {
         assert_eq!(disassemble(word, CODE), asm);
@@ -137,16 +150,27 @@ fn trap_instructions_trap_exactly_when_their_condition_holds() {
             cpu.gpr[A0] = a0;
             cpu.gpr[A1] = a1;
         });
-        assert_eq!(e.map(|e| e.code), traps.then_some(ExcCode::Tr), "{asm} with {a0:#x}, {a1:#x}");
+        assert_eq!(
+            e.map(|e| e.code),
+            traps.then_some(ExcCode::Tr),
+            "{asm} with {a0:#x}, {a1:#x}"
+        );
     }
 }
 
 #[test]
 fn syscall_and_break_raise_their_exceptions() {
-    for (word, asm, code) in [(0x0000_000cu32, "syscall", ExcCode::Sys), (0x0007_000d, "break 0x7", ExcCode::Bp)] {
+    for (word, asm, code) in [
+        (0x0000_000cu32, "syscall", ExcCode::Sys),
+        (0x0007_000d, "break 0x7", ExcCode::Bp),
+    ] {
         assert_eq!(disassemble(word, CODE), asm);
         let e = exception_of(word, |_| {}).expect(asm);
-        assert_eq!((e.code, e.epc, e.in_delay_slot), (code, CODE, false), "{asm}");
+        assert_eq!(
+            (e.code, e.epc, e.in_delay_slot),
+            (code, CODE, false),
+            "{asm}"
+        );
     }
 }
 

@@ -39,7 +39,11 @@ fn timed(mode64: bool, program: &[u32]) -> (u64, Vec<(u32, u64)>) {
         StopReason::Deadline => panic!("no deadline was set"),
     }
     let charged: u64 = trace.0.iter().map(|&(_, c)| c).sum();
-    assert_eq!(charged, cpu.cycles(), "the observer is charged every cycle exactly once");
+    assert_eq!(
+        charged,
+        cpu.cycles(),
+        "the observer is charged every cycle exactly once"
+    );
     assert_eq!(trace.0.len() as u64, cpu.instructions());
     (cpu.cycles(), trace.0)
 }
@@ -176,7 +180,10 @@ fn count_is_half_the_cycle_count_and_time_follows_the_clock_rate() {
     let _ = cpu.run(&mut mem, &mut (), u64::MAX);
     assert_eq!((cpu.cycles(), cpu.count()), (100, 50));
     assert_eq!(cpu.virtual_time(), Duration::from_micros(1));
-    let mut slow = Cpu::new(CpuConfig { clock_hz: 50_000_000, ..CpuConfig::default() });
+    let mut slow = Cpu::new(CpuConfig {
+        clock_hz: 50_000_000,
+        ..CpuConfig::default()
+    });
     slow.add_cycles(100);
     assert_eq!(slow.virtual_time(), Duration::from_micros(2));
 }

@@ -55,7 +55,11 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn branch_link(&mut self, taken: bool, is_likely: bool, pc: u32, off: i16) -> R {
         self.set(Reg::RA, link_address(pc));
-        Ok(if is_likely { likely(taken, pc, off) } else { cond(taken, pc, off) })
+        Ok(if is_likely {
+            likely(taken, pc, off)
+        } else {
+            cond(taken, pc, off)
+        })
     }
     #[inline(always)]
     pub(crate) fn jal(&mut self, target: u32, pc: u32) -> R {

@@ -78,7 +78,11 @@ impl Cpu {
     pub(crate) fn bc1(&mut self, on_true: bool, is_likely: bool, pc: u32, off: i16) -> R {
         self.cop1_usable()?;
         let taken = self.fpu.condition() == on_true;
-        Ok(if is_likely { branch::likely(taken, pc, off) } else { branch::cond(taken, pc, off) })
+        Ok(if is_likely {
+            branch::likely(taken, pc, off)
+        } else {
+            branch::cond(taken, pc, off)
+        })
     }
     pub(crate) fn fp(&mut self, op: &FpOp) -> R {
         self.cop1_usable()?;

@@ -159,7 +159,11 @@ impl Cpu {
         let keep = !(u32::MAX >> shift);
         let old = self.r(rt);
         let merged = (w >> shift) | (old as u32 & keep);
-        let v = if a & 3 == 3 { sx32(merged) } else { (old & 0xffff_ffff_0000_0000) | merged as u64 };
+        let v = if a & 3 == 3 {
+            sx32(merged)
+        } else {
+            (old & 0xffff_ffff_0000_0000) | merged as u64
+        };
         self.logic(rt, v)
     }
     /// LDL: LWL on doublewords.
@@ -183,13 +187,15 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn sb<M: Memory>(&mut self, mem: &mut M, rt: Reg, base: Reg, off: i16) -> R {
         let a = self.store_addr(base, off, 0)?;
-        mem.store8(a, self.r(rt) as u8).map_err(|f| store_fault(f, a))?;
+        mem.store8(a, self.r(rt) as u8)
+            .map_err(|f| store_fault(f, a))?;
         Ok(self.stored(a))
     }
     #[inline(always)]
     pub(crate) fn sh<M: Memory>(&mut self, mem: &mut M, rt: Reg, base: Reg, off: i16) -> R {
         let a = self.store_addr(base, off, 1)?;
-        mem.store16(a, self.r(rt) as u16).map_err(|f| store_fault(f, a))?;
+        mem.store16(a, self.r(rt) as u16)
+            .map_err(|f| store_fault(f, a))?;
         Ok(self.stored(a))
     }
     #[inline(always)]
@@ -247,7 +253,8 @@ impl Cpu {
     pub(crate) fn sc<M: Memory>(&mut self, mem: &mut M, rt: Reg, base: Reg, off: i16) -> R {
         let a = self.store_addr(base, off, 3)?;
         let flow = if self.ll_bit {
-            mem.store32(a, self.r32(rt)).map_err(|f| store_fault(f, a))?;
+            mem.store32(a, self.r32(rt))
+                .map_err(|f| store_fault(f, a))?;
             self.stored(a)
         } else {
             Flow::Next

@@ -51,7 +51,12 @@ impl Cpu {
 
     /// Executes one decoded instruction located at `pc`.
     #[inline(always)]
-    pub(crate) fn execute<M: Memory>(&mut self, op: Op, pc: u32, mem: &mut M) -> Result<Flow, Fault> {
+    pub(crate) fn execute<M: Memory>(
+        &mut self,
+        op: Op,
+        pc: u32,
+        mem: &mut M,
+    ) -> Result<Flow, Fault> {
         use Op::*;
         match op {
             Sll { rd, rt, sa } => self.sll(rd, rt, sa),
@@ -94,7 +99,9 @@ impl Cpu {
             Or { rd, rs, rt } => self.logic(rd, self.r(rs) | self.r(rt)),
             Xor { rd, rs, rt } => self.logic(rd, self.r(rs) ^ self.r(rt)),
             Nor { rd, rs, rt } => self.logic(rd, !(self.r(rs) | self.r(rt))),
-            Slt { rd, rs, rt } => self.logic(rd, ((self.r(rs) as i64) < (self.r(rt) as i64)) as u64),
+            Slt { rd, rs, rt } => {
+                self.logic(rd, ((self.r(rs) as i64) < (self.r(rt) as i64)) as u64)
+            }
             Sltu { rd, rs, rt } => self.logic(rd, (self.r(rs) < self.r(rt)) as u64),
             Dadd { rd, rs, rt } => self.dadd(rd, rs, self.r(rt)),
             Daddu { rd, rs, rt } => self.daddu(rd, rs, self.r(rt)),

@@ -36,15 +36,27 @@ impl TestMem {
         let first = addr / PAGE;
         let last = (addr + len - 1) / PAGE;
         for p in first..=last {
-            self.pages.insert(p, Page { bytes: vec![0; PAGE as usize], write, exec });
+            self.pages.insert(
+                p,
+                Page {
+                    bytes: vec![0; PAGE as usize],
+                    write,
+                    exec,
+                },
+            );
         }
     }
     fn byte(&self, addr: u32) -> Option<u8> {
-        self.pages.get(&(addr / PAGE)).map(|p| p.bytes[(addr % PAGE) as usize])
+        self.pages
+            .get(&(addr / PAGE))
+            .map(|p| p.bytes[(addr % PAGE) as usize])
     }
     /// Host-side write, ignoring permissions (like the kernel's copyout).
     pub fn poke8(&mut self, addr: u32, v: u8) {
-        let p = self.pages.get_mut(&(addr / PAGE)).expect("poke into a mapped page");
+        let p = self
+            .pages
+            .get_mut(&(addr / PAGE))
+            .expect("poke into a mapped page");
         p.bytes[(addr % PAGE) as usize] = v;
     }
     pub fn poke32(&mut self, addr: u32, v: u32) {
@@ -58,10 +70,14 @@ impl TestMem {
         }
     }
     pub fn peek32(&self, addr: u32) -> u32 {
-        u32::from_be_bytes(std::array::from_fn(|i| self.byte(addr + i as u32).unwrap_or(0)))
+        u32::from_be_bytes(std::array::from_fn(|i| {
+            self.byte(addr + i as u32).unwrap_or(0)
+        }))
     }
     pub fn peek64(&self, addr: u32) -> u64 {
-        u64::from_be_bytes(std::array::from_fn(|i| self.byte(addr + i as u32).unwrap_or(0)))
+        u64::from_be_bytes(std::array::from_fn(|i| {
+            self.byte(addr + i as u32).unwrap_or(0)
+        }))
     }
     pub fn poke_words(&mut self, addr: u32, words: &[u32]) {
         for (i, w) in words.iter().enumerate() {
@@ -133,7 +149,10 @@ pub fn machine(mode64: bool, program: &[u32]) -> (Cpu, TestMem) {
     mem.map(DATA, 2 * PAGE, true, false);
     mem.map(RODATA, PAGE, false, false);
     mem.poke_words(CODE, program);
-    let mut cpu = Cpu::new(CpuConfig { mode64, ..CpuConfig::default() });
+    let mut cpu = Cpu::new(CpuConfig {
+        mode64,
+        ..CpuConfig::default()
+    });
     cpu.set_pc(CODE);
     (cpu, mem)
 }
