@@ -27,6 +27,9 @@ pub fn tunables() -> Tunables {
     Tunables::default()
 }
 
+/// One `struct prof` as (pr_base, pr_size, pr_off, pr_scale).
+pub type Prof = (u32, u32, u32, u32);
+
 /// Writes `struct prof` entries (pr_base, pr_size, pr_off, pr_scale) at `at`.
 pub fn write_prof(mem: &mut VecMemory, at: u32, entries: &[(u32, u32, u32, u32)]) {
     for (i, &(base, size, off, scale)) in entries.iter().enumerate() {

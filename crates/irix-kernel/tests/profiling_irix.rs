@@ -487,7 +487,7 @@ fn pc_past_winning_region_falls_to_lower_region_before_overflow() {
 /// last in the list of specified regions"
 #[test]
 fn overflow_bin_must_be_last_else_einval() {
-    let cases: [(&str, &[(u32, u32, u32, u32)], Result<u32, Errno>); 4] = [
+    let cases: [(&str, &[Prof], Result<u32, Errno>); 4] = [
         (
             "first",
             &[(BUF2, 2, 0, 2), (BUF, 8, TEXT, 0x8000)],

@@ -51,13 +51,24 @@
 //!   array-form limits and errors are in [`profil::read_aix_array`].
 //!
 //! # Tick cost
-//! Measured with `cargo bench -p irix-kernel --bench tick` (criterion, release
-//! profile, one tick of [`ProfState::tick`] on a [`VecMemory`] at a PC drawn
-//! from a fixed pseudo-random sequence over the profiled text; PROF_UINT
-//! regions laid out disjointly; 2-core shared build machine):
-//! see the table filled in below.
+//! Target: under 100 ns per tick at 512 regions. Measured with
+//! `cargo bench -p irix-kernel --bench tick -- --warm-up-time 1 --measurement-time 3`
+//! (criterion 0.8, bench profile, benches/tick.rs): one [`ProfState::tick`] per
+//! iteration on a [`VecMemory`], n disjoint PROF_UINT regions at 1-1 scale,
+//! PCs from a fixed xorshift sequence over their text; shared 2-core build
+//! machine (AMD EPYC host, other builds running), so the figures are
+//! upper bounds. Criterion's estimate [low, mean, high]:
 //!
-//! BENCH_TABLE
+//! | regions | ns per tick |
+//! |---|---|
+//! | 1 | 14.2 / 15.2 / 16.6 |
+//! | 8 | 19.2 / 20.2 / 21.2 |
+//! | 64 | 34.1 / 37.9 / 41.9 |
+//! | 512 | 39.5 / 43.2 / 47.0 |
+//! | 1024 (PROFIL_MAX) | 46.5 / 49.6 / 52.5 |
+//!
+//! The growth is the binary search (log2 of at most 2n-1 ranges) and cache
+//! misses on the larger counter area, not a scan of the regions.
 
 // The API the kernel implements fixes `Err(())` as "this access would fault".
 #![allow(clippy::result_unit_err)]
