@@ -13,13 +13,26 @@
 
 mod common;
 
-use common::{guest_program, run_emu, run_emu_clean_env, Run, Status, TempDir, CYCLE_LIMIT};
+use common::{
+    guest_program, run_emu, run_emu_clean_env, Run, Status, TempDir, TinyElf, CYCLE_LIMIT,
+    EMULATOR_FAILURE,
+};
 use std::ffi::OsStr;
 use std::path::Path;
 
-/// What workload prints at scale 1 (the same lines qemu-mips gives for
-/// guest/bin/linux/workload).
-const WORKLOAD_OUTPUT: &str = "workload: scale 1
+/// What workload prints by default (guest/README.md, section 9; the same
+/// lines qemu-mips gives for guest/bin/linux/workload).
+const WORKLOAD_OUTPUT: &str = "workload: 19 rounds
+sieve: 17984 primes below 200000
+crc32: 53303a64
+sort: sorted, checksum dc672f6a
+matrix: trace sum -27365.719000
+series: pi 3.141587653590 zeta(2) 1.644929066861
+";
+
+/// `workload 1`: one round (a fifth of a second of debug-build emulation
+/// instead of seconds; the same lines qemu-mips gives).
+const WORKLOAD_1_OUTPUT: &str = "workload: 1 rounds
 sieve: 17984 primes below 200000
 crc32: 7af0cec7
 sort: sorted, checksum 3e2de12d
@@ -408,8 +421,8 @@ fn max_cycles_above_the_programs_needs_changes_nothing() {
     let Some(prog) = guest_program("irix", "workload") else {
         return;
     };
-    let r = run(&["--max-cycles", "1000000000000"], &prog, &[]);
-    assert_eq!(r.stdout_text(), WORKLOAD_OUTPUT);
+    let r = run(&["--max-cycles", "1000000000000"], &prog, &["1"]);
+    assert_eq!(r.stdout_text(), WORKLOAD_1_OUTPUT);
     assert_eq!(r.stderr, "");
     assert_eq!(r.status, Status::Code(0));
 }
@@ -496,8 +509,8 @@ fn stats_prints_instructions_cycles_virtual_and_host_seconds_and_mips() {
     let table: &[(&str, f64)] = &[("100", 100e6), ("50", 50e6), ("1", 1e6)];
     let mut counts = Vec::new();
     for (mhz, hz) in table {
-        let r = run(&["--stats", "--cpu-mhz", mhz], &prog, &[]);
-        assert_eq!(r.stdout_text(), WORKLOAD_OUTPUT, "--cpu-mhz {mhz}");
+        let r = run(&["--stats", "--cpu-mhz", mhz], &prog, &["1"]);
+        assert_eq!(r.stdout_text(), WORKLOAD_1_OUTPUT, "--cpu-mhz {mhz}");
         assert_eq!(r.status, Status::Code(0));
         let s = parse_stats(&r.stderr);
         assert!(s.instructions > 1_000_000, "{s:?}");
@@ -543,5 +556,111 @@ fn two_runs_of_workload_print_the_same_output_and_counts() {
             sa.sys_cycles,
             sa.virtual_seconds
         )
+    );
+}
+
+#[test]
+fn an_unknown_system_call_fails_with_enosys_and_one_warning() {
+    // A hand-built program: syscall 1999 (no IRIX call), then
+    // exit(v0 + 64 * a3): ENOSYS (89) with a3 = 1 (error) gives 153.
+    let code = vec![
+        0x2402_07cf, // addiu $v0, $zero, 1999
+        0x0000_000c, // syscall
+        0x0007_4180, // sll   $t0, $a3, 6
+        0x0048_2021, // addu  $a0, $v0, $t0
+        0x2402_03e9, // addiu $v0, $zero, 1001 (exit)
+        0x0000_000c, // syscall
+    ];
+    let dir = TempDir::new("enosys");
+    dir.write(
+        "prog",
+        &TinyElf {
+            code: Some(code),
+            ..TinyElf::default()
+        }
+        .bytes(),
+    );
+    let r = run_emu(["run", "prog"], dir.path());
+    let pc = TinyElf::CODE_ADDR + 4;
+    assert_eq!(
+        r.stderr,
+        format!("irix-emu: prog: unimplemented system call 1999 (999) at pc 0x{pc:08x}: ENOSYS\n")
+    );
+    assert_eq!(r.stdout_text(), "");
+    assert_eq!(r.status, Status::Code(89 + 64));
+}
+
+/// Runs `guest/bin/irix/NAME` by its repository-relative path from the
+/// repository root (the default --root), as the README's examples do.
+fn run_relative(name: &str) -> Option<Run> {
+    guest_program("irix", name)?;
+    Some(run_emu(["run", &format!("guest/bin/irix/{name}")], here()))
+}
+
+#[test]
+fn process_programs_print_their_documented_output() {
+    // guest/README.md, section 9, "IRIX-only programs": (program, stdout,
+    // stderr, status).
+    let table: &[(&str, &str, &str, i32)] = &[
+        (
+            "proc_pipeline",
+            "consumer: 333 values, sum 111277611\n\
+             parent: producer exited 0, filter exited 0, consumer exited 0\n\
+             parent: expected 333 values, sum 111277611\n",
+            "",
+            0,
+        ),
+        (
+            "proc_kill_child",
+            "kill SIGKILL: 0\nchild 1: killed by signal 9 (SIGKILL)\nkill SIGTERM: 0\n\
+             child 2: killed by signal 15 (SIGTERM)\nchild 3: exited with status 7\n\
+             kill exited child: -1 ESRCH\n",
+            "",
+            0,
+        ),
+        (
+            "proc_exec",
+            "proc_exec: profil 0\nproc_exec: exec guest/bin/irix/hello\nhello, world\n",
+            "",
+            0,
+        ),
+        (
+            "proc_deadlock",
+            "proc_deadlock: parent and child will both block reading pipes nobody writes\n",
+            "irix-emu: guest/bin/irix/proc_deadlock: deadlock: every remaining process is blocked and none can wake the others\n",
+            EMULATOR_FAILURE,
+        ),
+    ];
+    for (name, stdout, stderr, status) in table {
+        let Some(r) = run_relative(name) else {
+            continue;
+        };
+        assert_eq!(r.stdout_text(), *stdout, "{name}");
+        assert_eq!(r.stderr, *stderr, "{name}");
+        assert_eq!(r.status, Status::Code(*status), "{name}");
+    }
+}
+
+#[test]
+fn a_sigsegv_handler_runs_resumes_and_siglongjmps_then_the_default_action_kills() {
+    let Some(r) = run_relative("proc_sigsegv_handler") else {
+        return;
+    };
+    assert_eq!(
+        r.stdout_text(),
+        "part 1: faulting store at the label fault_store\n\
+         handler: signal 11 (SIGSEGV), sc_pc at the faulting store: yes\n\
+         part 1: resumed after the store, handler ran 1 time\n\
+         part 2: faulting again\n\
+         handler: signal 11, leaving by siglongjmp\n\
+         part 2: recovered by siglongjmp, SIGSEGV blocked: no\n\
+         part 3: default action, faulting once more\n"
+    );
+    assert_eq!(r.status, Status::Code(128 + 11));
+    check_killed_line(
+        &r,
+        Path::new("guest/bin/irix/proc_sigsegv_handler"),
+        "SIGSEGV",
+        Some("0x00000000"),
     );
 }

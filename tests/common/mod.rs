@@ -299,6 +299,9 @@ pub struct TinyElf {
     pub interp: Option<String>,
     /// What the program passes to exit(2).
     pub exit_code: u8,
+    /// Instructions to run instead of the exit sequence (the first is the
+    /// entry point, at [`TinyElf::CODE_ADDR`] when there is no PT_INTERP).
+    pub code: Option<Vec<u32>>,
 }
 
 impl Default for TinyElf {
@@ -309,6 +312,7 @@ impl Default for TinyElf {
             e_flags: 0,
             interp: None,
             exit_code: 0,
+            code: None,
         }
     }
 }
@@ -316,6 +320,9 @@ impl Default for TinyElf {
 impl TinyElf {
     /// Load address of the file's first byte.
     pub const BASE: u32 = 0x0040_0000;
+    /// Address of the first instruction (the entry point) when there is
+    /// no PT_INTERP: after the 52-byte header and one program header.
+    pub const CODE_ADDR: u32 = Self::BASE + 52 + 32;
 
     pub fn bytes(&self) -> Vec<u8> {
         const EHSIZE: u32 = 52;
@@ -325,11 +332,12 @@ impl TinyElf {
         // addiu $v0, $zero, 1001 (exit, ABI.md: v0 = 1000 + 1)
         // addiu $a0, $zero, exit_code
         // syscall
-        let code = [
+        let exit = vec![
             0x2402_03e9u32,
             0x2404_0000 | u32::from(self.exit_code),
             0x0000_000c,
         ];
+        let code = self.code.clone().unwrap_or(exit);
         let interp_off = code_off + 4 * code.len() as u32;
         let interp = self.interp.as_ref().map(|s| {
             let mut b = s.as_bytes().to_vec();
