@@ -205,6 +205,20 @@ impl Kernel {
         pid
     }
 
+    /// Replaces descriptor `fd` of process `pid` with a host file (an
+    /// embedder redirecting the guest's standard streams).
+    pub fn set_host_fd(&mut self, pid: Pid, fd: u32, file: std::fs::File, flags: u32) -> Result<(), Errno> {
+        let p = self.procs.get_mut(&pid).ok_or(Errno::ESRCH)?;
+        let _ = p.fds.close(fd);
+        match p.fds.install(crate::files::OpenFile::host(file, flags))? {
+            got if got == fd => Ok(()),
+            got => {
+                let _ = p.fds.close(got);
+                Err(Errno::EBADF)
+            }
+        }
+    }
+
     /// Profiles process `pid` from outside at `hz` into `hist`.
     pub fn set_outside_profile(&mut self, pid: Pid, hist: HostProfile, hz: u32) {
         let interval = clock::tick_interval(self.config.cpu_hz, hz);
