@@ -664,3 +664,30 @@ fn a_sigsegv_handler_runs_resumes_and_siglongjmps_then_the_default_action_kills(
         Some("0x00000000"),
     );
 }
+
+#[test]
+fn max_memory_limits_what_the_guest_may_allocate() {
+    let Some(prog) = guest_program("irix", "workload") else {
+        return;
+    };
+    let name = prog.display();
+    // (--max-memory, stdout, stderr, status): too small for the program's
+    // image, then room for the image but not for workload's 200,000-byte
+    // sieve (its malloc fails), then plenty.
+    let table: Vec<(&str, &str, String, i32)> = vec![
+        (
+            "16K",
+            "",
+            format!("irix-emu: {name}: cannot start: ENOMEM\n"),
+            EMULATOR_FAILURE,
+        ),
+        ("256K", "workload: out of memory\n", String::new(), 1),
+        ("64M", WORKLOAD_1_OUTPUT, String::new(), 0),
+    ];
+    for (limit, stdout, stderr, status) in table {
+        let r = run(&["--max-memory", limit], &prog, &["1"]);
+        assert_eq!(r.stdout_text(), stdout, "--max-memory {limit}");
+        assert_eq!(r.stderr, stderr, "--max-memory {limit}");
+        assert_eq!(r.status, Status::Code(status), "--max-memory {limit}");
+    }
+}
