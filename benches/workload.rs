@@ -27,8 +27,12 @@ fn run(exe: &loader::Executable, fast_hz: Option<u32>) -> u64 {
     let mut k = Kernel::new(KernelConfig::default());
     let argv = [b"workload".to_vec(), ROUNDS.as_bytes().to_vec()];
     let pid = k.spawn(exe, "workload", &argv, &[]).expect("spawns");
-    let null = std::fs::OpenOptions::new().write(true).open("/dev/null").expect("/dev/null");
-    k.set_host_fd(pid, 1, null, oflag::O_WRONLY).expect("redirects stdout");
+    let null = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/null")
+        .expect("/dev/null");
+    k.set_host_fd(pid, 1, null, oflag::O_WRONLY)
+        .expect("redirects stdout");
     if let Some(hz) = fast_hz {
         k.set_outside_profile(pid, HostProfile::new(&exe.text_ranges(), 4), hz);
     }
@@ -43,7 +47,9 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(instructions));
     g.bench_function("run, no profiling", |b| b.iter(|| run(&exe, None)));
-    g.bench_function("run, PROF_FAST 1000 Hz ticks", |b| b.iter(|| run(&exe, Some(1000))));
+    g.bench_function("run, PROF_FAST 1000 Hz ticks", |b| {
+        b.iter(|| run(&exe, Some(1000)))
+    });
     g.finish();
 }
 

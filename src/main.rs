@@ -11,7 +11,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             // --help and --version are not failures.
-            let code = if e.use_stderr() { status::EMULATOR_FAILURE } else { 0 };
+            let code = if e.use_stderr() {
+                status::EMULATOR_FAILURE
+            } else {
+                0
+            };
             let _ = e.print();
             return ExitCode::from(code);
         }

@@ -20,7 +20,12 @@ pub fn sampled_histograms(hist: &HostProfile, rate_hz: u32) -> Vec<Histogram> {
 
 /// Exact cycles per `bytes_per_bin` of text starting at `base`, as a
 /// histogram whose "rate" is the CPU clock (so seconds come out right).
-pub fn exact_histograms(base: u32, cycles: &[u64], bytes_per_bin: u32, cpu_hz: u64) -> Vec<Histogram> {
+pub fn exact_histograms(
+    base: u32,
+    cycles: &[u64],
+    bytes_per_bin: u32,
+    cpu_hz: u64,
+) -> Vec<Histogram> {
     let per_bin = (bytes_per_bin / 4).max(1) as usize;
     let bins: Vec<u64> = cycles.chunks(per_bin).map(|c| c.iter().sum()).collect();
     vec![Histogram {

@@ -15,7 +15,9 @@ fn binaries() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for pers in ["irix", "linux"] {
         let dir = guest_dir().join("bin").join(pers);
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in entries.flatten() {
             out.push(e.path());
         }
@@ -27,7 +29,10 @@ fn binaries() -> Vec<PathBuf> {
 /// True when the tool runs; otherwise skips visibly, or panics under
 /// IRIX_EMU_REQUIRE_TOOLS=1 (CI).
 fn have_tool(tool: &str) -> bool {
-    let ok = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    let ok = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !ok {
         assert!(
             std::env::var_os("IRIX_EMU_REQUIRE_TOOLS").is_none_or(|v| v != "1"),
@@ -41,7 +46,11 @@ fn have_tool(tool: &str) -> bool {
 #[test]
 fn every_text_word_of_every_guest_binary_is_an_r4000_instruction() {
     let bins = binaries();
-    assert!(bins.len() >= 20, "expected the committed guest binaries, found {}", bins.len());
+    assert!(
+        bins.len() >= 20,
+        "expected the committed guest binaries, found {}",
+        bins.len()
+    );
     let mut bad = Vec::new();
     for path in &bins {
         let bytes = std::fs::read(path).unwrap();
@@ -53,9 +62,15 @@ fn every_text_word_of_every_guest_binary_is_an_r4000_instruction() {
                 let pc = seg.vaddr + 4 * i as u32;
                 // Text also holds literal data (jump tables, strings) after
                 // the code; words inside a function symbol must decode.
-                let in_function = exe.symbol_at(pc).is_some_and(|s| s.kind == loader::SymbolKind::Func);
+                let in_function = exe
+                    .symbol_at(pc)
+                    .is_some_and(|s| s.kind == loader::SymbolKind::Func);
                 if in_function && !cpu_mips::is_r4000_encoding(word, exe.is_n32()) {
-                    bad.push(format!("{}: 0x{pc:08x}: {word:08x} {}", path.display(), cpu_mips::disassemble(word, pc)));
+                    bad.push(format!(
+                        "{}: 0x{pc:08x}: {word:08x} {}",
+                        path.display(),
+                        cpu_mips::disassemble(word, pc)
+                    ));
                 }
             }
         }
@@ -68,7 +83,11 @@ fn guest_binaries_rebuild_byte_for_byte() {
     if !have_tool("mips-linux-gnu-gcc") {
         return;
     }
-    let out = Command::new("sh").arg(guest_dir().join("build.sh")).arg("--check").output().unwrap();
+    let out = Command::new("sh")
+        .arg(guest_dir().join("build.sh"))
+        .arg("--check")
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "guest/build.sh --check failed:\n{}{}",

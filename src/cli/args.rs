@@ -6,7 +6,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use irix_kernel::profiling::Personality;
 
 #[derive(Parser, Debug)]
-#[command(name = "irix-emu", version, about = "Run and profile IRIX MIPS programs on a cycle-level R4000 emulator")]
+#[command(
+    name = "irix-emu",
+    version,
+    about = "Run and profile IRIX MIPS programs on a cycle-level R4000 emulator"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -94,7 +98,12 @@ pub struct ProfArgs {
     #[command(flatten)]
     pub machine: MachineArgs,
     /// Where to write the profile.
-    #[arg(short = 'o', long = "output", value_name = "FILE", default_value = "gmon.out")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE",
+        default_value = "gmon.out"
+    )]
     pub output: PathBuf,
     /// Bytes of text per histogram bin (a power of two, at least 4: one
     /// counter per instruction).

@@ -27,11 +27,18 @@ pub struct Launched {
 pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Failure> {
     let name = program.display().to_string();
     let bytes = std::fs::read(program).map_err(|e| {
-        let status = if e.kind() == std::io::ErrorKind::NotFound { status::NOT_FOUND } else { status::NOT_RUNNABLE };
+        let status = if e.kind() == std::io::ErrorKind::NotFound {
+            status::NOT_FOUND
+        } else {
+            status::NOT_RUNNABLE
+        };
         Failure::new(status, format!("{name}: {}", io_message(&e)))
     })?;
     if std::fs::metadata(program).is_ok_and(|m| m.is_dir()) {
-        return Err(Failure::new(status::NOT_RUNNABLE, format!("{name}: is a directory")));
+        return Err(Failure::new(
+            status::NOT_RUNNABLE,
+            format!("{name}: is a directory"),
+        ));
     }
     let exe = loader::load(&name, &bytes, &LoadOptions::default())
         .map_err(|e| Failure::new(status::NOT_RUNNABLE, e.to_string()))?;
@@ -58,39 +65,65 @@ fn guest_env(m: &MachineArgs) -> Result<Vec<Vec<u8>>, Failure> {
     }
     for e in &m.env {
         let Some((k, v)) = e.split_once('=') else {
-            return Err(Failure::new(status::EMULATOR_FAILURE, format!("-E {e}: expected VAR=VALUE")));
+            return Err(Failure::new(
+                status::EMULATOR_FAILURE,
+                format!("-E {e}: expected VAR=VALUE"),
+            ));
         };
         env.retain(|(key, _)| key != k.as_bytes());
         env.push((k.as_bytes().to_vec(), v.as_bytes().to_vec()));
     }
     env.sort();
-    Ok(env.into_iter().map(|(mut k, v)| {
-        k.push(b'=');
-        k.extend(v);
-        k
-    }).collect())
+    Ok(env
+        .into_iter()
+        .map(|(mut k, v)| {
+            k.push(b'=');
+            k.extend(v);
+            k
+        })
+        .collect())
 }
 
 /// Builds the kernel configuration from the options.
 fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
     let root = match &m.root {
         Some(r) => r.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("current directory: {}", io_message(&e))))?,
+        None => std::env::current_dir().map_err(|e| {
+            Failure::new(
+                status::EMULATOR_FAILURE,
+                format!("current directory: {}", io_message(&e)),
+            )
+        })?,
     };
-    let root = root
-        .canonicalize()
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("--root {}: {}", root.display(), io_message(&e))))?;
+    let root = root.canonicalize().map_err(|e| {
+        Failure::new(
+            status::EMULATOR_FAILURE,
+            format!("--root {}: {}", root.display(), io_message(&e)),
+        )
+    })?;
     if !root.is_dir() {
-        return Err(Failure::new(status::EMULATOR_FAILURE, format!("--root {}: not a directory", root.display())));
+        return Err(Failure::new(
+            status::EMULATOR_FAILURE,
+            format!("--root {}: not a directory", root.display()),
+        ));
     }
     // The guest starts in the host's current directory when that lies in
     // the root, else at the root.
     let cwd = std::env::current_dir()
         .ok()
         .and_then(|c| c.canonicalize().ok())
-        .and_then(|c| c.strip_prefix(&root).ok().map(|rel| format!("/{}", rel.display())))
-        .map(|s| if s.len() > 1 { s.trim_end_matches('/').to_string() } else { s })
+        .and_then(|c| {
+            c.strip_prefix(&root)
+                .ok()
+                .map(|rel| format!("/{}", rel.display()))
+        })
+        .map(|s| {
+            if s.len() > 1 {
+                s.trim_end_matches('/').to_string()
+            } else {
+                s
+            }
+        })
         .unwrap_or_else(|| "/".into());
     Ok(KernelConfig {
         root,
@@ -114,10 +147,19 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[String]) -> Result<Launch
     let mut argv = vec![program.as_os_str().as_bytes().to_vec()];
     argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
     let env = guest_env(m)?;
-    let pid = kernel
-        .spawn(&exe, &name, &argv, &env)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("{name}: cannot start: {}", e.name())))?;
-    Ok(Launched { kernel, exe, bytes, name, pid })
+    let pid = kernel.spawn(&exe, &name, &argv, &env).map_err(|e| {
+        Failure::new(
+            status::EMULATOR_FAILURE,
+            format!("{name}: cannot start: {}", e.name()),
+        )
+    })?;
+    Ok(Launched {
+        kernel,
+        exe,
+        bytes,
+        name,
+        pid,
+    })
 }
 
 /// The exit status for an outcome, and the line to print about it (none for
@@ -135,11 +177,15 @@ pub fn outcome_status(name: &str, outcome: &Outcome) -> (u8, Option<String>) {
             }
             (status::SIGNAL_BASE.saturating_add(*signal as u8), Some(msg))
         }
-        Outcome::CycleLimit => (status::CYCLE_LIMIT, Some(format!("{name}: stopped at the --max-cycles limit"))),
+        Outcome::CycleLimit => (
+            status::CYCLE_LIMIT,
+            Some(format!("{name}: stopped at the --max-cycles limit")),
+        ),
         Outcome::Deadlock => (
             status::EMULATOR_FAILURE,
-            Some(format!("{name}: deadlock: every remaining process is blocked and none can wake the others")),
+            Some(format!(
+                "{name}: deadlock: every remaining process is blocked and none can wake the others"
+            )),
         ),
     }
 }
-

@@ -41,6 +41,9 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(status: u8, message: impl Into<String>) -> Self {
-        Failure { status, message: message.into() }
+        Failure {
+            status,
+            message: message.into(),
+        }
     }
 }

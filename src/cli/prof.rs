@@ -8,8 +8,8 @@
 
 use std::io::Write;
 
-use cpu_mips::Observer;
 use crate::profile::{exact_histograms, sampled_histograms};
+use cpu_mips::Observer;
 use irix_kernel::profiling::{HostProfile, Personality};
 
 use super::args::ProfArgs;
@@ -27,14 +27,20 @@ pub struct ExactCycles {
 impl ExactCycles {
     /// Covers [low, high) with one slot per 4-byte instruction.
     pub fn new(low: u32, high: u32) -> Self {
-        ExactCycles { base: low, cycles: vec![0; ((high - low) / 4) as usize] }
+        ExactCycles {
+            base: low,
+            cycles: vec![0; ((high - low) / 4) as usize],
+        }
     }
 }
 
 impl Observer for ExactCycles {
     #[inline(always)]
     fn retire(&mut self, pc: u32, cycles: u64) {
-        if let Some(slot) = self.cycles.get_mut((pc.wrapping_sub(self.base) >> 2) as usize) {
+        if let Some(slot) = self
+            .cycles
+            .get_mut((pc.wrapping_sub(self.base) >> 2) as usize)
+        {
             *slot += cycles;
         }
     }
@@ -42,7 +48,11 @@ impl Observer for ExactCycles {
 
 /// The sampling rate of the outside profile: the personality's clock, or
 /// PROF_FAST's millisecond.
-fn sample_hz(args: &ProfArgs, personality: Personality, t: &irix_kernel::profiling::Tunables) -> u32 {
+fn sample_hz(
+    args: &ProfArgs,
+    personality: Personality,
+    t: &irix_kernel::profiling::Tunables,
+) -> u32 {
     if args.fast {
         t.fast_hz
     } else if personality == Personality::Aix {
@@ -56,12 +66,19 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     let mut l = launch(&args.machine, &args.program, &args.args)?;
     let ranges = l.exe.text_ranges();
     if ranges.is_empty() {
-        return Err(Failure::new(status::NOT_RUNNABLE, format!("{}: no executable segment to profile", l.name)));
+        return Err(Failure::new(
+            status::NOT_RUNNABLE,
+            format!("{}: no executable segment to profile", l.name),
+        ));
     }
     let hz = sample_hz(args, l.kernel.config.personality, &l.kernel.config.tunables);
-    l.kernel.set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
+    l.kernel
+        .set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
 
-    let (low, high) = (ranges.iter().map(|r| r.0).min().unwrap_or(0), ranges.iter().map(|r| r.1).max().unwrap_or(0));
+    let (low, high) = (
+        ranges.iter().map(|r| r.0).min().unwrap_or(0),
+        ranges.iter().map(|r| r.1).max().unwrap_or(0),
+    );
     let started = std::time::Instant::now();
     let (outcome, exact) = if args.exact {
         let mut obs = ExactCycles::new(low, high);
@@ -77,16 +94,25 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     }
 
     let Some(outside) = l.kernel.outside_profile() else {
-        return Err(Failure::new(status::EMULATOR_FAILURE, "prof: the profile was lost"));
+        return Err(Failure::new(
+            status::EMULATOR_FAILURE,
+            "prof: the profile was lost",
+        ));
     };
     let hists = sampled_histograms(&outside.hist, hz);
-    gmon::write_gmon(&args.output, &hists).map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+    gmon::write_gmon(&args.output, &hists)
+        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
 
     let symbols = report::functions_of(&l.exe);
     let mut err = std::io::stderr().lock();
     let written = match &exact {
         Some(obs) => {
-            let exact = exact_histograms(obs.base, &obs.cycles, args.granularity, l.kernel.config.cpu_hz);
+            let exact = exact_histograms(
+                obs.base,
+                &obs.cycles,
+                args.granularity,
+                l.kernel.config.cpu_hz,
+            );
             let entries = report::flat_profile_with_exact(&hists, &exact, &symbols);
             report::render_text(&entries, hz, &mut err).and_then(|_| {
                 writeln!(err)?;
@@ -95,7 +121,8 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         }
         None => report::render_text(&report::flat_profile(&hists, &symbols), hz, &mut err),
     };
-    written.map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
+    written
+        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
     let _ = writeln!(
         err,
         "irix-emu: {} samples at {hz} Hz ({} outside the text) written to {}",

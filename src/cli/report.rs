@@ -22,7 +22,10 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     file.check_against_texts(&name, &report::texts_of(&exe))
         .map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
     let Some(rate) = file.rate_hz() else {
-        return Err(bad_profile(format!("{}: no histogram records (nothing was sampled)", args.gmon.display())));
+        return Err(bad_profile(format!(
+            "{}: no histogram records (nothing was sampled)",
+            args.gmon.display()
+        )));
     };
     let hists = &file.histograms;
     let symbols = report::functions_of(&exe);
@@ -31,7 +34,9 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         match report::line_profile(&bytes, hists) {
             Some(l) => Some(l),
             None => {
-                say(format_args!("{name}: no DWARF line information; --lines ignored"));
+                say(format_args!(
+                    "{name}: no DWARF line information; --lines ignored"
+                ));
                 None
             }
         }
@@ -45,7 +50,12 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
             Format::Text => {
                 report::render_text(&entries, rate, &mut out)?;
                 if let Some(lines) = &lines {
-                    report::render_lines_text(lines, report::total_samples(&entries), rate, &mut out)?;
+                    report::render_lines_text(
+                        lines,
+                        report::total_samples(&entries),
+                        rate,
+                        &mut out,
+                    )?;
                 }
             }
             Format::Folded => report::render_folded(&entries, Some(&name), &mut out)?,
@@ -53,7 +63,9 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         }
         if let Some(function) = &args.annotate {
             let Some(f) = report::find_function(&symbols, function) else {
-                return Err(std::io::Error::other(format!("{name}: no function named {function}")));
+                return Err(std::io::Error::other(format!(
+                    "{name}: no function named {function}"
+                )));
             };
             let code = report::code_of(&exe, f);
             writeln!(out)?;
@@ -70,7 +82,11 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
 }
 
 /// Writes the SVG atomically: a temporary file beside it, then a rename.
-fn write_svg(path: &std::path::Path, hists: &[gmon::Histogram], symbols: &[report::Symbol]) -> Result<(), Failure> {
+fn write_svg(
+    path: &std::path::Path,
+    hists: &[gmon::Histogram],
+    symbols: &[report::Symbol],
+) -> Result<(), Failure> {
     let mut buf = Vec::new();
     report::render_svg(hists, symbols, &mut buf).map_err(|e| bad_profile(format!("svg: {e}")))?;
     let tmp = path.with_extension("svg.tmp");
@@ -78,6 +94,13 @@ fn write_svg(path: &std::path::Path, hists: &[gmon::Histogram], symbols: &[repor
         .and_then(|_| std::fs::rename(&tmp, path))
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            Failure::new(status::EMULATOR_FAILURE, format!("{}: cannot write: {}", path.display(), super::launch::io_message(&e)))
+            Failure::new(
+                status::EMULATOR_FAILURE,
+                format!(
+                    "{}: cannot write: {}",
+                    path.display(),
+                    super::launch::io_message(&e)
+                ),
+            )
         })
 }

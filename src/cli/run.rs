@@ -28,8 +28,14 @@ pub fn print_stats(k: &irix_kernel::Kernel, host: std::time::Duration) {
     let hz = k.config.cpu_hz as f64;
     let host_s = host.as_secs_f64();
     say(format_args!("instructions    {}", s.instructions));
-    say(format_args!("cycles          {} user, {} system", s.user_cycles, s.sys_cycles));
+    say(format_args!(
+        "cycles          {} user, {} system",
+        s.user_cycles, s.sys_cycles
+    ));
     say(format_args!("virtual seconds {:.6}", k.now() as f64 / hz));
     say(format_args!("host seconds    {host_s:.6}"));
-    say(format_args!("guest MIPS      {:.1}", s.instructions as f64 / host_s.max(1e-9) / 1e6));
+    say(format_args!(
+        "guest MIPS      {:.1}",
+        s.instructions as f64 / host_s.max(1e-9) / 1e6
+    ));
 }

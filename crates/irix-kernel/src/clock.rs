@@ -39,7 +39,13 @@ pub struct GuestCounters<'a> {
 impl<'a> GuestCounters<'a> {
     /// Splits a process into its profiling state and the memory it writes.
     pub fn split(p: &'a mut Process) -> (&'a mut ProfState, GuestCounters<'a>) {
-        (&mut p.prof, GuestCounters { mem: &mut p.mem, cpu: &mut p.cpu })
+        (
+            &mut p.prof,
+            GuestCounters {
+                mem: &mut p.mem,
+                cpu: &mut p.cpu,
+            },
+        )
     }
 }
 

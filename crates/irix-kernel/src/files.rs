@@ -57,7 +57,10 @@ pub enum Io {
 
 impl OpenFile {
     pub fn host(file: File, flags: u32) -> Self {
-        OpenFile { kind: FileKind::Host(file), flags }
+        OpenFile {
+            kind: FileKind::Host(file),
+            flags,
+        }
     }
 
     fn readable(&self) -> bool {
@@ -188,7 +191,10 @@ impl FdTable {
     }
 
     fn install_shared(&mut self, file: Rc<RefCell<OpenFile>>, lowest: usize) -> Result<u32, Errno> {
-        let slot = Some(Slot { file, close_on_exec: false });
+        let slot = Some(Slot {
+            file,
+            close_on_exec: false,
+        });
         match self.slots.iter().skip(lowest).position(Option::is_none) {
             Some(i) => {
                 self.slots[lowest + i] = slot;
@@ -231,11 +237,19 @@ impl FdTable {
     }
 
     pub fn close_on_exec(&self, fd: u32) -> Result<bool, Errno> {
-        self.slots.get(fd as usize).and_then(|s| s.as_ref()).map(|s| s.close_on_exec).ok_or(Errno::EBADF)
+        self.slots
+            .get(fd as usize)
+            .and_then(|s| s.as_ref())
+            .map(|s| s.close_on_exec)
+            .ok_or(Errno::EBADF)
     }
 
     pub fn set_close_on_exec(&mut self, fd: u32, on: bool) -> Result<(), Errno> {
-        let slot = self.slots.get_mut(fd as usize).and_then(|s| s.as_mut()).ok_or(Errno::EBADF)?;
+        let slot = self
+            .slots
+            .get_mut(fd as usize)
+            .and_then(|s| s.as_mut())
+            .ok_or(Errno::EBADF)?;
         slot.close_on_exec = on;
         Ok(())
     }

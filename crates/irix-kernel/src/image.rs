@@ -68,7 +68,11 @@ pub fn build(
     }
 
     let stack_limit = STACK_TOP - STACK_MAX;
-    mem.map((STACK_TOP - STACK_INITIAL) as u64, STACK_INITIAL as u64, Perms::R | Perms::W)?;
+    mem.map(
+        (STACK_TOP - STACK_INITIAL) as u64,
+        STACK_INITIAL as u64,
+        Perms::R | Perms::W,
+    )?;
     let sp = write_start_stack(&mut mem, exe, argv, envp)?;
 
     let mut cpu = Cpu::new(cpu_config);
@@ -76,7 +80,12 @@ pub fn build(
     cpu.gpr[2] = 0; // $v0: no atexit function
     cpu.gpr[31] = 0; // $ra
     cpu.set_pc(exe.entry);
-    Ok(Image { mem, cpu, brk, stack_limit })
+    Ok(Image {
+        mem,
+        cpu,
+        brk,
+        stack_limit,
+    })
 }
 
 /// Lays out, from the returned sp upward: argc, argv[], NULL, envp[], NULL,
@@ -146,5 +155,6 @@ pub fn grow_stack(mem: &mut AddressSpace, stack_limit: u32, addr: u32) -> bool {
     while end < STACK_TOP && !mem.is_mapped(end) {
         end += PAGE_SIZE;
     }
-    mem.map(start as u64, (end - start) as u64, Perms::R | Perms::W).is_ok()
+    mem.map(start as u64, (end - start) as u64, Perms::R | Perms::W)
+        .is_ok()
 }

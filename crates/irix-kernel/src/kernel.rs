@@ -16,9 +16,9 @@ use loader::Executable;
 use crate::clock::{self, GuestCounters};
 use crate::files::FdTable;
 use crate::image;
-use crate::sigframe;
 use crate::process::{Accounting, Brk, ExitStatus, Pid, Process, RunState};
 use crate::profiling::{HostProfile, Personality, ProfState, Tunables};
+use crate::sigframe;
 use crate::signals::{self, DefaultAction, Fault, SignalState};
 use crate::syscalls::{self, Flow};
 use crate::vfs::Vfs;
@@ -81,7 +81,10 @@ impl Default for KernelConfig {
 pub enum Outcome {
     Exited(u8),
     /// Killed by a signal; `fault` says where, for synchronous faults.
-    Killed { signal: u32, fault: Option<Fault> },
+    Killed {
+        signal: u32,
+        fault: Option<Fault>,
+    },
     /// `max_cycles` of virtual time passed.
     CycleLimit,
     /// Every remaining process is blocked and none can wake the others.
@@ -167,13 +170,29 @@ impl Kernel {
     }
 
     fn cpu_config(&self, exe: &Executable) -> CpuConfig {
-        CpuConfig { mode64: exe.is_n32(), clock_hz: self.config.cpu_hz }
+        CpuConfig {
+            mode64: exe.is_n32(),
+            clock_hz: self.config.cpu_hz,
+        }
     }
 
     /// Creates the first process (or another top-level one) from `exe`.
-    pub fn spawn(&mut self, exe: &Executable, name: &str, argv: &[Vec<u8>], envp: &[Vec<u8>]) -> Result<Pid, Errno> {
+    pub fn spawn(
+        &mut self,
+        exe: &Executable,
+        name: &str,
+        argv: &[Vec<u8>],
+        envp: &[Vec<u8>],
+    ) -> Result<Pid, Errno> {
         let pid = self.alloc_pid();
-        let img = image::build(exe, argv, envp, pid, self.cpu_config(exe), self.config.max_memory)?;
+        let img = image::build(
+            exe,
+            argv,
+            envp,
+            pid,
+            self.cpu_config(exe),
+            self.config.max_memory,
+        )?;
         let p = Process {
             pid,
             ppid: INIT_PID,
@@ -183,7 +202,10 @@ impl Kernel {
             fds: FdTable::with_host_stdio(),
             cwd: self.config.cwd.clone(),
             umask: 0o022,
-            brk: Brk { start: img.brk, current: img.brk },
+            brk: Brk {
+                start: img.brk,
+                current: img.brk,
+            },
             mmap_next: image::MMAP_BASE,
             stack_limit: img.stack_limit,
             prof: ProfState::default(),
@@ -207,7 +229,13 @@ impl Kernel {
 
     /// Replaces descriptor `fd` of process `pid` with a host file (an
     /// embedder redirecting the guest's standard streams).
-    pub fn set_host_fd(&mut self, pid: Pid, fd: u32, file: std::fs::File, flags: u32) -> Result<(), Errno> {
+    pub fn set_host_fd(
+        &mut self,
+        pid: Pid,
+        fd: u32,
+        file: std::fs::File,
+        flags: u32,
+    ) -> Result<(), Errno> {
         let p = self.procs.get_mut(&pid).ok_or(Errno::ESRCH)?;
         let _ = p.fds.close(fd);
         match p.fds.install(crate::files::OpenFile::host(file, flags))? {
@@ -223,7 +251,12 @@ impl Kernel {
     pub fn set_outside_profile(&mut self, pid: Pid, hist: HostProfile, hz: u32) {
         let interval = clock::tick_interval(self.config.cpu_hz, hz);
         let now = self.procs.get(&pid).map_or(0, |p| p.user_cycles());
-        self.outside = Some(OutsideProfile { pid, hist, interval, next: clock::next_grid_point(now, interval) });
+        self.outside = Some(OutsideProfile {
+            pid,
+            hist,
+            interval,
+            next: clock::next_grid_point(now, interval),
+        });
     }
 
     pub fn outside_profile(&self) -> Option<&OutsideProfile> {
@@ -242,7 +275,10 @@ impl Kernel {
     /// Virtual time as wall-clock (seconds, microseconds) since 1970.
     pub fn wall_time(&self) -> (u32, u32) {
         let us = self.now as u128 * 1_000_000 / self.config.cpu_hz as u128;
-        (self.config.epoch.wrapping_add((us / 1_000_000) as u32), (us % 1_000_000) as u32)
+        (
+            self.config.epoch.wrapping_add((us / 1_000_000) as u32),
+            (us % 1_000_000) as u32,
+        )
     }
 
     /// Cycles in one clock tick at HZ (times(), sysconf(_SC_CLK_TCK)).
@@ -274,8 +310,13 @@ impl Kernel {
     /// rate its profiling now needs (none when profiling is off).
     pub(crate) fn reschedule_ticks(&self, p: &mut Process) {
         p.next_tick = if p.prof.is_active() {
-            let hz = p.prof.tick_hz(self.config.personality, &self.config.tunables);
-            clock::next_grid_point(p.user_cycles(), clock::tick_interval(self.config.cpu_hz, hz))
+            let hz = p
+                .prof
+                .tick_hz(self.config.personality, &self.config.tunables);
+            clock::next_grid_point(
+                p.user_cycles(),
+                clock::tick_interval(self.config.cpu_hz, hz),
+            )
         } else {
             u64::MAX
         };
@@ -293,7 +334,9 @@ impl Kernel {
         let observed = self.outside.as_ref().map(|o| o.pid).or(self.first);
         let mut idle_rounds = 0usize;
         while let Some(pid) = self.run_queue.pop_front() {
-            let Some(mut p) = self.procs.remove(&pid) else { continue };
+            let Some(mut p) = self.procs.remove(&pid) else {
+                continue;
+            };
             let was_blocked = p.state == RunState::Blocked;
             let end = if Some(pid) == observed {
                 self.run_slice(&mut p, obs)
@@ -344,11 +387,18 @@ impl Kernel {
                 return end;
             }
             let start = p.user_cycles();
-            let limit = self.config.max_cycles.map_or(u64::MAX, |max| start + max.saturating_sub(self.now));
+            let limit = self
+                .config
+                .max_cycles
+                .map_or(u64::MAX, |max| start + max.saturating_sub(self.now));
             if self.config.max_cycles.is_some_and(|max| self.now >= max) {
                 return SliceEnd::CycleLimit;
             }
-            let outside_next = self.outside.as_ref().filter(|o| o.pid == p.pid).map_or(u64::MAX, |o| o.next);
+            let outside_next = self
+                .outside
+                .as_ref()
+                .filter(|o| o.pid == p.pid)
+                .map_or(u64::MAX, |o| o.next);
             let deadline = slice_end.min(p.next_tick).min(outside_next).min(limit);
             let instret = p.cpu.instructions();
             let stop = p.cpu.run(&mut p.mem, obs, deadline);
@@ -366,14 +416,17 @@ impl Kernel {
                         return SliceEnd::Preempted;
                     }
                 }
-                StopReason::Exception(e) if e.code == ExcCode::Sys => match syscalls::dispatch(self, p) {
-                    Flow::Continue => {}
-                    Flow::Block => return SliceEnd::Blocked,
-                    Flow::Exit(status) => return SliceEnd::Exited(status),
-                },
+                StopReason::Exception(e) if e.code == ExcCode::Sys => {
+                    match syscalls::dispatch(self, p) {
+                        Flow::Continue => {}
+                        Flow::Block => return SliceEnd::Blocked,
+                        Flow::Exit(status) => return SliceEnd::Exited(status),
+                    }
+                }
                 StopReason::Exception(e) => {
                     let grows = matches!(e.code, ExcCode::TlbL | ExcCode::TlbS)
-                        && e.bad_vaddr.is_some_and(|a| image::grow_stack(&mut p.mem, p.stack_limit, a));
+                        && e.bad_vaddr
+                            .is_some_and(|a| image::grow_stack(&mut p.mem, p.stack_limit, a));
                     if !grows {
                         let break_code = (e.code == ExcCode::Bp)
                             .then(|| p.mem.read_u32(e.epc).ok().map(|w| (w >> 16) & 0x3ff))
@@ -384,7 +437,10 @@ impl Kernel {
                         // instruction would fault again): default action.
                         let catchable = sigframe::is_caught(&p.signals, fault.signal)
                             && p.signals.blocked & signals::bit(fault.signal) == 0;
-                        let cause = sigframe::Cause { exc_code: e.code as u32, bad_vaddr: e.bad_vaddr.unwrap_or(0) };
+                        let cause = sigframe::Cause {
+                            exc_code: e.code as u32,
+                            bad_vaddr: e.bad_vaddr.unwrap_or(0),
+                        };
                         if !catchable || sigframe::enter_handler(p, fault.signal, cause).is_err() {
                             return SliceEnd::Exited(self.fault_default_action(p, fault));
                         }
@@ -398,7 +454,9 @@ impl Kernel {
     fn deliver_ticks(&mut self, p: &mut Process) {
         let now = p.user_cycles();
         if now >= p.next_tick {
-            let hz = p.prof.tick_hz(self.config.personality, &self.config.tunables);
+            let hz = p
+                .prof
+                .tick_hz(self.config.personality, &self.config.tunables);
             let interval = clock::tick_interval(self.config.cpu_hz, hz);
             let pc = p.cpu.sample_pc();
             while now >= p.next_tick && p.prof.is_active() {
@@ -422,9 +480,15 @@ impl Kernel {
     /// every fault signal is to terminate with a core image.
     fn fault_default_action(&mut self, p: &mut Process, fault: Fault) -> ExitStatus {
         if Some(p.pid) == self.first {
-            self.outcome = Some(Outcome::Killed { signal: fault.signal, fault: Some(fault) });
+            self.outcome = Some(Outcome::Killed {
+                signal: fault.signal,
+                fault: Some(fault),
+            });
         }
-        ExitStatus::Killed { signal: fault.signal, core: true }
+        ExitStatus::Killed {
+            signal: fault.signal,
+            core: true,
+        }
     }
 
     /// Acts on the lowest deliverable pending signal, if any: runs its
@@ -436,7 +500,9 @@ impl Kernel {
             if p.signals.handlers[sig as usize] == signals::SIG_IGN {
                 return None;
             }
-            if sigframe::is_caught(&p.signals, sig) && sigframe::enter_handler(p, sig, Default::default()).is_ok() {
+            if sigframe::is_caught(&p.signals, sig)
+                && sigframe::enter_handler(p, sig, Default::default()).is_ok()
+            {
                 return None;
             }
         }
@@ -446,7 +512,10 @@ impl Kernel {
             action => {
                 let core = action == DefaultAction::Core;
                 if Some(p.pid) == self.first {
-                    self.outcome = Some(Outcome::Killed { signal: sig, fault: None });
+                    self.outcome = Some(Outcome::Killed {
+                        signal: sig,
+                        fault: None,
+                    });
                 }
                 Some(SliceEnd::Exited(ExitStatus::Killed { signal: sig, core }))
             }
@@ -461,14 +530,18 @@ impl Kernel {
         if Some(p.pid) == self.first && self.outcome.is_none() {
             self.outcome = Some(match status {
                 ExitStatus::Exited(code) => Outcome::Exited(code),
-                ExitStatus::Killed { signal, .. } => Outcome::Killed { signal, fault: None },
+                ExitStatus::Killed { signal, .. } => Outcome::Killed {
+                    signal,
+                    fault: None,
+                },
             });
         }
         for child in self.procs.values_mut().filter(|c| c.ppid == p.pid) {
             child.ppid = INIT_PID;
         }
         // Zombies of an exiting process are reaped by init at once.
-        self.procs.retain(|_, c| !(c.ppid == INIT_PID && matches!(c.state, RunState::Zombie(_))));
+        self.procs
+            .retain(|_, c| !(c.ppid == INIT_PID && matches!(c.state, RunState::Zombie(_))));
         if let Some(parent) = self.procs.get_mut(&p.ppid) {
             parent.signals.pending |= signals::bit(signals::SIGCHLD);
         }
@@ -513,12 +586,20 @@ impl Kernel {
     /// Every process in the table that has not exited (the running one is
     /// not in the table during its slice).
     pub(crate) fn live_pids(&self) -> Vec<Pid> {
-        self.procs.values().filter(|c| !matches!(c.state, RunState::Zombie(_))).map(|c| c.pid).collect()
+        self.procs
+            .values()
+            .filter(|c| !matches!(c.state, RunState::Zombie(_)))
+            .map(|c| c.pid)
+            .collect()
     }
 
     /// Children of `pid`, in pid order.
     pub(crate) fn children_of(&self, pid: Pid) -> Vec<Pid> {
-        self.procs.values().filter(|c| c.ppid == pid).map(|c| c.pid).collect()
+        self.procs
+            .values()
+            .filter(|c| c.ppid == pid)
+            .map(|c| c.pid)
+            .collect()
     }
 
     /// Removes a zombie after its parent collected it.

@@ -145,7 +145,11 @@ impl AddressSpace {
     /// the range is unmapped (mprotect(2)).
     pub fn protect(&mut self, start: u64, len: u64, perms: Perms) -> Result<(), Errno> {
         let (first, end) = (page_floor(start), page_ceil(start + len));
-        if end > USER_TOP || (first..end).step_by(PAGE_SIZE as usize).any(|a| !self.is_mapped(a as u32)) {
+        if end > USER_TOP
+            || (first..end)
+                .step_by(PAGE_SIZE as usize)
+                .any(|a| !self.is_mapped(a as u32))
+        {
             return Err(Errno::ENOMEM);
         }
         for addr in (first..end).step_by(PAGE_SIZE as usize) {
@@ -162,7 +166,10 @@ impl AddressSpace {
         let mut done = 0usize;
         while done < buf.len() {
             let a = addr.checked_add(done as u32).ok_or(Errno::EFAULT)?;
-            let page = self.page(a).filter(|p| p.perms.contains(Perms::R)).ok_or(Errno::EFAULT)?;
+            let page = self
+                .page(a)
+                .filter(|p| p.perms.contains(Perms::R))
+                .ok_or(Errno::EFAULT)?;
             let off = (a & (PAGE_SIZE - 1)) as usize;
             let n = (PAGE_SIZE as usize - off).min(buf.len() - done);
             buf[done..done + n].copy_from_slice(&page.data[off..off + n]);
@@ -219,12 +226,19 @@ impl AddressSpace {
         let mut out = Vec::new();
         let mut a = addr;
         loop {
-            let page = self.page(a).filter(|p| p.perms.contains(Perms::R)).ok_or(Errno::EFAULT)?;
+            let page = self
+                .page(a)
+                .filter(|p| p.perms.contains(Perms::R))
+                .ok_or(Errno::EFAULT)?;
             let off = (a & (PAGE_SIZE - 1)) as usize;
             let chunk = &page.data[off..];
             if let Some(nul) = chunk.iter().position(|&b| b == 0) {
                 out.extend_from_slice(&chunk[..nul]);
-                return if out.len() > max { Err(Errno::ENAMETOOLONG) } else { Ok(out) };
+                return if out.len() > max {
+                    Err(Errno::ENAMETOOLONG)
+                } else {
+                    Ok(out)
+                };
             }
             out.extend_from_slice(chunk);
             if out.len() > max {

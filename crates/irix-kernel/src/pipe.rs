@@ -24,14 +24,22 @@ pub struct Pipe {
 
 impl Pipe {
     pub fn new() -> Self {
-        Pipe { buf: VecDeque::new(), readers: 1, writers: 1 }
+        Pipe {
+            buf: VecDeque::new(),
+            readers: 1,
+            writers: 1,
+        }
     }
 
     /// Reads what is there; end of file (0) once the buffer is empty and no
     /// writer is left.
     pub fn read(&mut self, out: &mut [u8]) -> Io {
         if self.buf.is_empty() {
-            return if self.writers == 0 || out.is_empty() { Io::Done(0) } else { Io::WouldBlock };
+            return if self.writers == 0 || out.is_empty() {
+                Io::Done(0)
+            } else {
+                Io::WouldBlock
+            };
         }
         let n = out.len().min(self.buf.len());
         for (dst, src) in out.iter_mut().zip(self.buf.drain(..n)) {
@@ -78,7 +86,10 @@ mod tests {
     #[test]
     fn data_comes_out_in_order_and_full_pipes_block() {
         let mut p = Pipe::new();
-        assert!(matches!(p.write(&[7; PIPE_CAPACITY + 5]), Ok(Io::Done(PIPE_CAPACITY))));
+        assert!(matches!(
+            p.write(&[7; PIPE_CAPACITY + 5]),
+            Ok(Io::Done(PIPE_CAPACITY))
+        ));
         assert!(matches!(p.write(b"x"), Ok(Io::WouldBlock)));
         let mut out = [0; 3];
         assert!(matches!(p.read(&mut out), Io::Done(3)));

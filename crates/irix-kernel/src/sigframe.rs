@@ -63,8 +63,12 @@ pub fn enter_handler(p: &mut Process, sig: u32, cause: Cause) -> Result<(), Errn
     let resume = p.cpu.sample_pc();
     let sp = (p.reg(SP).wrapping_sub(SC_SIZE)) & !15;
     let mut sc = vec![0u8; SC_SIZE as usize];
-    let put32 = |sc: &mut [u8], off: u32, v: u32| sc[off as usize..off as usize + 4].copy_from_slice(&v.to_be_bytes());
-    let put64 = |sc: &mut [u8], off: u32, v: u64| sc[off as usize..off as usize + 8].copy_from_slice(&v.to_be_bytes());
+    let put32 = |sc: &mut [u8], off: u32, v: u32| {
+        sc[off as usize..off as usize + 4].copy_from_slice(&v.to_be_bytes())
+    };
+    let put64 = |sc: &mut [u8], off: u32, v: u64| {
+        sc[off as usize..off as usize + 8].copy_from_slice(&v.to_be_bytes())
+    };
     put32(&mut sc, SC_REGMASK, !1); // every register but $zero is saved
     put32(&mut sc, SC_STATUS, p.cpu.cp0.status);
     put64(&mut sc, SC_PC, resume as i32 as i64 as u64);
@@ -110,8 +114,20 @@ fn write_frame(mem: &mut AddressSpace, sp: u32, sc: &[u8]) -> Result<(), Errno> 
 pub fn sigreturn(p: &mut Process, scp: u32) -> Result<(), Errno> {
     let mut sc = vec![0u8; SC_SIZE as usize];
     p.mem.read_bytes(scp, &mut sc)?;
-    let get32 = |off: u32| u32::from_be_bytes(sc[off as usize..off as usize + 4].try_into().unwrap_or([0; 4]));
-    let get64 = |off: u32| u64::from_be_bytes(sc[off as usize..off as usize + 8].try_into().unwrap_or([0; 8]));
+    let get32 = |off: u32| {
+        u32::from_be_bytes(
+            sc[off as usize..off as usize + 4]
+                .try_into()
+                .unwrap_or([0; 4]),
+        )
+    };
+    let get64 = |off: u32| {
+        u64::from_be_bytes(
+            sc[off as usize..off as usize + 8]
+                .try_into()
+                .unwrap_or([0; 8]),
+        )
+    };
     for r in 1..32 {
         p.cpu.gpr[r] = get64(SC_REGS + 8 * r as u32);
     }
@@ -122,7 +138,8 @@ pub fn sigreturn(p: &mut Process, scp: u32) -> Result<(), Errno> {
     p.cpu.hi = get64(SC_MDHI);
     p.cpu.lo = get64(SC_MDLO);
     let unblockable = signals::bit(signals::SIGKILL) | signals::bit(signals::SIGSTOP);
-    p.signals.blocked = (get32(SC_SIGSET) as u64 | (get32(SC_SIGSET + 4) as u64) << 32) & !unblockable;
+    p.signals.blocked =
+        (get32(SC_SIGSET) as u64 | (get32(SC_SIGSET + 4) as u64) << 32) & !unblockable;
     p.cpu.set_pc(get64(SC_PC) as u32);
     Ok(())
 }

@@ -38,11 +38,15 @@ pub const NSIG: u32 = 65;
 /// The signal name, for messages ("killed by SIGSEGV").
 pub fn name(sig: u32) -> String {
     const NAMES: [&str; 28] = [
-        "", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGEMT", "SIGFPE", "SIGKILL",
-        "SIGBUS", "SIGSEGV", "SIGSYS", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGCHLD",
-        "SIGPWR", "SIGWINCH", "SIGURG", "SIGPOLL", "SIGSTOP", "SIGTSTP", "SIGCONT", "SIGTTIN", "SIGTTOU",
+        "", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGEMT", "SIGFPE",
+        "SIGKILL", "SIGBUS", "SIGSEGV", "SIGSYS", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGUSR1",
+        "SIGUSR2", "SIGCHLD", "SIGPWR", "SIGWINCH", "SIGURG", "SIGPOLL", "SIGSTOP", "SIGTSTP",
+        "SIGCONT", "SIGTTIN", "SIGTTOU",
     ];
-    NAMES.get(sig as usize).filter(|n| !n.is_empty()).map_or_else(|| format!("signal {sig}"), |n| n.to_string())
+    NAMES
+        .get(sig as usize)
+        .filter(|n| !n.is_empty())
+        .map_or_else(|| format!("signal {sig}"), |n| n.to_string())
 }
 
 /// What a signal does when nobody catches it (SVR4 signal(5)).
@@ -58,7 +62,9 @@ pub enum DefaultAction {
 
 pub fn default_action(sig: u32) -> DefaultAction {
     match sig {
-        SIGQUIT | SIGILL | SIGTRAP | SIGABRT | SIGEMT | SIGFPE | SIGBUS | SIGSEGV | SIGSYS => DefaultAction::Core,
+        SIGQUIT | SIGILL | SIGTRAP | SIGABRT | SIGEMT | SIGFPE | SIGBUS | SIGSEGV | SIGSYS => {
+            DefaultAction::Core
+        }
         SIGCHLD | SIGPWR | SIGWINCH | SIGURG => DefaultAction::Ignore,
         SIGSTOP | SIGTSTP | SIGTTIN | SIGTTOU => DefaultAction::Stop,
         SIGCONT => DefaultAction::Continue,
@@ -95,7 +101,11 @@ pub fn fault_signal(e: &Exception, break_code: Option<u32>) -> Fault {
         },
         ExcCode::Sys => SIGSYS,
     };
-    Fault { signal, pc: e.epc, addr: e.bad_vaddr }
+    Fault {
+        signal,
+        pc: e.epc,
+        addr: e.bad_vaddr,
+    }
 }
 
 /// A process's signal dispositions and pending set.
@@ -160,7 +170,13 @@ mod tests {
     use super::*;
 
     fn exc(code: ExcCode) -> Exception {
-        Exception { code, epc: 0x400100, in_delay_slot: false, bad_vaddr: Some(0), ce: 0 }
+        Exception {
+            code,
+            epc: 0x400100,
+            in_delay_slot: false,
+            bad_vaddr: Some(0),
+            ce: 0,
+        }
     }
 
     #[test]
@@ -184,12 +200,19 @@ mod tests {
 
     #[test]
     fn divide_by_zero_break_is_sigfpe() {
-        assert_eq!(fault_signal(&exc(ExcCode::Bp), Some(BRK_DIVZERO)).signal, SIGFPE);
+        assert_eq!(
+            fault_signal(&exc(ExcCode::Bp), Some(BRK_DIVZERO)).signal,
+            SIGFPE
+        );
     }
 
     #[test]
     fn sigkill_is_delivered_even_when_blocked() {
-        let s = SignalState { blocked: !0, pending: bit(SIGKILL) | bit(SIGUSR1), ..Default::default() };
+        let s = SignalState {
+            blocked: !0,
+            pending: bit(SIGKILL) | bit(SIGUSR1),
+            ..Default::default()
+        };
         assert_eq!(s.next_deliverable(), Some(SIGKILL));
     }
 }

@@ -47,7 +47,12 @@ impl Vfs {
     /// absolute guest path) to a host path inside the root, and returns the
     /// normalised guest path too. A missing final component is fine (creat);
     /// a missing directory on the way is ENOENT.
-    pub fn resolve(&self, cwd: &str, path: &[u8], follow: Follow) -> Result<(PathBuf, String), Errno> {
+    pub fn resolve(
+        &self,
+        cwd: &str,
+        path: &[u8],
+        follow: Follow,
+    ) -> Result<(PathBuf, String), Errno> {
         if path.is_empty() {
             return Err(Errno::ENOENT);
         }
@@ -79,7 +84,9 @@ impl Vfs {
             let host = self.host_path(&done).join(OsStr::from_bytes(&name));
             let is_last = todo.is_empty();
             match std::fs::symlink_metadata(&host) {
-                Ok(meta) if meta.file_type().is_symlink() && (!is_last || follow == Follow::Yes) => {
+                Ok(meta)
+                    if meta.file_type().is_symlink() && (!is_last || follow == Follow::Yes) =>
+                {
                     links += 1;
                     if links > MAX_SYMLINKS {
                         return Err(Errno::ELOOP);
@@ -104,7 +111,9 @@ impl Vfs {
         let guest = if done.is_empty() {
             "/".to_string()
         } else {
-            done.iter().map(|c| format!("/{}", String::from_utf8_lossy(c))).collect()
+            done.iter()
+                .map(|c| format!("/{}", String::from_utf8_lossy(c)))
+                .collect()
         };
         Ok((self.host_path(&done), guest))
     }
@@ -120,7 +129,11 @@ impl Vfs {
 
 /// Pushes the components of `path` so that the first is popped first.
 fn push_components(stack: &mut Vec<Vec<u8>>, path: &[u8]) {
-    let parts: Vec<Vec<u8>> = path.split(|&b| b == b'/').filter(|c| !c.is_empty()).map(<[u8]>::to_vec).collect();
+    let parts: Vec<Vec<u8>> = path
+        .split(|&b| b == b'/')
+        .filter(|c| !c.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect();
     stack.extend(parts.into_iter().rev());
 }
 
@@ -149,7 +162,9 @@ mod tests {
     #[test]
     fn dot_dot_cannot_climb_above_the_root() {
         let (_d, vfs) = sandbox();
-        let (host, _) = vfs.resolve("/etc", b"../../../secret", Follow::Yes).unwrap();
+        let (host, _) = vfs
+            .resolve("/etc", b"../../../secret", Follow::Yes)
+            .unwrap();
         assert_eq!(host, vfs.root().join("secret"));
         assert!(!host.exists());
     }
@@ -185,8 +200,14 @@ mod tests {
     #[test]
     fn missing_directories_are_enoent_and_files_are_not_directories() {
         let (_d, vfs) = sandbox();
-        assert_eq!(vfs.resolve("/", b"/nope/x", Follow::Yes), Err(Errno::ENOENT));
-        assert_eq!(vfs.resolve("/", b"/etc/motd/x", Follow::Yes), Err(Errno::ENOTDIR));
+        assert_eq!(
+            vfs.resolve("/", b"/nope/x", Follow::Yes),
+            Err(Errno::ENOENT)
+        );
+        assert_eq!(
+            vfs.resolve("/", b"/etc/motd/x", Follow::Yes),
+            Err(Errno::ENOTDIR)
+        );
         assert_eq!(vfs.resolve("/", b"", Follow::Yes), Err(Errno::ENOENT));
     }
 }

@@ -22,7 +22,12 @@ fn path_arg(p: &Process, addr: u32) -> Result<Vec<u8>, Errno> {
     p.mem.read_cstr(addr, PATH_MAX)
 }
 
-fn resolve(k: &Kernel, p: &Process, addr: u32, follow: Follow) -> Result<std::path::PathBuf, Errno> {
+fn resolve(
+    k: &Kernel,
+    p: &Process,
+    addr: u32,
+    follow: Follow,
+) -> Result<std::path::PathBuf, Errno> {
     let path = path_arg(p, addr)?;
     k.vfs.resolve(&p.cwd, &path, follow).map(|(host, _)| host)
 }
@@ -67,7 +72,13 @@ pub fn open(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 
 /// creat(path, mode) = open(path, O_WRONLY|O_CREAT|O_TRUNC, mode).
 pub fn creat(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    open_at(k, p, a[0], oflag::O_WRONLY | oflag::O_CREAT | oflag::O_TRUNC, a[1])
+    open_at(
+        k,
+        p,
+        a[0],
+        oflag::O_WRONLY | oflag::O_CREAT | oflag::O_TRUNC,
+        a[1],
+    )
 }
 
 fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) -> SysResult {
@@ -180,8 +191,14 @@ pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
     use crate::files::FileKind;
     use std::{cell::RefCell, rc::Rc};
     let pipe = Rc::new(RefCell::new(Pipe::new()));
-    let r = tri!(p.fds.install(OpenFile { kind: FileKind::PipeRead(pipe.clone()), flags: oflag::O_RDONLY }));
-    let w = match p.fds.install(OpenFile { kind: FileKind::PipeWrite(pipe), flags: oflag::O_WRONLY }) {
+    let r = tri!(p.fds.install(OpenFile {
+        kind: FileKind::PipeRead(pipe.clone()),
+        flags: oflag::O_RDONLY
+    }));
+    let w = match p.fds.install(OpenFile {
+        kind: FileKind::PipeWrite(pipe),
+        flags: oflag::O_WRONLY,
+    }) {
         Ok(w) => w,
         Err(e) => {
             let _ = p.fds.close(r);
@@ -264,7 +281,8 @@ const STAT_VER_O32: u32 = 2;
 /// wrote for version 2.
 fn encode_stat(m: &fs::Metadata) -> Result<[u8; 136], Errno> {
     let mut b = [0u8; 136];
-    let put = |b: &mut [u8; 136], off: usize, v: u32| b[off..off + 4].copy_from_slice(&v.to_be_bytes());
+    let put =
+        |b: &mut [u8; 136], off: usize, v: u32| b[off..off + 4].copy_from_slice(&v.to_be_bytes());
     if m.size() > i32::MAX as u64 {
         return Err(Errno::EOVERFLOW);
     }
@@ -290,7 +308,12 @@ fn encode_stat(m: &fs::Metadata) -> Result<[u8; 136], Errno> {
     Ok(b)
 }
 
-fn store_stat(p: &mut Process, version: u32, meta: std::io::Result<fs::Metadata>, buf: u32) -> SysResult {
+fn store_stat(
+    p: &mut Process,
+    version: u32,
+    meta: std::io::Result<fs::Metadata>,
+    buf: u32,
+) -> SysResult {
     if version != STAT_VER_O32 {
         return SysResult::Err(Errno::EINVAL);
     }

@@ -95,7 +95,11 @@ pub fn syssgi(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
         }
         SGI_SPROFIL => super::prof::sprofil(k, p, &[a[1], a[2], a[3], a[4], 0, 0, 0, 0]),
         other => {
-            k.warn(&format!("{}: unimplemented syssgi request {other} at pc 0x{:08x}: EINVAL", p.name, p.cpu.pc()));
+            k.warn(&format!(
+                "{}: unimplemented syssgi request {other} at pc 0x{:08x}: EINVAL",
+                p.name,
+                p.cpu.pc()
+            ));
             SysResult::Err(Errno::EINVAL)
         }
     }

@@ -19,14 +19,17 @@ pub fn brk(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let (old_end, new_end) = (page_ceil(p.brk.current as u64), page_ceil(want as u64));
     if new_end > old_end {
         if new_end > p.stack_limit as u64
-            || (old_end..new_end).step_by(PAGE_SIZE as usize).any(|a| p.mem.is_mapped(a as u32))
+            || (old_end..new_end)
+                .step_by(PAGE_SIZE as usize)
+                .any(|a| p.mem.is_mapped(a as u32))
         {
             return SysResult::Err(Errno::ENOMEM);
         }
         tri!(p.mem.map(old_end, new_end - old_end, Perms::R | Perms::W));
     } else if new_end < old_end {
         p.mem.unmap(new_end, old_end - new_end);
-        p.cpu.invalidate_code(new_end as u32, (old_end - new_end) as u32);
+        p.cpu
+            .invalidate_code(new_end as u32, (old_end - new_end) as u32);
     }
     p.brk.current = want;
     SysResult::Ok(0)
@@ -66,7 +69,9 @@ pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let data = if flags & MAP_ANONYMOUS == 0 {
         let file = tri!(p.fds.get(fd));
         let mut f = file.borrow_mut();
-        let FileKind::Host(host) = &mut f.kind else { return SysResult::Err(Errno::EACCES) };
+        let FileKind::Host(host) = &mut f.kind else {
+            return SysResult::Err(Errno::EACCES);
+        };
         let mut data = Vec::new();
         let read = host
             .seek(SeekFrom::Start(off as u64))
@@ -118,7 +123,11 @@ pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     if addr % PAGE_SIZE != 0 || prot & !PROT_MASK != 0 {
         return SysResult::Err(Errno::EINVAL);
     }
-    tri!(p.mem.protect(addr as u64, len as u64, Perms::from_bits_truncate(prot as u8)));
+    tri!(p.mem.protect(
+        addr as u64,
+        len as u64,
+        Perms::from_bits_truncate(prot as u8)
+    ));
     p.cpu.invalidate_code(addr, len);
     SysResult::Ok(0)
 }

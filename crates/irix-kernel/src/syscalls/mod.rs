@@ -29,8 +29,8 @@ macro_rules! tri {
 mod fs;
 mod info;
 mod mem;
-mod prof;
 mod proc;
+mod prof;
 mod strace;
 mod time;
 
@@ -89,56 +89,284 @@ use Arg::*;
 
 /// Every system call irix-emu implements, sorted by number.
 pub static TABLE: &[Syscall] = &[
-    Syscall { nr: 1001, name: "exit", args: &[Int], handler: proc::exit },
-    Syscall { nr: 1002, name: "fork", args: &[], handler: proc::fork },
-    Syscall { nr: 1003, name: "read", args: &[Fd, Ptr, Int], handler: fs::read },
-    Syscall { nr: 1004, name: "write", args: &[Fd, Buf, Int], handler: fs::write },
-    Syscall { nr: 1005, name: "open", args: &[Str, Hex, Oct], handler: fs::open },
-    Syscall { nr: 1006, name: "close", args: &[Fd], handler: fs::close },
-    Syscall { nr: 1008, name: "creat", args: &[Str, Oct], handler: fs::creat },
-    Syscall { nr: 1009, name: "link", args: &[Str, Str], handler: fs::link },
-    Syscall { nr: 1010, name: "unlink", args: &[Str], handler: fs::unlink },
-    Syscall { nr: 1012, name: "chdir", args: &[Str], handler: fs::chdir },
-    Syscall { nr: 1013, name: "time", args: &[], handler: time::time },
-    Syscall { nr: 1017, name: "brk", args: &[Hex], handler: mem::brk },
-    Syscall { nr: 1019, name: "lseek", args: &[Fd, Int, Int], handler: fs::lseek },
-    Syscall { nr: 1020, name: "getpid", args: &[], handler: info::getpid },
-    Syscall { nr: 1024, name: "getuid", args: &[], handler: info::getuid },
-    Syscall { nr: 1033, name: "access", args: &[Str, Oct], handler: fs::access },
-    Syscall { nr: 1037, name: "kill", args: &[Int, Int], handler: proc::kill },
-    Syscall { nr: 1040, name: "syssgi", args: &[Int, Hex, Hex, Hex, Hex], handler: info::syssgi },
-    Syscall { nr: 1041, name: "dup", args: &[Fd], handler: fs::dup },
-    Syscall { nr: 1042, name: "pipe", args: &[], handler: fs::pipe },
-    Syscall { nr: 1043, name: "times", args: &[Ptr], handler: time::times },
-    Syscall { nr: 1044, name: "profil", args: &[Ptr, Int, Hex, Hex], handler: prof::profil },
-    Syscall { nr: 1047, name: "getgid", args: &[], handler: info::getgid },
-    Syscall { nr: 1054, name: "ioctl", args: &[Fd, Hex, Hex], handler: fs::ioctl },
-    Syscall { nr: 1057, name: "utssys", args: &[Ptr, Int, Int], handler: info::utssys },
-    Syscall { nr: 1059, name: "execve", args: &[Str, Ptr, Ptr], handler: proc::execve },
-    Syscall { nr: 1060, name: "umask", args: &[Oct], handler: fs::umask },
-    Syscall { nr: 1062, name: "fcntl", args: &[Fd, Int, Hex], handler: fs::fcntl },
-    Syscall { nr: 1063, name: "ulimit", args: &[Int, Int], handler: info::ulimit },
-    Syscall { nr: 1078, name: "lseek64", args: &[Fd, Int, Int, Int, Int], handler: fs::lseek64 },
-    Syscall { nr: 1082, name: "sginap", args: &[Int], handler: time::sginap },
-    Syscall { nr: 1088, name: "sigreturn", args: &[Ptr, Ptr, Int], handler: proc::sigreturn },
-    Syscall { nr: 1128, name: "gettimeofday", args: &[Ptr], handler: time::gettimeofday },
-    Syscall { nr: 1134, name: "mmap", args: &[Hex, Int, Hex, Hex, Fd, Int], handler: mem::mmap },
-    Syscall { nr: 1135, name: "munmap", args: &[Hex, Int], handler: mem::munmap },
-    Syscall { nr: 1136, name: "mprotect", args: &[Hex, Int, Hex], handler: mem::mprotect },
-    Syscall { nr: 1140, name: "getpagesize", args: &[], handler: mem::getpagesize },
-    Syscall { nr: 1158, name: "xstat", args: &[Int, Str, Ptr], handler: fs::xstat },
-    Syscall { nr: 1159, name: "lxstat", args: &[Int, Str, Ptr], handler: fs::lxstat },
-    Syscall { nr: 1160, name: "fxstat", args: &[Int, Fd, Ptr], handler: fs::fxstat },
-    Syscall { nr: 1162, name: "sigaction", args: &[Int, Ptr, Ptr, Hex], handler: proc::sigaction },
-    Syscall { nr: 1164, name: "sigprocmask", args: &[Int, Ptr, Ptr], handler: proc::sigprocmask },
-    Syscall { nr: 1170, name: "waitsys", args: &[Int, Int, Ptr, Hex, Ptr], handler: proc::waitsys },
-    Syscall { nr: prof::PCSAMPLE_NR, name: "pcsample", args: &[Ptr, Int], handler: prof::pcsample },
-    Syscall { nr: time::NANOSLEEP_NR, name: "nanosleep", args: &[Ptr, Ptr], handler: time::nanosleep },
+    Syscall {
+        nr: 1001,
+        name: "exit",
+        args: &[Int],
+        handler: proc::exit,
+    },
+    Syscall {
+        nr: 1002,
+        name: "fork",
+        args: &[],
+        handler: proc::fork,
+    },
+    Syscall {
+        nr: 1003,
+        name: "read",
+        args: &[Fd, Ptr, Int],
+        handler: fs::read,
+    },
+    Syscall {
+        nr: 1004,
+        name: "write",
+        args: &[Fd, Buf, Int],
+        handler: fs::write,
+    },
+    Syscall {
+        nr: 1005,
+        name: "open",
+        args: &[Str, Hex, Oct],
+        handler: fs::open,
+    },
+    Syscall {
+        nr: 1006,
+        name: "close",
+        args: &[Fd],
+        handler: fs::close,
+    },
+    Syscall {
+        nr: 1008,
+        name: "creat",
+        args: &[Str, Oct],
+        handler: fs::creat,
+    },
+    Syscall {
+        nr: 1009,
+        name: "link",
+        args: &[Str, Str],
+        handler: fs::link,
+    },
+    Syscall {
+        nr: 1010,
+        name: "unlink",
+        args: &[Str],
+        handler: fs::unlink,
+    },
+    Syscall {
+        nr: 1012,
+        name: "chdir",
+        args: &[Str],
+        handler: fs::chdir,
+    },
+    Syscall {
+        nr: 1013,
+        name: "time",
+        args: &[],
+        handler: time::time,
+    },
+    Syscall {
+        nr: 1017,
+        name: "brk",
+        args: &[Hex],
+        handler: mem::brk,
+    },
+    Syscall {
+        nr: 1019,
+        name: "lseek",
+        args: &[Fd, Int, Int],
+        handler: fs::lseek,
+    },
+    Syscall {
+        nr: 1020,
+        name: "getpid",
+        args: &[],
+        handler: info::getpid,
+    },
+    Syscall {
+        nr: 1024,
+        name: "getuid",
+        args: &[],
+        handler: info::getuid,
+    },
+    Syscall {
+        nr: 1033,
+        name: "access",
+        args: &[Str, Oct],
+        handler: fs::access,
+    },
+    Syscall {
+        nr: 1037,
+        name: "kill",
+        args: &[Int, Int],
+        handler: proc::kill,
+    },
+    Syscall {
+        nr: 1040,
+        name: "syssgi",
+        args: &[Int, Hex, Hex, Hex, Hex],
+        handler: info::syssgi,
+    },
+    Syscall {
+        nr: 1041,
+        name: "dup",
+        args: &[Fd],
+        handler: fs::dup,
+    },
+    Syscall {
+        nr: 1042,
+        name: "pipe",
+        args: &[],
+        handler: fs::pipe,
+    },
+    Syscall {
+        nr: 1043,
+        name: "times",
+        args: &[Ptr],
+        handler: time::times,
+    },
+    Syscall {
+        nr: 1044,
+        name: "profil",
+        args: &[Ptr, Int, Hex, Hex],
+        handler: prof::profil,
+    },
+    Syscall {
+        nr: 1047,
+        name: "getgid",
+        args: &[],
+        handler: info::getgid,
+    },
+    Syscall {
+        nr: 1054,
+        name: "ioctl",
+        args: &[Fd, Hex, Hex],
+        handler: fs::ioctl,
+    },
+    Syscall {
+        nr: 1057,
+        name: "utssys",
+        args: &[Ptr, Int, Int],
+        handler: info::utssys,
+    },
+    Syscall {
+        nr: 1059,
+        name: "execve",
+        args: &[Str, Ptr, Ptr],
+        handler: proc::execve,
+    },
+    Syscall {
+        nr: 1060,
+        name: "umask",
+        args: &[Oct],
+        handler: fs::umask,
+    },
+    Syscall {
+        nr: 1062,
+        name: "fcntl",
+        args: &[Fd, Int, Hex],
+        handler: fs::fcntl,
+    },
+    Syscall {
+        nr: 1063,
+        name: "ulimit",
+        args: &[Int, Int],
+        handler: info::ulimit,
+    },
+    Syscall {
+        nr: 1078,
+        name: "lseek64",
+        args: &[Fd, Int, Int, Int, Int],
+        handler: fs::lseek64,
+    },
+    Syscall {
+        nr: 1082,
+        name: "sginap",
+        args: &[Int],
+        handler: time::sginap,
+    },
+    Syscall {
+        nr: 1088,
+        name: "sigreturn",
+        args: &[Ptr, Ptr, Int],
+        handler: proc::sigreturn,
+    },
+    Syscall {
+        nr: 1128,
+        name: "gettimeofday",
+        args: &[Ptr],
+        handler: time::gettimeofday,
+    },
+    Syscall {
+        nr: 1134,
+        name: "mmap",
+        args: &[Hex, Int, Hex, Hex, Fd, Int],
+        handler: mem::mmap,
+    },
+    Syscall {
+        nr: 1135,
+        name: "munmap",
+        args: &[Hex, Int],
+        handler: mem::munmap,
+    },
+    Syscall {
+        nr: 1136,
+        name: "mprotect",
+        args: &[Hex, Int, Hex],
+        handler: mem::mprotect,
+    },
+    Syscall {
+        nr: 1140,
+        name: "getpagesize",
+        args: &[],
+        handler: mem::getpagesize,
+    },
+    Syscall {
+        nr: 1158,
+        name: "xstat",
+        args: &[Int, Str, Ptr],
+        handler: fs::xstat,
+    },
+    Syscall {
+        nr: 1159,
+        name: "lxstat",
+        args: &[Int, Str, Ptr],
+        handler: fs::lxstat,
+    },
+    Syscall {
+        nr: 1160,
+        name: "fxstat",
+        args: &[Int, Fd, Ptr],
+        handler: fs::fxstat,
+    },
+    Syscall {
+        nr: 1162,
+        name: "sigaction",
+        args: &[Int, Ptr, Ptr, Hex],
+        handler: proc::sigaction,
+    },
+    Syscall {
+        nr: 1164,
+        name: "sigprocmask",
+        args: &[Int, Ptr, Ptr],
+        handler: proc::sigprocmask,
+    },
+    Syscall {
+        nr: 1170,
+        name: "waitsys",
+        args: &[Int, Int, Ptr, Hex, Ptr],
+        handler: proc::waitsys,
+    },
+    Syscall {
+        nr: prof::PCSAMPLE_NR,
+        name: "pcsample",
+        args: &[Ptr, Int],
+        handler: prof::pcsample,
+    },
+    Syscall {
+        nr: time::NANOSLEEP_NR,
+        name: "nanosleep",
+        args: &[Ptr, Ptr],
+        handler: time::nanosleep,
+    },
 ];
 
 /// The table entry for `nr`, if irix-emu implements it.
 pub fn lookup(nr: u32) -> Option<&'static Syscall> {
-    TABLE.binary_search_by_key(&nr, |s| s.nr).ok().map(|i| &TABLE[i])
+    TABLE
+        .binary_search_by_key(&nr, |s| s.nr)
+        .ok()
+        .map(|i| &TABLE[i])
 }
 
 /// What the run loop does after a system call.
@@ -176,7 +404,11 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Flow {
     }
     k.charge_syscall(p);
     if let Some(call) = shown {
-        k.log(&format!("[{}] {call} = {}", p.pid, strace::format_result(&result)));
+        k.log(&format!(
+            "[{}] {call} = {}",
+            p.pid,
+            strace::format_result(&result)
+        ));
     }
     match result {
         SysResult::Exit(status) => Flow::Exit(status),
@@ -203,7 +435,10 @@ fn read_args(p: &Process) -> Result<(u32, [u32; 8]), Errno> {
             // A short stack is not an error until an argument is needed:
             // unreadable words read as 0 and a handler that needs them
             // validates what it gets.
-            *slot = p.mem.read_u32(sp.wrapping_add(16 + 4 * i as u32)).unwrap_or(0);
+            *slot = p
+                .mem
+                .read_u32(sp.wrapping_add(16 + 4 * i as u32))
+                .unwrap_or(0);
         }
     }
     let mut nr = p.reg(2);

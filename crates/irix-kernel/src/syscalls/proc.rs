@@ -52,19 +52,38 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let envp = tri!(read_vector(p, a[2]));
     let (host, guest) = tri!(k.vfs.resolve(&p.cwd, &path, Follow::Yes));
     let bytes = tri!(std::fs::read(&host).map_err(|e| crate::files::io_errno(&e)));
-    let exe = tri!(loader::load(&guest, &bytes, &loader::LoadOptions::default()).map_err(|_| Errno::ENOEXEC));
-    let cpu_config = cpu_mips::CpuConfig { mode64: exe.is_n32(), clock_hz: k.config.cpu_hz };
-    let img = tri!(image::build(&exe, &argv, &envp, p.pid, cpu_config, k.config.max_memory));
+    let exe = tri!(
+        loader::load(&guest, &bytes, &loader::LoadOptions::default()).map_err(|_| Errno::ENOEXEC)
+    );
+    let cpu_config = cpu_mips::CpuConfig {
+        mode64: exe.is_n32(),
+        clock_hz: k.config.cpu_hz,
+    };
+    let img = tri!(image::build(
+        &exe,
+        &argv,
+        &envp,
+        p.pid,
+        cpu_config,
+        k.config.max_memory
+    ));
     // The new image keeps the old one's user time: the process is the same.
     let user = p.user_cycles();
     p.cpu = img.cpu;
     p.cpu.add_cycles(user);
     p.mem = img.mem;
-    p.brk = crate::process::Brk { start: img.brk, current: img.brk };
+    p.brk = crate::process::Brk {
+        start: img.brk,
+        current: img.brk,
+    };
     p.mmap_next = image::MMAP_BASE;
     p.stack_limit = img.stack_limit;
     p.n32 = exe.is_n32();
-    p.name = String::from_utf8_lossy(&path).rsplit('/').next().unwrap_or_default().to_string();
+    p.name = String::from_utf8_lossy(&path)
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
     p.fds.exec();
     p.signals.exec();
     p.prof.exec();
@@ -101,16 +120,23 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     }
     let candidates: Vec<_> = match idtype {
         P_ALL | P_PGID => k.children_of(p.pid),
-        P_PID => k.children_of(p.pid).into_iter().filter(|&c| c == id).collect(),
+        P_PID => k
+            .children_of(p.pid)
+            .into_iter()
+            .filter(|&c| c == id)
+            .collect(),
         _ => return SysResult::Err(Errno::EINVAL),
     };
     if candidates.is_empty() {
         return SysResult::Err(Errno::ECHILD);
     }
-    let zombie = candidates.iter().copied().find_map(|c| match k.process(c)?.state {
-        RunState::Zombie(status) if options & WEXITED != 0 => Some((c, status)),
-        _ => None,
-    });
+    let zombie = candidates
+        .iter()
+        .copied()
+        .find_map(|c| match k.process(c)?.state {
+            RunState::Zombie(status) if options & WEXITED != 0 => Some((c, status)),
+            _ => None,
+        });
     let Some((child, status)) = zombie else {
         if options & WNOHANG != 0 {
             if info != 0 {
@@ -122,11 +148,19 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     };
     let (code, value) = match status {
         ExitStatus::Exited(c) => (CLD_EXITED, c as u32),
-        ExitStatus::Killed { signal, core: false } => (CLD_KILLED, signal),
+        ExitStatus::Killed {
+            signal,
+            core: false,
+        } => (CLD_KILLED, signal),
         ExitStatus::Killed { signal, core: true } => (CLD_DUMPED, signal),
     };
-    let Some(c) = k.process(child) else { return SysResult::Err(Errno::ECHILD) };
-    let (utime, stime) = (c.user_cycles() + c.acct.child_user_cycles, c.acct.sys_cycles + c.acct.child_sys_cycles);
+    let Some(c) = k.process(child) else {
+        return SysResult::Err(Errno::ECHILD);
+    };
+    let (utime, stime) = (
+        c.user_cycles() + c.acct.child_user_cycles,
+        c.acct.sys_cycles + c.acct.child_sys_cycles,
+    );
     if info != 0 {
         let mut si = [0u8; SIGINFO_SIZE];
         let mut put = |off: usize, v: u32| si[off..off + 4].copy_from_slice(&v.to_be_bytes());
@@ -164,8 +198,14 @@ pub fn kill(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     };
     let mut found = false;
     for t in targets {
-        let target = if t == p.pid { Some(&mut *p) } else { k.process_mut(t) };
-        let Some(target) = target.filter(|t| !matches!(t.state, RunState::Zombie(_))) else { continue };
+        let target = if t == p.pid {
+            Some(&mut *p)
+        } else {
+            k.process_mut(t)
+        };
+        let Some(target) = target.filter(|t| !matches!(t.state, RunState::Zombie(_))) else {
+            continue;
+        };
         found = true;
         if sig != 0 {
             target.signals.pending |= signals::bit(sig);
