@@ -691,3 +691,20 @@ fn max_memory_limits_what_the_guest_may_allocate() {
         assert_eq!(r.status, Status::Code(status), "--max-memory {limit}");
     }
 }
+
+#[test]
+#[ignore = "bug: guest arguments are Vec<String>, so clap rejects non-UTF-8 bytes with status 125 (src/cli/args.rs RunArgs::args)"]
+fn arguments_that_are_not_utf8_reach_the_guest_as_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let Some(prog) = guest_program("irix", "args_env") else {
+        return;
+    };
+    // Unix arguments are bytes: qemu-mips passes 0xff through unchanged.
+    let arg = OsStr::from_bytes(b"caf\xe9\xff");
+    let r = run_emu_clean_env([OsStr::new("run"), prog.as_os_str(), arg], here());
+    let mut expected = format!("argc=2\nargv[0]={}\nargv[1]=", prog.display()).into_bytes();
+    expected.extend_from_slice(b"caf\xe9\xff\nenvc=0\n");
+    assert_eq!(r.stdout, expected);
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.status, Status::Code(0));
+}
