@@ -158,3 +158,22 @@ pub fn grow_stack(mem: &mut AddressSpace, stack_limit: u32, addr: u32) -> bool {
     mem.map(start as u64, (end - start) as u64, Perms::R | Perms::W)
         .is_ok()
 }
+
+/// A read-only code page in the gap above the stack: a sproc child's entry
+/// function returns here, and the stub exits with its return value, so a
+/// share-group member ends like a process whose main returned.
+pub const SPROC_EXIT_STUB: u32 = 0x7fff_9000;
+/// Stack given to a sproc child when the caller does not supply one
+/// (sprocsp does): mapped in the group's shared address space.
+pub const SPROC_STACK_SIZE: u32 = 256 << 10;
+
+/// Maps the sproc exit stub once: `move $a0, $v0; li $v0, 1001 (exit); syscall`.
+pub fn install_sproc_stub(mem: &mut AddressSpace) -> Result<(), Errno> {
+    if mem.is_mapped(SPROC_EXIT_STUB) {
+        return Ok(());
+    }
+    const STUB: [u32; 3] = [0x0040_2025, 0x2402_03e9, 0x0000_000c];
+    mem.map(SPROC_EXIT_STUB as u64, PAGE_SIZE as u64, Perms::R | Perms::X)?;
+    let bytes: Vec<u8> = STUB.iter().flat_map(|w| w.to_be_bytes()).collect();
+    mem.poke_bytes(SPROC_EXIT_STUB, &bytes)
+}

@@ -15,6 +15,7 @@ use loader::Executable;
 
 use crate::clock::{self, GuestCounters};
 use crate::files::FdTable;
+use crate::memory::AddressSpace;
 use crate::image;
 use crate::process::{Accounting, Brk, ExitStatus, Pid, Process, RunState};
 use crate::profiling::{HostProfile, Personality, ProfState, Tunables};
@@ -120,6 +121,10 @@ pub struct Kernel {
     first: Option<Pid>,
     outcome: Option<Outcome>,
     outside: Option<OutsideProfile>,
+    /// The address space of each sproc share group (keyed by the group
+    /// leader's pid) while none of its members runs, and which member ran
+    /// last (another member's decode cache may be stale).
+    share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
     stats: RunStats,
     log: Box<dyn Write>,
 }
@@ -150,6 +155,7 @@ impl Kernel {
             first: None,
             outcome: None,
             outside: None,
+            share_groups: BTreeMap::new(),
             stats: RunStats::default(),
             log: Box::new(std::io::stderr()),
         }
@@ -214,6 +220,7 @@ impl Kernel {
             state: RunState::Runnable,
             next_tick: u64::MAX,
             n32: exe.is_n32(),
+            share_group: None,
         };
         self.procs.insert(pid, p);
         self.run_queue.push_back(pid);
@@ -338,11 +345,13 @@ impl Kernel {
                 continue;
             };
             let was_blocked = p.state == RunState::Blocked;
+            self.load_shared_memory(&mut p);
             let end = if Some(pid) == observed {
                 self.run_slice(&mut p, obs)
             } else {
                 self.run_slice(&mut p, &mut ())
             };
+            self.park_shared_memory(&mut p);
             match end {
                 SliceEnd::Preempted => {
                     p.state = RunState::Runnable;
@@ -536,6 +545,12 @@ impl Kernel {
                 },
             });
         }
+        if let Some(g) = p.share_group {
+            let members_left = self.procs.values().any(|c| c.share_group == Some(g) && !matches!(c.state, RunState::Zombie(_)));
+            if !members_left {
+                self.share_groups.remove(&g);
+            }
+        }
         for child in self.procs.values_mut().filter(|c| c.ppid == p.pid) {
             child.ppid = INIT_PID;
         }
@@ -547,12 +562,68 @@ impl Kernel {
         }
     }
 
+    /// A share-group member about to run takes the group's address space.
+    /// If another member ran since, its stores may have changed code this
+    /// CPU has decoded, and its LL/SC reservation is void.
+    fn load_shared_memory(&mut self, p: &mut Process) {
+        let Some((mem, last)) = p.share_group.and_then(|g| self.share_groups.get_mut(&g)) else {
+            return;
+        };
+        std::mem::swap(&mut p.mem, mem);
+        if *last != p.pid {
+            p.cpu.flush_code_cache();
+            p.cpu.clear_ll_bit();
+            *last = p.pid;
+        }
+    }
+
+    /// After its slice, a member gives the address space back to its group.
+    fn park_shared_memory(&mut self, p: &mut Process) {
+        if let Some((mem, _)) = p.share_group.and_then(|g| self.share_groups.get_mut(&g)) {
+            std::mem::swap(&mut p.mem, mem);
+        }
+    }
+
+    /// execve by a share-group member: the group keeps the address space,
+    /// the process leaves with the image it is about to build.
+    pub(crate) fn leave_share_group(&mut self, p: &mut Process) {
+        if let Some(g) = p.share_group.take() {
+            if let Some((mem, _)) = self.share_groups.get_mut(&g) {
+                *mem = std::mem::take(&mut p.mem);
+            }
+        }
+    }
+
+    /// sproc: a new process sharing `parent`'s address space (forming a
+    /// share group if it has none), with its own registers, starting at
+    /// `entry(arg)` on the stack whose top is `sp`, returning into `ret`.
+    pub(crate) fn sproc(&mut self, parent: &mut Process, entry: u32, arg: u32, sp: u32, ret: u32) -> Pid {
+        let pid = self.alloc_pid();
+        let mut child = parent.clone();
+        let group = *parent.share_group.get_or_insert(parent.pid);
+        child.share_group = Some(group);
+        child.mem = AddressSpace::default(); // the group's, loaded when it runs
+        self.share_groups.entry(group).or_insert_with(|| (AddressSpace::default(), parent.pid));
+        child.pid = pid;
+        child.ppid = parent.pid;
+        child.acct = Accounting::default();
+        child.signals.pending = 0;
+        child.cpu.set_pc(entry);
+        for (r, v) in [(4, arg), (25, entry), (29, sp), (31, ret)] {
+            child.set_reg(r, v);
+        }
+        self.procs.insert(pid, child);
+        self.run_queue.push_back(pid);
+        pid
+    }
+
     /// fork: a copy of `parent` with a new pid; returns the child's pid.
     pub(crate) fn fork(&mut self, parent: &Process) -> Pid {
         let pid = self.alloc_pid();
         let mut child = parent.clone();
         child.pid = pid;
         child.ppid = parent.pid;
+        child.share_group = None; // a fork copies the address space
         child.acct = Accounting::default();
         child.signals.pending = 0;
         // The child's PRDA holds its own pid.

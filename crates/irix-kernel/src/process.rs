@@ -86,6 +86,9 @@ pub struct Process {
     pub next_tick: u64,
     /// True for an n32 process (64-bit registers, arguments 5-8 in $a4-$a7).
     pub n32: bool,
+    /// The sproc share group this process belongs to (its address space is
+    /// the group's, parked in the kernel while the process is not running).
+    pub share_group: Option<Pid>,
 }
 
 impl Process {

@@ -94,7 +94,7 @@ pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 }
 
 /// The first free range of `size` bytes at or above the process's mmap cursor.
-fn find_free(p: &Process, size: u64) -> Result<u32, Errno> {
+pub(super) fn find_free(p: &Process, size: u64) -> Result<u32, Errno> {
     let mut start = p.mmap_next as u64;
     'search: while start + size <= p.stack_limit as u64 {
         for a in (start..start + size).step_by(PAGE_SIZE as usize) {

@@ -18,6 +18,36 @@ pub fn fork(k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
     SysResult::Ok2(k.fork(p), 0)
 }
 
+/// sproc(entry, inh, arg): a share-group member: same address space, own
+/// registers and a fresh stack, starting at entry(arg); when entry returns,
+/// the member exits with its return value. The inh bits beyond sharing the
+/// address space are not modelled: descriptors, directory and umask are
+/// copied (as fork does), not shared. The parent gets the child's pid.
+pub fn sproc(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let size = image::SPROC_STACK_SIZE;
+    let stack = tri!(super::mem::find_free(p, size as u64));
+    tri!(p.mem.map(stack as u64, size as u64, crate::memory::Perms::R | crate::memory::Perms::W));
+    p.mmap_next = stack + size;
+    start_member(k, p, a[0], a[2], stack + size - 16)
+}
+
+/// sprocsp(entry, inh, arg, sp, len): sproc on a stack the caller supplies.
+pub fn sprocsp(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let (sp, len) = (a[3], a[4]);
+    if sp == 0 || len == 0 {
+        return SysResult::Err(Errno::EINVAL);
+    }
+    start_member(k, p, a[0], a[2], sp & !15)
+}
+
+fn start_member(k: &mut Kernel, p: &mut Process, entry: u32, arg: u32, sp: u32) -> SysResult {
+    if entry % 4 != 0 || !p.mem.perms(entry).is_some_and(|perm| perm.contains(crate::memory::Perms::X)) {
+        return SysResult::Err(Errno::EFAULT);
+    }
+    tri!(image::install_sproc_stub(&mut p.mem));
+    SysResult::Ok(k.sproc(p, entry, arg, sp, image::SPROC_EXIT_STUB))
+}
+
 /// Largest argv + envp a guest may pass to execve (ARG_MAX).
 const ARG_MAX: usize = 20480;
 
@@ -69,6 +99,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     ));
     // The new image keeps the old one's user time: the process is the same.
     let user = p.user_cycles();
+    k.leave_share_group(p);
     p.cpu = img.cpu;
     p.cpu.add_cycles(user);
     p.mem = img.mem;
