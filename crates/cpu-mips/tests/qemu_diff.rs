@@ -7,17 +7,20 @@
 //! ELF that `elf` writes. Each sequence loads its initial registers from a
 //! table, runs its random body (`gen`: ALU, shifts, SLT, LUI, MULT/DIV,
 //! HI/LO moves, loads and stores incl. LWL/LWR/SWL/SWR, forward branches
-//! incl. likely and and-link with filled delay slots, jumps, LL/SC,
-//! non-trapping traps; under n32 the MIPS III D-forms, LD/SD, LDL/LDR/
-//! SDL/SDR, LWU, LLD/SCD), and stores every register into an out table.
+//! incl. likely and and-link with filled delay slots, J/JAL/JR/JALR,
+//! counted loops, LL/SC, non-trapping traps, SYNC; under n32 the MIPS III
+//! D-forms, LD/SD, LDL/LDR/SDL/SDR, LWU, LLD/SCD; some transfers are placed
+//! on a page's last word), and stores every register into an out table.
 //! The program finally writes the out tables and the scratch areas to
 //! stdout with write(2). The interpreter runs the same image (`mem`) up to
-//! that SYSCALL, and its memory is compared with QEMU's stdout, block by
-//! block (`report`).
+//! that SYSCALL, stopping every few cycles on a random deadline, and its
+//! memory is compared with QEMU's stdout, block by block (`report`).
 //!
 //! Seed: IRIX_EMU_DIFF_SEED (decimal or 0x-hex) overrides the default; it
 //! is printed with every failure. Skips with "SKIP: qemu-mips not found"
 //! when QEMU is absent, and fails instead under IRIX_EMU_REQUIRE_TOOLS=1.
+//! IRIX_EMU_DIFF_KEEP=1 keeps the ELF files (in the temporary directory)
+//! for running them by hand.
 //!
 //! Why -cpu R4000 for n32: it is the MIPS III CPU QEMU lists
 //! (`qemu-mipsn32 -cpu help`), the machine this interpreter models. The
@@ -34,7 +37,7 @@ use std::os::unix::fs::OpenOptionsExt as _;
 use std::process::{Command, Stdio};
 
 use cpu_mips::{Cpu, CpuConfig, ExcCode, StopReason};
-use support::gen::Abi;
+use support::gen::{Abi, Rng};
 use support::mem::TestMemory;
 use support::program::{Program, TEXT_BASE};
 use support::{elf, report};
@@ -74,8 +77,12 @@ fn tool_present(tool: &str) -> bool {
 }
 
 /// Runs `program` in the interpreter up to its closing write(2) and
-/// returns the bytes that write would send.
-fn run_interpreter(program: &Program) -> Result<Vec<u8>, String> {
+/// returns the bytes that write would send. `run` is given deadlines a
+/// few cycles apart (random, from `seed`), so execution also stops and
+/// resumes inside delay slots and around HI/LO and load interlocks, as it
+/// does when the kernel's clock ticks.
+fn run_interpreter(program: &Program, seed: u64) -> Result<Vec<u8>, String> {
+    let mut rng = Rng::new(seed ^ 0xdead_11e5);
     let mut mem = TestMemory::new(program);
     let mode64 = program.abi == Abi::N32;
     let mut cpu = Cpu::new(CpuConfig {
@@ -84,7 +91,12 @@ fn run_interpreter(program: &Program) -> Result<Vec<u8>, String> {
     });
     cpu.set_pc(TEXT_BASE);
     let e = loop {
-        match cpu.run(&mut mem, &mut (), u64::MAX) {
+        let slice = if rng.one_in(50) {
+            100_000
+        } else {
+            1 + rng.below(64)
+        };
+        match cpu.run(&mut mem, &mut (), cpu.cycles() + slice) {
             StopReason::Deadline => continue,
             StopReason::Exception(e) => break e,
         }
@@ -148,7 +160,7 @@ fn check_against_qemu(abi: Abi, qemu: &str, args: &[&str], seed: u64, count: usi
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("spawn {qemu}: {e}"));
-    let ours = run_interpreter(&program);
+    let ours = run_interpreter(&program, seed);
     let output = child
         .wait_with_output()
         .unwrap_or_else(|e| panic!("wait for {qemu}: {e}"));

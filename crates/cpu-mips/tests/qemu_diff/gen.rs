@@ -66,7 +66,7 @@ impl Rng {
         self.next() % n
     }
     /// True with probability 1/n.
-    fn one_in(&mut self, n: u64) -> bool {
+    pub fn one_in(&mut self, n: u64) -> bool {
         self.below(n) == 0
     }
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {

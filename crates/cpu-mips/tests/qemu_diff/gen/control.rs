@@ -2,8 +2,8 @@
 //! J/JAL/JR/JALR, and counted loops closed by a backward branch, each with
 //! a filled delay slot.
 //!
-//! Contents: `Gen::slot_and_skipped`, `Gen::branch`, `Gen::jump`,
-//! `Gen::counted_loop`.
+//! Contents: `Gen::pad_to_page_end`, `Gen::slot_and_skipped`, `Gen::branch`,
+//! `Gen::jump`, `Gen::counted_loop`.
 
 use cpu_mips::Reg;
 
@@ -12,7 +12,29 @@ use super::super::encode::{
 };
 use super::{Exec, Gen, RA};
 
+/// Bytes per page of the interpreter's decoded-code cache and of QEMU's
+/// translation (4 KiB).
+const PAGE_BYTES: u32 = 4096;
+
 impl Gen<'_> {
+    /// Now and then, when the page ends within 24 words, pads with simple
+    /// instructions so that the transfer emitted `words_before` words from
+    /// here is the page's last word and its delay slot the next page's
+    /// first (a transition the interpreter's page-at-a-time loop handles
+    /// separately).
+    fn pad_to_page_end(&mut self, words_before: u32) {
+        if !self.rng.one_in(4) {
+            return;
+        }
+        let last_word = PAGE_BYTES - 4;
+        let gap = last_word.wrapping_sub((self.pc + 4 * words_before) % PAGE_BYTES) / 4;
+        if gap <= 24 {
+            for _ in 0..gap {
+                self.simple(&[], Exec::Always, true);
+            }
+        }
+    }
+
     /// The delay slot and the 0..2 instructions a forward transfer skips
     /// when taken. `likely`: the delay slot is nullified when not taken.
     pub(super) fn slot_and_skipped(&mut self, skip: u32, likely: bool, link: Option<Reg>) {
@@ -30,6 +52,7 @@ impl Gen<'_> {
     /// A conditional forward branch (incl. likely and and-link forms) over
     /// its delay slot and 0..2 more instructions.
     pub(super) fn branch(&mut self) {
+        self.pad_to_page_end(0);
         let skip = self.rng.below(3) as u32;
         let off = (1 + skip) as u16;
         let (word, likely, link) = match self.rng.below(4) {
@@ -93,39 +116,39 @@ impl Gen<'_> {
     /// loaded with it.
     pub(super) fn jump(&mut self) {
         let skip = self.rng.below(3) as u32;
-        match self.rng.below(4) {
-            0 | 1 => {
-                let link = self.rng.one_in(2);
-                let target = self.pc + 8 + 4 * skip;
-                self.emit(
-                    jtype(if link { op::JAL } else { op::J }, target),
-                    Exec::Always,
-                );
-                let link = link.then_some(RA);
-                if let Some(r) = link {
-                    self.wrote(r, true, Exec::Always);
-                }
-                self.slot_and_skipped(skip, false, link);
+        let through_register = self.rng.one_in(2);
+        // JR/JALR follow a two-word li.
+        self.pad_to_page_end(if through_register { 2 } else { 0 });
+        if !through_register {
+            let link = self.rng.one_in(2);
+            let target = self.pc + 8 + 4 * skip;
+            self.emit(
+                jtype(if link { op::JAL } else { op::J }, target),
+                Exec::Always,
+            );
+            let link = link.then_some(RA);
+            if let Some(r) = link {
+                self.wrote(r, true, Exec::Always);
             }
-            _ => {
-                let link = self.rng.one_in(2);
-                let rs = self.dst(&[Reg::ZERO]);
-                let rs = if rs == Reg::ZERO { self.work[0] } else { rs };
-                // After the two-word li, the jump itself is at pc + 8.
-                let target = self.pc + 8 + 8 + 4 * skip;
-                for w in li32(rs, target) {
-                    self.emit(w, Exec::Always);
-                }
-                self.wrote(rs, true, Exec::Always);
-                if link {
-                    let rd = self.dst(&[rs]);
-                    self.emit(special(f::JALR, rs, Reg::ZERO, rd, 0), Exec::Always);
-                    self.wrote(rd, true, Exec::Always);
-                    self.slot_and_skipped(skip, false, Some(rd));
-                } else {
-                    self.emit(special(f::JR, rs, Reg::ZERO, Reg::ZERO, 0), Exec::Always);
-                    self.slot_and_skipped(skip, false, None);
-                }
+            self.slot_and_skipped(skip, false, link);
+        } else {
+            let link = self.rng.one_in(2);
+            let rs = self.dst(&[Reg::ZERO]);
+            let rs = if rs == Reg::ZERO { self.work[0] } else { rs };
+            // After the two-word li, the jump itself is at pc + 8.
+            let target = self.pc + 8 + 8 + 4 * skip;
+            for w in li32(rs, target) {
+                self.emit(w, Exec::Always);
+            }
+            self.wrote(rs, true, Exec::Always);
+            if link {
+                let rd = self.dst(&[rs]);
+                self.emit(special(f::JALR, rs, Reg::ZERO, rd, 0), Exec::Always);
+                self.wrote(rd, true, Exec::Always);
+                self.slot_and_skipped(skip, false, Some(rd));
+            } else {
+                self.emit(special(f::JR, rs, Reg::ZERO, Reg::ZERO, 0), Exec::Always);
+                self.slot_and_skipped(skip, false, None);
             }
         }
     }
