@@ -3,11 +3,22 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use irix_emu::cli::{self, args::Cli, args::Command, status};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = Cli::command().try_get_matches().and_then(|m| {
+        let mut cli = Cli::from_arg_matches(&m)?;
+        // -E and -U apply in command-line order, which clap's per-option
+        // lists lose: restore it from the parser's indices.
+        match (&mut cli.command, m.subcommand()) {
+            (Command::Run(a), Some((_, sub))) => a.machine.order_env_edits(sub),
+            (Command::Prof(a), Some((_, sub))) => a.machine.order_env_edits(sub),
+            _ => {}
+        }
+        Ok(cli)
+    });
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // --help and --version are not failures.

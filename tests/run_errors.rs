@@ -275,7 +275,6 @@ fn a_root_that_is_not_a_directory_exits_125() {
 }
 
 #[test]
-#[ignore = "bug: -E without '=' and a bad --root are checked only after PROGRAM is loaded (src/cli/launch.rs launch)"]
 fn option_errors_are_reported_before_the_program_is_looked_at() {
     // clap's option errors already win over a missing program (125); the
     // options irix-emu checks itself should too, as qemu-mips checks -E

@@ -1,5 +1,6 @@
 //! Command-line options (clap).
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -34,10 +35,13 @@ pub struct MachineArgs {
     pub root: Option<PathBuf>,
     /// Set VAR=VALUE in the guest's environment (repeatable).
     #[arg(short = 'E', long = "env", value_name = "VAR=VALUE")]
-    pub env: Vec<String>,
+    pub env: Vec<OsString>,
     /// Remove VAR from the guest's environment (repeatable).
     #[arg(short = 'U', long = "unset", value_name = "VAR")]
-    pub unset: Vec<String>,
+    pub unset: Vec<OsString>,
+    /// -E and -U in command-line order (filled from the parser's indices).
+    #[arg(skip)]
+    pub env_edits: Vec<EnvEdit>,
     /// Print one line per system call to stderr.
     #[arg(long)]
     pub strace: bool,
@@ -59,6 +63,45 @@ pub struct MachineArgs {
     /// Whose rules the profiling calls follow.
     #[arg(long, value_enum, default_value_t = PersonalityArg::Irix)]
     pub personality: PersonalityArg,
+}
+
+/// One edit of the guest environment, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EnvEdit {
+    Set(OsString),
+    Unset(OsString),
+}
+
+impl MachineArgs {
+    /// Orders the -E and -U values by where they stood on the command line
+    /// (clap keeps each option's values in its own list).
+    pub fn order_env_edits(&mut self, m: &clap::ArgMatches) {
+        let sets = m
+            .indices_of("env")
+            .into_iter()
+            .flatten()
+            .zip(self.env.iter().cloned().map(EnvEdit::Set));
+        let unsets = m
+            .indices_of("unset")
+            .into_iter()
+            .flatten()
+            .zip(self.unset.iter().cloned().map(EnvEdit::Unset));
+        let mut edits: Vec<(usize, EnvEdit)> = sets.chain(unsets).collect();
+        edits.sort_by_key(|(i, _)| *i);
+        self.env_edits = edits.into_iter().map(|(_, e)| e).collect();
+    }
+}
+
+/// PROGRAM and the guest's arguments, from a command's trailing values
+/// (clap requires at least one; an empty list is still an error, not a panic).
+pub fn split_command(command: &[OsString]) -> Result<(PathBuf, &[OsString]), super::Failure> {
+    match command.split_first() {
+        Some((program, args)) => Ok((PathBuf::from(program), args)),
+        None => Err(super::Failure::new(
+            super::status::EMULATOR_FAILURE,
+            "missing PROGRAM",
+        )),
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,11 +129,10 @@ impl From<PersonalityArg> for Personality {
 pub struct RunArgs {
     #[command(flatten)]
     pub machine: MachineArgs,
-    /// The IRIX executable.
-    pub program: PathBuf,
-    /// Arguments for the guest (everything after PROGRAM).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub args: Vec<String>,
+    /// The IRIX executable, then the guest's arguments: everything from
+    /// PROGRAM on belongs to the guest, options included.
+    #[arg(value_name = "PROGRAM [ARGS]", required = true, num_args = 1.., trailing_var_arg = true)]
+    pub command: Vec<OsString>,
 }
 
 #[derive(Args, Debug)]
@@ -115,11 +157,10 @@ pub struct ProfArgs {
     /// Also charge every retired cycle to its PC and compare with the samples.
     #[arg(long)]
     pub exact: bool,
-    /// The IRIX executable.
-    pub program: PathBuf,
-    /// Arguments for the guest (everything after PROGRAM).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub args: Vec<String>,
+    /// The IRIX executable, then the guest's arguments: everything from
+    /// PROGRAM on belongs to the guest, options included.
+    #[arg(value_name = "PROGRAM [ARGS]", required = true, num_args = 1.., trailing_var_arg = true)]
+    pub command: Vec<OsString>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! Loading PROGRAM and starting a kernel for it: what `run` and `prof`
 //! share, and where each way of failing gets its exit status.
 
+use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -8,7 +9,7 @@ use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH};
 use irix_kernel::signals;
 use loader::{Executable, LoadOptions};
 
-use super::args::MachineArgs;
+use super::args::{EnvEdit, MachineArgs};
 use super::{status, Failure};
 
 /// A loaded program and the kernel about to run it.
@@ -23,7 +24,7 @@ pub struct Launched {
 }
 
 /// Reads and loads `program`: 127 when it does not exist, 126 when it is
-/// not a runnable IRIX executable.
+/// not a runnable IRIX executable (a directory fails the read: EISDIR).
 pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Failure> {
     let name = program.display().to_string();
     let bytes = std::fs::read(program).map_err(|e| {
@@ -34,12 +35,6 @@ pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Fai
         };
         Failure::new(status, format!("{name}: {}", io_message(&e)))
     })?;
-    if std::fs::metadata(program).is_ok_and(|m| m.is_dir()) {
-        return Err(Failure::new(
-            status::NOT_RUNNABLE,
-            format!("{name}: is a directory"),
-        ));
-    }
     let exe = loader::load(&name, &bytes, &LoadOptions::default())
         .map_err(|e| Failure::new(status::NOT_RUNNABLE, e.to_string()))?;
     Ok((exe, bytes, name))
@@ -54,24 +49,29 @@ pub fn io_message(e: &std::io::Error) -> String {
     }
 }
 
-/// The guest's environment: the host's, edited by -E and -U in order (as
-/// QEMU's user-mode emulators do), sorted by name for reproducibility.
+/// The guest's environment: the host's, edited by -E and -U in command-line
+/// order (as QEMU's user-mode emulators do), sorted by name so the start-up
+/// stack does not depend on the host's ordering.
 fn guest_env(m: &MachineArgs) -> Result<Vec<Vec<u8>>, Failure> {
     let mut env: Vec<(Vec<u8>, Vec<u8>)> = std::env::vars_os()
         .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()))
         .collect();
-    for u in &m.unset {
-        env.retain(|(k, _)| k != u.as_bytes());
-    }
-    for e in &m.env {
-        let Some((k, v)) = e.split_once('=') else {
-            return Err(Failure::new(
-                status::EMULATOR_FAILURE,
-                format!("-E {e}: expected VAR=VALUE"),
-            ));
-        };
-        env.retain(|(key, _)| key != k.as_bytes());
-        env.push((k.as_bytes().to_vec(), v.as_bytes().to_vec()));
+    for edit in &m.env_edits {
+        match edit {
+            EnvEdit::Unset(name) => env.retain(|(k, _)| k != name.as_bytes()),
+            EnvEdit::Set(setting) => {
+                let bytes = setting.as_bytes();
+                let Some(eq) = bytes.iter().position(|&b| b == b'=') else {
+                    return Err(Failure::new(
+                        status::EMULATOR_FAILURE,
+                        format!("-E {}: expected VAR=VALUE", setting.to_string_lossy()),
+                    ));
+                };
+                let (k, v) = (&bytes[..eq], &bytes[eq + 1..]);
+                env.retain(|(key, _)| key != k);
+                env.push((k.to_vec(), v.to_vec()));
+            }
+        }
     }
     env.sort();
     Ok(env
@@ -138,15 +138,15 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
     })
 }
 
-/// Loads PROGRAM and creates its process with `args` as argv[1..].
-pub fn launch(m: &MachineArgs, program: &Path, args: &[String]) -> Result<Launched, Failure> {
+/// Loads PROGRAM and creates its process with `args` as argv[1..]. The
+/// options are checked first, so a bad option is 125 whatever PROGRAM is.
+pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Launched, Failure> {
+    let config = config(m)?;
+    let env = guest_env(m)?;
     let (exe, bytes, name) = load_program(program)?;
-    let mut config = config(m)?;
-    config.tunables = Default::default();
     let mut kernel = Kernel::new(config);
     let mut argv = vec![program.as_os_str().as_bytes().to_vec()];
     argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
-    let env = guest_env(m)?;
     let pid = kernel.spawn(&exe, &name, &argv, &env).map_err(|e| {
         Failure::new(
             status::EMULATOR_FAILURE,

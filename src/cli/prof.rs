@@ -12,7 +12,7 @@ use crate::profile::{exact_histograms, sampled_histograms};
 use cpu_mips::Observer;
 use irix_kernel::profiling::{HostProfile, Personality};
 
-use super::args::ProfArgs;
+use super::args::{split_command, ProfArgs};
 use super::launch::{launch, outcome_status};
 use super::{say, status, Failure};
 use crate::gmon;
@@ -63,7 +63,8 @@ fn sample_hz(
 }
 
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
-    let mut l = launch(&args.machine, &args.program, &args.args)?;
+    let (program, guest_args) = split_command(&args.command)?;
+    let mut l = launch(&args.machine, &program, guest_args)?;
     let ranges = l.exe.text_ranges();
     if ranges.is_empty() {
         return Err(Failure::new(

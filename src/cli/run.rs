@@ -2,13 +2,14 @@
 
 use std::time::Instant;
 
-use super::args::RunArgs;
+use super::args::{split_command, RunArgs};
 use super::launch::{launch, outcome_status};
 use super::{say, Failure};
 
 /// Runs the program; Ok(status) is the guest's (or 128+N, 124).
 pub fn run(args: &RunArgs) -> Result<u8, Failure> {
-    let mut l = launch(&args.machine, &args.program, &args.args)?;
+    let (program, guest_args) = split_command(&args.command)?;
+    let mut l = launch(&args.machine, &program, guest_args)?;
     let started = Instant::now();
     let outcome = l.kernel.run();
     let host = started.elapsed();

@@ -41,8 +41,6 @@ use crate::Errno;
 
 /// The number of the indirect system call.
 const SYS_SYSCALL: u32 = 1000;
-/// IRIX numbers start here (v0 = 1000 + n).
-pub const SYSCALL_BASE: u32 = 1000;
 
 /// What a handler did.
 #[derive(Debug)]
@@ -167,9 +165,8 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Flow {
     };
     let Some(def) = lookup(nr) else {
         k.warn(&format!(
-            "{}: unimplemented system call {nr} ({}) at pc 0x{pc:08x}: ENOSYS",
-            p.name,
-            nr.wrapping_sub(SYSCALL_BASE)
+            "{}: unimplemented system call {nr} at pc 0x{pc:08x}: ENOSYS",
+            p.name
         ));
         write_back(p, SysResult::Err(Errno::ENOSYS));
         return Flow::Continue;
