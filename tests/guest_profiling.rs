@@ -332,7 +332,7 @@ fn darwin_bins_are_half_the_pc_offset_times_scale_over_65536() {
     let per_insn = scale_counters(&run_twice(None, "prof_scale", &["0"]));
     assert_eq!(per_insn.iter().map(|c| c.1).sum::<u64>(), 112);
     // pc - hot_a of counter i in mode 0 is 4 i.
-    let irix = |x: u64, scale: u64| (x * scale >> 16) / 2;
+    let irix = |x: u64, scale: u64| ((x * scale) >> 16) / 2;
     let darwin = |x: u64, scale: u64| (x / 2) * scale / 65536;
     let predict = |f: &dyn Fn(u64, u64) -> u64, below: u64, scale: u64| {
         let mut m = std::collections::BTreeMap::<u64, u64>::new();
