@@ -261,9 +261,9 @@ fn output_into_a_missing_directory_fails_with_125_and_leaves_no_file() {
     let out = dir.file("missing/gmon.out");
     let r = prof(&[], &out, "hello", &[]);
     assert_eq!(r.status, EMULATOR_FAILURE, "stderr: {}", r.stderr);
-    // The guest ran (hello printed); the failure is the one line (no
-    // --stats: prof stops at the failed write).
-    assert_eq!(r.text(), "hello, world\n");
+    // The directory is checked before the guest runs: no run is wasted
+    // on a profile that cannot be written.
+    assert_eq!(r.text(), "");
     let errors = lines_with(&r.stderr, "irix-emu: ");
     assert_eq!(errors.len(), 1, "{}", r.stderr);
     assert!(
@@ -473,9 +473,6 @@ fn report_refuses_bad_profiles_with_125_and_one_line() {
 }
 
 #[test]
-#[ignore = "bug: after the guest execs another program, prof keeps charging the new image's PCs to the \
-            first program's text ranges (kernel outside profile is keyed by pid only), so the gmon.out \
-            credits proc_exec's unlink/open/creat/sginap, which it never calls"]
 fn prof_never_charges_an_exec_d_image_to_the_first_program_s_functions() {
     // proc_exec runs hot_a for 8,500,000 cycles (8 ticks), then execs
     // workload (19 rounds, about 246 ticks). Whatever prof does at exec

@@ -63,6 +63,7 @@ fn sample_hz(
 }
 
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
+    check_output_dir(&args.output)?;
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
     let ranges = l.exe.text_ranges();
@@ -135,4 +136,21 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         super::run::print_stats(&l.kernel, host);
     }
     Ok(code)
+}
+
+/// Refuses an -o whose directory does not exist before the guest runs, so
+/// a long run is not wasted on a profile that cannot be written.
+fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
+    let dir = match output.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(Failure::new(
+            status::EMULATOR_FAILURE,
+            format!("{}: cannot write: {} is not a directory", output.display(), dir.display()),
+        ))
+    }
 }

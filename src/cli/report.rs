@@ -73,7 +73,13 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         }
         out.flush()
     })();
-    written.map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+    match written {
+        // The reader went away (`report ... | head`): stop quietly, with the
+        // status a C tool killed by SIGPIPE would have.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(status::SIGNAL_BASE + 13),
+        Err(e) => return Err(Failure::new(status::EMULATOR_FAILURE, e.to_string())),
+        Ok(()) => {}
+    }
 
     if let Some(svg) = &args.svg {
         write_svg(svg, hists, &symbols)?;

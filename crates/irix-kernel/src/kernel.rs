@@ -94,11 +94,15 @@ pub enum Outcome {
 
 /// The outside profiler (`irix-emu prof`): a host-side histogram ticked on
 /// one process's user-time grid, independent of the guest's own profiling.
+/// Like profil, it ends when that process execs: the histogram's ranges
+/// (and the report's symbols) belong to the program it was started on.
 pub struct OutsideProfile {
     pub pid: Pid,
     pub hist: HostProfile,
     pub interval: u64,
     next: u64,
+    /// False once the process has exec'd another program.
+    pub active: bool,
 }
 
 /// Counters of a whole run, for --stats.
@@ -263,7 +267,20 @@ impl Kernel {
             hist,
             interval,
             next: clock::next_grid_point(now, interval),
+            active: true,
         });
+    }
+
+    /// The process profiled from outside, while its profile is active.
+    fn outside_pid(&self) -> Option<Pid> {
+        self.outside.as_ref().filter(|o| o.active).map(|o| o.pid)
+    }
+
+    /// exec: the outside profile of this process ends.
+    pub(crate) fn end_outside_profile(&mut self, pid: Pid) {
+        if let Some(o) = self.outside.as_mut().filter(|o| o.pid == pid) {
+            o.active = false;
+        }
     }
 
     pub fn outside_profile(&self) -> Option<&OutsideProfile> {
@@ -336,9 +353,8 @@ impl Kernel {
     }
 
     /// As `run`, with `obs` seeing every instruction the outside-profiled
-    /// process (or, without one, the first process) retires.
+    /// process retires while its profile is active (until it execs).
     pub fn run_observed<O: Observer>(&mut self, obs: &mut O) -> Outcome {
-        let observed = self.outside.as_ref().map(|o| o.pid).or(self.first);
         let mut idle_rounds = 0usize;
         while let Some(pid) = self.run_queue.pop_front() {
             let Some(mut p) = self.procs.remove(&pid) else {
@@ -346,7 +362,7 @@ impl Kernel {
             };
             let was_blocked = p.state == RunState::Blocked;
             self.load_shared_memory(&mut p);
-            let end = if Some(pid) == observed {
+            let end = if Some(pid) == self.outside_pid() {
                 self.run_slice(&mut p, obs)
             } else {
                 self.run_slice(&mut p, &mut ())
@@ -391,6 +407,9 @@ impl Kernel {
     /// Runs `p` for one quantum, handling its exceptions and ticks.
     fn run_slice<O: Observer>(&mut self, p: &mut Process, obs: &mut O) -> SliceEnd {
         let slice_end = p.user_cycles() + self.config.quantum_cycles;
+        // An exec ends the outside profile: the observer must not see the
+        // new image, so the slice ends there (the next one is unobserved).
+        let observed = self.outside_pid() == Some(p.pid);
         loop {
             if let Some(end) = self.deliver_pending_signal(p) {
                 return end;
@@ -406,7 +425,7 @@ impl Kernel {
             let outside_next = self
                 .outside
                 .as_ref()
-                .filter(|o| o.pid == p.pid)
+                .filter(|o| o.active && o.pid == p.pid)
                 .map_or(u64::MAX, |o| o.next);
             let deadline = slice_end.min(p.next_tick).min(outside_next).min(limit);
             let instret = p.cpu.instructions();
@@ -427,6 +446,9 @@ impl Kernel {
                 }
                 StopReason::Exception(e) if e.code == ExcCode::Sys => {
                     match syscalls::dispatch(self, p) {
+                        Flow::Continue if observed && self.outside_pid() != Some(p.pid) => {
+                            return SliceEnd::Preempted;
+                        }
                         Flow::Continue => {}
                         Flow::Block => return SliceEnd::Blocked,
                         Flow::Exit(status) => return SliceEnd::Exited(status),
@@ -477,7 +499,7 @@ impl Kernel {
                 p.next_tick = u64::MAX;
             }
         }
-        if let Some(o) = self.outside.as_mut().filter(|o| o.pid == p.pid) {
+        if let Some(o) = self.outside.as_mut().filter(|o| o.active && o.pid == p.pid) {
             while now >= o.next {
                 o.hist.tick(p.cpu.sample_pc());
                 o.next += o.interval;

@@ -26,7 +26,11 @@ pub fn fork(k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
 pub fn sproc(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let size = image::SPROC_STACK_SIZE;
     let stack = tri!(super::mem::find_free(p, size as u64));
-    tri!(p.mem.map(stack as u64, size as u64, crate::memory::Perms::R | crate::memory::Perms::W));
+    tri!(p.mem.map(
+        stack as u64,
+        size as u64,
+        crate::memory::Perms::R | crate::memory::Perms::W
+    ));
     p.mmap_next = stack + size;
     start_member(k, p, a[0], a[2], stack + size - 16)
 }
@@ -41,7 +45,12 @@ pub fn sprocsp(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 }
 
 fn start_member(k: &mut Kernel, p: &mut Process, entry: u32, arg: u32, sp: u32) -> SysResult {
-    if entry % 4 != 0 || !p.mem.perms(entry).is_some_and(|perm| perm.contains(crate::memory::Perms::X)) {
+    if entry % 4 != 0
+        || !p
+            .mem
+            .perms(entry)
+            .is_some_and(|perm| perm.contains(crate::memory::Perms::X))
+    {
         return SysResult::Err(Errno::EFAULT);
     }
     tri!(image::install_sproc_stub(&mut p.mem));
@@ -100,6 +109,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     // The new image keeps the old one's user time: the process is the same.
     let user = p.user_cycles();
     k.leave_share_group(p);
+    k.end_outside_profile(p.pid);
     p.cpu = img.cpu;
     p.cpu.add_cycles(user);
     p.mem = img.mem;
