@@ -75,11 +75,14 @@
 //!
 //! Measured: the criterion benchmark `benches/interp.rs` (a 5-instruction
 //! integer loop, 5,000,002 instructions per run, timing model on, `O = ()`),
-//! `cargo bench -p cpu-mips --bench interp -- --quick`, on this project's
-//! shared 2-core machine: 142-146 million guest instructions per second
-//! (criterion's thrpt interval; two runs), measured while the load average
-//! was 4-5 from other builds sharing both cores. That is just under the
-//! 150 M/s target as measured; an unloaded run has not been possible yet.
+//! `cargo bench -p cpu-mips --bench interp -- --warm-up-time 2
+//! --measurement-time 6`, on this project's 2-core machine with nothing else
+//! running: 336 million guest instructions per second (criterion's mean
+//! thrpt; 327-347 interval), with the release profile's codegen-units = 1
+//! and thin LTO (297 M/s without them). Under a load average of 4-5 from
+//! other builds the same loop measured 142-146 M/s. The compiled C
+//! workload through the whole kernel is measured by the root package's
+//! `benches/workload.rs` (171 M/s; see the README).
 //!
 //! # Deliberately not implemented
 //! - Kernel mode, the TLB, caches and their miss penalties (no public fixed

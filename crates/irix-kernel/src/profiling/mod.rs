@@ -55,17 +55,17 @@
 //! `cargo bench -p irix-kernel --bench tick -- --warm-up-time 1 --measurement-time 3`
 //! (criterion 0.8, bench profile, benches/tick.rs): one [`ProfState::tick`] per
 //! iteration on a [`VecMemory`], n disjoint PROF_UINT regions at 1-1 scale,
-//! PCs from a fixed xorshift sequence over their text; shared 2-core build
-//! machine (AMD EPYC host, other builds running), so the figures are
-//! upper bounds. Criterion's estimate [low, mean, high]:
+//! PCs from a fixed xorshift sequence over their text; the 2-core machine
+//! with nothing else running (a first run under other builds' load measured
+//! about twice these). Criterion's estimate [low, mean, high]:
 //!
 //! | regions | ns per tick |
 //! |---|---|
-//! | 1 | 14.2 / 15.2 / 16.6 |
-//! | 8 | 19.2 / 20.2 / 21.2 |
-//! | 64 | 34.1 / 37.9 / 41.9 |
-//! | 512 | 39.5 / 43.2 / 47.0 |
-//! | 1024 (PROFIL_MAX) | 46.5 / 49.6 / 52.5 |
+//! | 1 | 6.7 / 6.7 / 6.8 |
+//! | 8 | 10.7 / 10.8 / 10.8 |
+//! | 64 | 14.9 / 15.2 / 15.6 |
+//! | 512 | 20.3 / 20.4 / 20.6 |
+//! | 1024 (PROFIL_MAX) | 24.6 / 26.4 / 28.4 |
 //!
 //! The growth is the binary search (log2 of at most 2n-1 ranges) and cache
 //! misses on the larger counter area, not a scan of the regions.
