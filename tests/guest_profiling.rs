@@ -69,7 +69,7 @@ fn run_twice(personality: Option<&str>, program: &str, args: &[&str]) -> String 
 }
 
 const PROF_PROFIL: &str = "profil: 0
-text: 18624 bytes, 4656 bins; hot_a at +0x50, hot_b at +0x90
+text: 18640 bytes, 4660 bins; hot_a at +0x50, hot_b at +0x90
 checksums: 83e4a00f c43783ac
 +0x0006c 12
 +0x00070 4
@@ -453,7 +453,7 @@ fn profiling_is_turned_off_when_an_exec_is_executed() {
     // both images (printed), so had the kernel kept the old state the second
     // image's identical hot loop (17 ticks) would have written into them.
     // The control: the second image's own profil() counts 17 ticks there.
-    let tail = "stage 2: bins at 0x004153f0, samples at 0x0041d3f0
+    let tail = "stage 2: bins at 0x00415400, samples at 0x0041d400
 stage 2: 0 ticks in bins, 0 samples after the same loop
 stage 2: profil again: 17 ticks
 ";
@@ -461,13 +461,13 @@ stage 2: profil again: 17 ticks
     let cases = [
         (
             "profil",
-            "stage 1: profil 0, bins at 0x004153f0, samples at 0x0041d3f0
+            "stage 1: profil 0, bins at 0x00415400, samples at 0x0041d400
 stage 1: 17 ticks in bins, 0 samples before exec
 ",
         ),
         (
             "pcsample",
-            "stage 1: pcsample 0, bins at 0x004153f0, samples at 0x0041d3f0
+            "stage 1: pcsample 0, bins at 0x00415400, samples at 0x0041d400
 stage 1: 0 ticks in bins, 17 samples before exec
 ",
         ),

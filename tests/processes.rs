@@ -172,3 +172,24 @@ parent after wait: cutime 51 cstime 1
         "{child} / {after}"
     );
 }
+
+#[test]
+fn sproc_members_share_the_address_space_and_the_profiling_buffer() {
+    // sprofil(2): "remains on in both child and parent processes after a
+    // fork(2) or a sproc(2)". The member shares the parent's address space,
+    // so its global is visible to the parent and both processes' ticks land
+    // in the one buffer: hot_a's (parent, 3,000,000 x 17 cycles = 51 ticks)
+    // and hot_b's (member, 3,000,000 x 11 cycles = 33 ticks). The member's
+    // entry returns 7, which the kernel's exit stub makes its status.
+    let r = run("proc_sproc");
+    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
+    assert_eq!(
+        r.text(),
+        "proc_sproc: profil 0
+member: running hot_b
+parent: member exited with status 7
+parent: member's value seen through the shared address space: yes
+parent: ticks hot_a 51 hot_b 33 other 0
+"
+    );
+}

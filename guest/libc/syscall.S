@@ -58,6 +58,8 @@ SYSCALL(profil, SYS_profil)
 /* syssgi(request, a1, a2, a3, a4 at sp+16, a5 at sp+20) */
 SYSCALL(__syssgi, SYS_syssgi)
 SYSCALL(pcsample, SYS_pcsample)
+/* sproc(entry, inh, arg): the kernel starts the member at entry(arg) */
+SYSCALL(sproc, SYS_sproc)
 /* xstat(version, path, buf) / fxstat(version, fd, buf) */
 SYSCALL(__xstat, SYS_xstat)
 SYSCALL(__fxstat, SYS_fxstat)

@@ -40,6 +40,7 @@
 #define SYS_sigprocmask 1164
 #define SYS_waitsys 1170
 #define SYS_pcsample 2026
+#define SYS_sproc 1129
 #elif defined(GUEST_LINUX)
 #define SYS_exit 4001
 #define SYS_read 4003
