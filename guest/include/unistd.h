@@ -27,4 +27,8 @@ int dup(int fd);
 int chdir(const char *path);
 long sginap(long ticks);
 #endif
+#if defined(GUEST_IRIX)
+/* IRIX's indirect system call (number 1000): syscall(nr, args...). */
+long syscall(long nr, ...);
+#endif
 #endif

@@ -60,6 +60,9 @@ SYSCALL(__syssgi, SYS_syssgi)
 SYSCALL(pcsample, SYS_pcsample)
 /* sproc(entry, inh, arg): the kernel starts the member at entry(arg) */
 SYSCALL(sproc, SYS_sproc)
+/* syscall(nr, ...): IRIX's indirect call (1000): the number in a0, the
+ * arguments shifted by one (a1..a3, then the caller's sp+16..). */
+SYSCALL(syscall, 1000)
 /* xstat(version, path, buf) / fxstat(version, fd, buf) */
 SYSCALL(__xstat, SYS_xstat)
 SYSCALL(__fxstat, SYS_fxstat)
