@@ -272,7 +272,11 @@ fn solaris_darwin_and_hpux_agree_with_irix_where_their_pages_do() {
     for personality in ["solaris", "darwin", "hpux"] {
         for (program, expected) in [("prof_profil", PROF_PROFIL), ("prof_sprofil", PROF_SPROFIL)] {
             let out = run_twice(Some(personality), program, &[]);
-            assert_eq!(out, layout(program, expected), "{program} under {personality}");
+            assert_eq!(
+                out,
+                layout(program, expected),
+                "{program} under {personality}"
+            );
         }
     }
 }
@@ -496,6 +500,10 @@ stage 1: 0 ticks in bins, 17 samples before exec
     ];
     for (how, stage1) in cases {
         let out = run_twice(None, "proc_exec_profil_off", &[how]);
-        assert_eq!(out, layout("proc_exec_profil_off", &format!("{stage1}{tail}")), "stage 1 with {how}");
+        assert_eq!(
+            out,
+            layout("proc_exec_profil_off", &format!("{stage1}{tail}")),
+            "stage 1 with {how}"
+        );
     }
 }

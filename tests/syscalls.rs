@@ -29,7 +29,10 @@ fn every_implemented_system_call_behaves_as_documented() {
     assert_eq!(stdout, EXPECTED);
     let warnings: Vec<&str> = stderr.lines().collect();
     assert_eq!(warnings.len(), 1, "{stderr}");
-    assert!(warnings[0].contains(": unimplemented system call 1999 at pc 0x"), "{stderr}");
+    assert!(
+        warnings[0].contains(": unimplemented system call 1999 at pc 0x"),
+        "{stderr}"
+    );
     // The program removed what it created; nothing else appeared.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);

@@ -150,7 +150,11 @@ fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
     } else {
         Err(Failure::new(
             status::EMULATOR_FAILURE,
-            format!("{}: cannot write: {} is not a directory", output.display(), dir.display()),
+            format!(
+                "{}: cannot write: {} is not a directory",
+                output.display(),
+                dir.display()
+            ),
         ))
     }
 }

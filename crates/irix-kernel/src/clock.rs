@@ -85,7 +85,7 @@ impl ProfMemory for GuestCounters<'_> {
 /// A misaligned counter is a fault, as it would be for the kernel's own
 /// store on the R4000 (and it must not straddle pages in our memory).
 fn aligned(addr: u32, size: u32) -> Result<(), ()> {
-    if addr % size == 0 {
+    if addr.is_multiple_of(size) {
         Ok(())
     } else {
         Err(())

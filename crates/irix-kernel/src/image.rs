@@ -173,7 +173,11 @@ pub fn install_sproc_stub(mem: &mut AddressSpace) -> Result<(), Errno> {
         return Ok(());
     }
     const STUB: [u32; 3] = [0x0040_2025, 0x2402_03e9, 0x0000_000c];
-    mem.map(SPROC_EXIT_STUB as u64, PAGE_SIZE as u64, Perms::R | Perms::X)?;
+    mem.map(
+        SPROC_EXIT_STUB as u64,
+        PAGE_SIZE as u64,
+        Perms::R | Perms::X,
+    )?;
     let bytes: Vec<u8> = STUB.iter().flat_map(|w| w.to_be_bytes()).collect();
     mem.poke_bytes(SPROC_EXIT_STUB, &bytes)
 }

@@ -15,8 +15,8 @@ use loader::Executable;
 
 use crate::clock::{self, GuestCounters};
 use crate::files::FdTable;
-use crate::memory::AddressSpace;
 use crate::image;
+use crate::memory::AddressSpace;
 use crate::process::{Accounting, Brk, ExitStatus, Pid, Process, RunState};
 use crate::profiling::{HostProfile, Personality, ProfState, Tunables};
 use crate::sigframe;
@@ -568,7 +568,10 @@ impl Kernel {
             });
         }
         if let Some(g) = p.share_group {
-            let members_left = self.procs.values().any(|c| c.share_group == Some(g) && !matches!(c.state, RunState::Zombie(_)));
+            let members_left = self
+                .procs
+                .values()
+                .any(|c| c.share_group == Some(g) && !matches!(c.state, RunState::Zombie(_)));
             if !members_left {
                 self.share_groups.remove(&g);
             }
@@ -619,13 +622,22 @@ impl Kernel {
     /// sproc: a new process sharing `parent`'s address space (forming a
     /// share group if it has none), with its own registers, starting at
     /// `entry(arg)` on the stack whose top is `sp`, returning into `ret`.
-    pub(crate) fn sproc(&mut self, parent: &mut Process, entry: u32, arg: u32, sp: u32, ret: u32) -> Pid {
+    pub(crate) fn sproc(
+        &mut self,
+        parent: &mut Process,
+        entry: u32,
+        arg: u32,
+        sp: u32,
+        ret: u32,
+    ) -> Pid {
         let pid = self.alloc_pid();
         let mut child = parent.clone();
         let group = *parent.share_group.get_or_insert(parent.pid);
         child.share_group = Some(group);
         child.mem = AddressSpace::default(); // the group's, loaded when it runs
-        self.share_groups.entry(group).or_insert_with(|| (AddressSpace::default(), parent.pid));
+        self.share_groups
+            .entry(group)
+            .or_insert_with(|| (AddressSpace::default(), parent.pid));
         child.pid = pid;
         child.ppid = parent.pid;
         child.acct = Accounting::default();

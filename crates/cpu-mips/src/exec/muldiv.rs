@@ -15,6 +15,7 @@
 //! - DDIV/DDIVU by 0: the same rule on 64-bit values.
 //! - DIV INT32_MIN / -1 (and DDIV INT64_MIN / -1): LO = INT_MIN, HI = 0
 //!   (the wrapped quotient, remainder 0).
+//!
 //! Doubt: MAME's r4000 core leaves HI/LO unchanged on division by zero and
 //! QEMU divides by 1 instead; neither claims to be measured on an R4000.
 
@@ -35,6 +36,7 @@ pub(crate) fn div32(a: i32, b: i32) -> (i32, i32) {
 }
 
 /// DIVU semantics on u32 (LO, HI).
+#[allow(clippy::manual_checked_div)] // the zero case is the hardware's rule, not a fallback
 pub(crate) fn divu32(a: u32, b: u32) -> (u32, u32) {
     if b == 0 {
         (u32::MAX, a)
@@ -53,6 +55,7 @@ pub(crate) fn div64(a: i64, b: i64) -> (i64, i64) {
 }
 
 /// DDIVU semantics on u64 (LO, HI).
+#[allow(clippy::manual_checked_div)] // the zero case is the hardware's rule, not a fallback
 pub(crate) fn divu64(a: u64, b: u64) -> (u64, u64) {
     if b == 0 {
         (u64::MAX, a)

@@ -45,7 +45,7 @@ pub fn sprocsp(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 }
 
 fn start_member(k: &mut Kernel, p: &mut Process, entry: u32, arg: u32, sp: u32) -> SysResult {
-    if entry % 4 != 0
+    if !entry.is_multiple_of(4)
         || !p
             .mem
             .perms(entry)

@@ -12,7 +12,7 @@ pub const PCSAMPLE_NR: u32 = 2026;
 
 /// profil(buff, bufsiz, offset, scale).
 pub fn profil(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (pers, tun) = (k.config.personality, k.config.tunables.clone());
+    let (pers, tun) = (k.config.personality, k.config.tunables);
     let r = {
         let (prof, mut mem) = GuestCounters::split(p);
         prof.profil(&mut mem, pers, &tun, a[0], a[1], a[2], a[3])
@@ -23,7 +23,7 @@ pub fn profil(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 
 /// sprofil(profp, profcnt, tvp, flags), reached through syssgi(SGI_SPROFIL).
 pub fn sprofil(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (pers, tun) = (k.config.personality, k.config.tunables.clone());
+    let (pers, tun) = (k.config.personality, k.config.tunables);
     let r = {
         let (prof, mut mem) = GuestCounters::split(p);
         prof.sprofil(&mut mem, pers, &tun, a[0], a[1] as i32, a[2], a[3])
@@ -34,7 +34,7 @@ pub fn sprofil(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 
 /// pcsample(samples, nsamples).
 pub fn pcsample(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (pers, tun) = (k.config.personality, k.config.tunables.clone());
+    let (pers, tun) = (k.config.personality, k.config.tunables);
     let r = {
         let (prof, mut mem) = GuestCounters::split(p);
         prof.pcsample(&mut mem, pers, &tun, a[0], a[1] as i32)
