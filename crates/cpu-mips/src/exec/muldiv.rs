@@ -36,7 +36,7 @@ pub(crate) fn div32(a: i32, b: i32) -> (i32, i32) {
 }
 
 /// DIVU semantics on u32 (LO, HI).
-#[allow(clippy::manual_checked_div)] // the zero case is the hardware's rule, not a fallback
+#[allow(clippy::manual_checked_ops)] // the zero case is the hardware's rule, not a fallback
 pub(crate) fn divu32(a: u32, b: u32) -> (u32, u32) {
     if b == 0 {
         (u32::MAX, a)
@@ -55,7 +55,7 @@ pub(crate) fn div64(a: i64, b: i64) -> (i64, i64) {
 }
 
 /// DDIVU semantics on u64 (LO, HI).
-#[allow(clippy::manual_checked_div)] // the zero case is the hardware's rule, not a fallback
+#[allow(clippy::manual_checked_ops)] // the zero case is the hardware's rule, not a fallback
 pub(crate) fn divu64(a: u64, b: u64) -> (u64, u64) {
     if b == 0 {
         (u64::MAX, a)
