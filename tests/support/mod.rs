@@ -21,11 +21,12 @@
 // Each test crate uses its own subset of these helpers.
 #![allow(dead_code)]
 
-use std::io::Read;
-use std::os::unix::process::ExitStatusExt;
+#[path = "../common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::process::Command;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Wall-clock limit for one irix-emu process; the runs here take well under
 /// a few seconds, so the limit only turns a hang into a failure.
@@ -79,69 +80,21 @@ pub fn emu_in(cwd: &Path, args: &[&str]) -> Out {
     run(cmd)
 }
 
-/// Runs `cmd` to completion with a time limit.
-pub fn run(mut cmd: Command) -> Out {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let shown = format!("{cmd:?}");
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {shown}: {e}"));
-    // Drained on their own threads so a full pipe never blocks the child.
-    let mut out = child.stdout.take().expect("stdout is piped");
-    let mut err = child.stderr.take().expect("stderr is piped");
-    let out_t = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = out.read_to_end(&mut v);
-        v
-    });
-    let err_t = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = err.read_to_end(&mut v);
-        v
-    });
-    let started = Instant::now();
-    let exit = loop {
-        match child.try_wait() {
-            Ok(Some(exit)) => break exit,
-            Ok(None) if started.elapsed() > TIME_LIMIT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("{shown} still running after {TIME_LIMIT:?}: killed");
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => panic!("waiting for {shown}: {e}"),
-        }
-    };
-    let stdout = out_t.join().expect("stdout reader");
-    let stderr = String::from_utf8_lossy(&err_t.join().expect("stderr reader")).into_owned();
-    let status = match (exit.code(), exit.signal()) {
-        (Some(c), _) => c,
-        (None, Some(s)) => 128 + s,
-        (None, None) => panic!("{shown}: neither an exit status nor a signal"),
-    };
+/// Runs `cmd` to completion with a time limit (common::run_command); a
+/// death by signal N reads as 128 + N, as a shell shows it.
+pub fn run(cmd: Command) -> Out {
+    let r = common::run_command(cmd);
     Out {
-        status,
-        stdout,
-        stderr,
+        status: r.status.shell(),
+        stdout: r.stdout,
+        stderr: r.stderr,
     }
 }
 
-/// Whether the outside tool `name` is on PATH; if not, prints "SKIP: ..."
-/// and returns false, or panics when IRIX_EMU_REQUIRE_TOOLS=1.
+/// Whether the outside tool `name` is on PATH (skip or fail rule in
+/// common::require_tool).
 pub fn tool(name: &str) -> bool {
-    let found = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
-        .unwrap_or(false);
-    if found {
-        return true;
-    }
-    if std::env::var("IRIX_EMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("{name} not found on PATH and IRIX_EMU_REQUIRE_TOOLS=1");
-    }
-    eprintln!("SKIP: {name} not found");
-    false
+    common::require_tool(name)
 }
 
 /// A fresh directory under the system's temporary directory, removed with
