@@ -193,3 +193,19 @@ parent: ticks hot_a 51 hot_b 33 other 0
 "
     );
 }
+
+#[test]
+fn a_stopped_process_takes_no_cpu_until_sigcont() {
+    // The default actions include stop: the child's SIGSTOP to itself takes
+    // it off the CPU, so its "resumed" line can only follow the parent's
+    // SIGCONT (were the stop ignored, the child would print first).
+    let r = run("proc_stop_cont");
+    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
+    assert_eq!(
+        r.text(),
+        "parent: child has sent itself SIGSTOP; sending SIGCONT
+child: resumed after SIGCONT
+parent: child exited with status 5
+"
+    );
+}

@@ -23,6 +23,8 @@
 #define SIGUSR1 16
 #define SIGUSR2 17
 #define SIGCHLD 18
+#define SIGSTOP 23 /* SVR4 numbering (IRIX), not Linux's 19 */
+#define SIGCONT 25
 
 int kill(pid_t pid, int sig);
 /* "SIGSEGV" for 11; "SIG?" for an unknown number. */

@@ -143,6 +143,8 @@ pub const INIT_PID: Pid = 1;
 enum SliceEnd {
     Preempted,
     Blocked,
+    /// A stop signal's default action: off the CPU until SIGCONT.
+    Stopped,
     Exited(ExitStatus),
     CycleLimit,
 }
@@ -360,6 +362,22 @@ impl Kernel {
             let Some(mut p) = self.procs.remove(&pid) else {
                 continue;
             };
+            if p.state == RunState::Stopped {
+                // Stopped processes take no CPU; SIGCONT (or SIGKILL)
+                // makes one runnable again.
+                let wake = signals::bit(signals::SIGCONT) | signals::bit(signals::SIGKILL);
+                if p.signals.pending & wake == 0 {
+                    self.procs.insert(pid, p);
+                    self.run_queue.push_back(pid);
+                    idle_rounds += 1;
+                    if idle_rounds > self.run_queue.len() {
+                        self.outcome.get_or_insert(Outcome::Deadlock);
+                        break;
+                    }
+                    continue;
+                }
+                p.state = RunState::Runnable;
+            }
             let was_blocked = p.state == RunState::Blocked;
             self.load_shared_memory(&mut p);
             let end = if Some(pid) == self.outside_pid() {
@@ -376,6 +394,10 @@ impl Kernel {
                 SliceEnd::Blocked => {
                     p.state = RunState::Blocked;
                     idle_rounds = if was_blocked { idle_rounds + 1 } else { 0 };
+                }
+                SliceEnd::Stopped => {
+                    p.state = RunState::Stopped;
+                    idle_rounds = 0;
                 }
                 SliceEnd::Exited(status) => {
                     idle_rounds = 0;
@@ -539,7 +561,11 @@ impl Kernel {
         }
         match signals::default_action(sig) {
             DefaultAction::Ignore | DefaultAction::Continue => None,
-            DefaultAction::Stop => None,
+            DefaultAction::Stop => {
+                // A stop discards a pending continue, as POSIX has it.
+                p.signals.pending &= !signals::bit(signals::SIGCONT);
+                Some(SliceEnd::Stopped)
+            }
             action => {
                 let core = action == DefaultAction::Core;
                 if Some(p.pid) == self.first {

@@ -247,8 +247,10 @@ fn write_back(p: &mut Process, r: SysResult) {
             p.set_reg(V0, e.number());
             p.set_reg(A3, 1);
         }
-        SysResult::Jumped => return,
-        SysResult::Block | SysResult::Exit(_) => unreachable!("handled by dispatch"),
+        // The handler set the registers itself (execve, sigreturn), or
+        // there is nothing to write back to (dispatch returns before it
+        // gets here for a blocked call or an exit).
+        SysResult::Jumped | SysResult::Block | SysResult::Exit(_) => return,
     }
     p.cpu.complete_exception_instruction();
 }
