@@ -5,7 +5,8 @@
 //! getuid, getgid, syssgi(SGI_SYSCONF), getpagesize, ulimit, utssys
 //! (uname), time, nanosleep and sginap (advancing the virtual clock),
 //! gettimeofday, times, mmap (anonymous, private file; shared file is
-//! refused), mprotect, munmap, and an unknown number (ENOSYS + a warning).
+//! refused), mprotect, munmap, an unknown number (ENOSYS + a warning), and
+//! the old SVR4 wait (v0 = pid, v1 = status word; ECHILD without children).
 
 use std::path::Path;
 use std::process::Command;
@@ -87,4 +88,6 @@ munmap: 0
 mmap private file: 0123456789
 mmap shared file: -1 ENOSYS
 unknown syscall 1999: -1 ENOSYS
+wait: the child's pid yes, status 0x900
+wait without children: -1 ECHILD
 ";

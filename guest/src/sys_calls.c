@@ -44,6 +44,23 @@ static void show(const char *name, long r)
 		printf("%s: %ld\n", name, r);
 }
 
+/* wait() (IRIX 1007, the SVR4 form before waitsys): v0 = pid, v1 = the
+ * status word; a3 = 1 and v0 = errno on failure. Called directly, since
+ * syscall() returns only v0. */
+static long sys_wait(unsigned *status)
+{
+	register long v0 __asm__("$2") = 1007;
+	register long v1 __asm__("$3");
+	register long a3 __asm__("$7");
+	__asm__ volatile("syscall" : "+r"(v0), "=r"(v1), "=r"(a3) : : "memory");
+	if (a3) {
+		errno = v0;
+		return -1;
+	}
+	*status = v1;
+	return v0;
+}
+
 static unsigned be32(const unsigned char *p)
 {
 	return (unsigned)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
@@ -110,6 +127,15 @@ int main(void)
 	printf("mmap private file: %.10s\n", map == (char *)-1 ? errno_name(errno) : map);
 	show("mmap shared file", syscall(N_MMAP, 0, 4096, 1, 1, fd, 0));
 	show("unknown syscall 1999", syscall(1999));
+	{
+		unsigned st = 0;
+		pid_t child = fork();
+		if (child == 0)
+			_exit(9);
+		r = sys_wait(&st);
+		printf("wait: the child's pid %s, status 0x%x\n", r == child ? "yes" : "no", st);
+		show("wait without children", sys_wait(&st));
+	}
 	unlink("sys_calls.b");
 	unlink("sys_calls.a");
 	return 0;

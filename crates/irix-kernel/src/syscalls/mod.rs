@@ -95,6 +95,7 @@ pub static TABLE: &[Syscall] = &[
     Syscall { nr: 1004, name: "write",                   args: &[Fd, Buf, Int], handler: fs::write },
     Syscall { nr: 1005, name: "open",                    args: &[Str, Hex, Oct], handler: fs::open },
     Syscall { nr: 1006, name: "close",                   args: &[Fd], handler: fs::close },
+    Syscall { nr: 1007, name: "wait",                    args: &[], handler: proc::wait },
     Syscall { nr: 1008, name: "creat",                   args: &[Str, Oct], handler: fs::creat },
     Syscall { nr: 1009, name: "link",                    args: &[Str, Str], handler: fs::link },
     Syscall { nr: 1010, name: "unlink",                  args: &[Str], handler: fs::unlink },

@@ -150,6 +150,37 @@ const CLD_EXITED: u32 = 1;
 const CLD_KILLED: u32 = 2;
 const CLD_DUMPED: u32 = 3;
 
+/// The first of `candidates` (children, in pid order) that has exited.
+fn exited_child(k: &Kernel, candidates: &[u32]) -> Option<(u32, ExitStatus)> {
+    candidates
+        .iter()
+        .copied()
+        .find_map(|c| match k.process(c)?.state {
+            RunState::Zombie(status) => Some((c, status)),
+            _ => None,
+        })
+}
+
+/// A child's user and system cycles, its own waited-for children's included
+/// (what the parent's cutime/cstime gain when it is collected).
+fn child_cycles(k: &Kernel, child: u32) -> (u64, u64) {
+    k.process(child).map_or((0, 0), |c| {
+        (
+            c.user_cycles() + c.acct.child_user_cycles,
+            c.acct.sys_cycles + c.acct.child_sys_cycles,
+        )
+    })
+}
+
+/// Collects an exited child: it leaves the process table and its times go
+/// to the parent's cutime/cstime.
+fn collect(k: &mut Kernel, p: &mut Process, child: u32) {
+    let (utime, stime) = child_cycles(k, child);
+    k.reap(child);
+    p.acct.child_user_cycles += utime;
+    p.acct.child_sys_cycles += stime;
+}
+
 /// waitsys(idtype, id, info, options, rusage): SVR4 waitid. Blocks until a
 /// matching child has exited unless WNOHANG; ECHILD without such children.
 pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
@@ -171,13 +202,7 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     if candidates.is_empty() {
         return SysResult::Err(Errno::ECHILD);
     }
-    let zombie = candidates
-        .iter()
-        .copied()
-        .find_map(|c| match k.process(c)?.state {
-            RunState::Zombie(status) if options & WEXITED != 0 => Some((c, status)),
-            _ => None,
-        });
+    let zombie = exited_child(k, &candidates).filter(|_| options & WEXITED != 0);
     let Some((child, status)) = zombie else {
         if options & WNOHANG != 0 {
             if info != 0 {
@@ -195,13 +220,7 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
         } => (CLD_KILLED, signal),
         ExitStatus::Killed { signal, core: true } => (CLD_DUMPED, signal),
     };
-    let Some(c) = k.process(child) else {
-        return SysResult::Err(Errno::ECHILD);
-    };
-    let (utime, stime) = (
-        c.user_cycles() + c.acct.child_user_cycles,
-        c.acct.sys_cycles + c.acct.child_sys_cycles,
-    );
+    let (utime, stime) = child_cycles(k, child);
     if info != 0 {
         let mut si = [0u8; SIGINFO_SIZE];
         let mut put = |off: usize, v: u32| si[off..off + 4].copy_from_slice(&v.to_be_bytes());
@@ -214,11 +233,25 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
         tri!(p.mem.write_bytes(info, &si));
     }
     if options & WNOWAIT == 0 {
-        k.reap(child);
-        p.acct.child_user_cycles += utime;
-        p.acct.child_sys_cycles += stime;
+        collect(k, p, child);
     }
     SysResult::Ok(0)
+}
+
+/// wait(): the pre-waitsys SVR4 form libc's wait() used: blocks until any
+/// child has exited, then v0 = its pid, v1 = its wait status word
+/// (exit code << 8, or the signal | 0x80 for a core); ECHILD without
+/// children.
+pub fn wait(k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
+    let children = k.children_of(p.pid);
+    if children.is_empty() {
+        return SysResult::Err(Errno::ECHILD);
+    }
+    let Some((child, status)) = exited_child(k, &children) else {
+        return SysResult::Block;
+    };
+    collect(k, p, child);
+    SysResult::Ok2(child, status.wait_status())
 }
 
 /// kill(pid, sig). A run is one process group (its id is the first
