@@ -213,3 +213,48 @@ fn an_exception_charges_nothing_until_the_embedder_completes_the_instruction() {
     cpu.complete_exception_instruction();
     assert_eq!((cpu.cycles(), cpu.instructions()), (2, 2));
 }
+
+// Floating point: a COP1 result is ready FpOp::latency() cycles after the
+// instruction issues (GCC's R4000 model: add/sub 4, mul.d 8, div.s 23,
+// compare 3); a reader issued earlier stalls until then.
+const ADD_D_F0: u32 = 0x4624_1000; // add.d $f0, $f2, $f4
+const ADD_D_USES_F0: u32 = 0x4620_0180; // add.d $f6, $f0, $f0
+const MUL_D_F0: u32 = 0x4624_1002; // mul.d $f0, $f2, $f4
+const DIV_S_F0: u32 = 0x4604_1003; // div.s $f0, $f2, $f4
+const ADD_S_USES_F0: u32 = 0x4600_0180; // add.s $f6, $f0, $f0
+const C_LT_D: u32 = 0x4624_103c; // c.lt.d $f2, $f4
+const BC1T_NEXT: u32 = 0x4501_0001; // bc1t (over the next instruction)
+
+#[test]
+fn an_fp_add_result_read_next_stalls_until_its_four_cycle_latency() {
+    // add.d issues at 0, $f0 ready at 4; the reader would issue at 1: stalls
+    // 3, charged 1 + 3 = 4. Total 1 + 4 = 5.
+    let (cycles, trace) = timed(false, &[ADD_D_F0, ADD_D_USES_F0, BREAK]);
+    assert_eq!(cycles, 5);
+    assert_eq!(trace, vec![(CODE, 1), (CODE + 4, 4)]);
+}
+
+#[test]
+fn independent_work_hides_part_of_an_fp_latency() {
+    // add.d at 0 (ready 4), nops at 1 and 2, the reader at 3 stalls 1:
+    // 1 + 1 + 1 + 2 = 5.
+    let (cycles, _) = timed(false, &[ADD_D_F0, NOP, NOP, ADD_D_USES_F0, BREAK]);
+    assert_eq!(cycles, 5);
+}
+
+#[test]
+fn mul_d_and_div_s_results_wait_for_their_latencies() {
+    // mul.d: ready at 8, reader at 1 stalls 7: 1 + 8 = 9.
+    assert_eq!(timed(false, &[MUL_D_F0, ADD_D_USES_F0, BREAK]).0, 9);
+    // div.s: ready at 23, reader at 1 stalls 22: 1 + 23 = 24.
+    assert_eq!(timed(false, &[DIV_S_F0, ADD_S_USES_F0, BREAK]).0, 24);
+}
+
+#[test]
+fn a_branch_on_the_fp_condition_waits_for_the_compare() {
+    // c.lt.d at 0 sets the condition at 3 (false: 0 < 0); bc1t at 1 stalls
+    // 2 and is not taken: 1 + 2 = 3; its delay slot 1. Total 1 + 3 + 1 = 5.
+    let (cycles, trace) = timed(false, &[C_LT_D, BC1T_NEXT, NOP, BREAK]);
+    assert_eq!(cycles, 5);
+    assert_eq!(trace, vec![(CODE, 1), (CODE + 4, 3), (CODE + 8, 1)]);
+}
