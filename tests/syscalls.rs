@@ -90,4 +90,6 @@ mmap shared file: -1 ENOSYS
 unknown syscall 1999: -1 ENOSYS
 wait: the child's pid yes, status 0x900
 wait without children: -1 ECHILD
+nanosleep 2^31-1 s: 0
+nanosleep tv_nsec 1e9: -1 EINVAL
 ";

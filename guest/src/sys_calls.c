@@ -136,6 +136,11 @@ int main(void)
 		printf("wait: the child's pid %s, status 0x%x\n", r == child ? "yes" : "no", st);
 		show("wait without children", sys_wait(&st));
 	}
+	ts[0] = 0x7fffffff;
+	ts[1] = 999999999;
+	show("nanosleep 2^31-1 s", syscall(N_NANOSLEEP, ts, 0));
+	ts[1] = 1000000000;
+	show("nanosleep tv_nsec 1e9", syscall(N_NANOSLEEP, ts, 0));
 	unlink("sys_calls.b");
 	unlink("sys_calls.a");
 	return 0;

@@ -317,12 +317,12 @@ impl Kernel {
     }
 
     pub fn ticks_to_cycles(&self, ticks: u64) -> u64 {
-        ticks * self.tick_cycles()
+        ticks.saturating_mul(self.tick_cycles())
     }
 
     /// Advances virtual time without running anything (sginap, nanosleep).
     pub(crate) fn sleep(&mut self, cycles: u64) {
-        self.now += cycles;
+        self.now = self.now.saturating_add(cycles);
     }
 
     /// Charges one system call's cost to the process as system time.

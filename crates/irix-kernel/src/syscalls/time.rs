@@ -62,8 +62,9 @@ pub fn nanosleep(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     if sec < 0 || !(0..1_000_000_000).contains(&nsec) {
         return SysResult::Err(Errno::EINVAL);
     }
-    let ns = sec as u64 * 1_000_000_000 + nsec as u64;
-    k.sleep(ns * k.config.cpu_hz / 1_000_000_000);
+    // Up to 2^31 s at up to 4 GHz: 128-bit intermediate, no overflow.
+    let ns = sec as u128 * 1_000_000_000 + nsec as u128;
+    k.sleep(u64::try_from(ns * k.config.cpu_hz as u128 / 1_000_000_000).unwrap_or(u64::MAX));
     if a[1] != 0 {
         tri!(p.mem.write_bytes(a[1], &[0; 8]));
     }
