@@ -24,9 +24,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// irix-emu's own failures (README "Exit statuses").
 pub const EMULATOR_FAILURE: i32 = 125;
@@ -94,42 +93,30 @@ pub fn tool(name: &str) -> bool {
 }
 
 /// A fresh directory under the system's temporary directory, removed with
-/// its contents on drop.
+/// its contents on drop (common::TempDir, plus what these tests ask of it).
 pub struct Scratch {
-    path: PathBuf,
+    dir: common::TempDir,
 }
 
 impl Scratch {
     pub fn new(label: &str) -> Scratch {
-        let base = std::env::temp_dir();
-        for attempt in 0..1000u32 {
-            let nanos = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.subsec_nanos())
-                .unwrap_or(0);
-            let path = base.join(format!(
-                "irix-emu-{label}-{}-{nanos}-{attempt}",
-                std::process::id()
-            ));
-            if std::fs::create_dir(&path).is_ok() {
-                return Scratch { path };
-            }
+        Scratch {
+            dir: common::TempDir::new(label),
         }
-        panic!("cannot create a scratch directory under {}", base.display());
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.dir.path()
     }
 
     /// `rel` inside the directory, as a string for a command line.
     pub fn file(&self, rel: &str) -> String {
-        self.path.join(rel).display().to_string()
+        self.path().join(rel).display().to_string()
     }
 
     /// The names of the entries directly inside, sorted.
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(&self.path)
+        let mut v: Vec<String> = std::fs::read_dir(self.path())
             .map(|d| {
                 d.flatten()
                     .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -138,12 +125,6 @@ impl Scratch {
             .unwrap_or_default();
         v.sort();
         v
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
     }
 }
 
