@@ -4,46 +4,9 @@
 //! (assembly beside it) through `decode_cop1` and `Fpu::execute` with
 //! Status.FR = 1, fs = $f2 = a, ft = $f4 = b, fd = $f0.
 
-use cpu_mips::fpu::{decode_cop1, Fpu};
+mod fpu_harness;
 
-// FCSR fields (R4000 manual, figure 6-5).
-const RN: u32 = 0;
-const RZ: u32 = 1;
-const RP: u32 = 2;
-const RM: u32 = 3;
-const FS: u32 = 1 << 24;
-// Cause bits.
-const I: u32 = 1 << 12;
-const U: u32 = 1 << 13;
-const O: u32 = 1 << 14;
-const Z: u32 = 1 << 15;
-const V: u32 = 1 << 16;
-// Enable bits.
-const EN_I: u32 = 1 << 7;
-const EN_U: u32 = 1 << 8;
-const EN_O: u32 = 1 << 9;
-const EN_V: u32 = 1 << 11;
-
-/// What fd holds before the instruction, to see it left unchanged.
-const SENTINEL: u64 = 0x5555_5555_5555_5555;
-
-/// Runs `word` on a fresh FPU; returns (fd, FCSR, trapped). 32-bit results
-/// are returned as the low word of fd.
-fn run(word: u32, fcsr: u32, a: u64, b: u64) -> (u64, u32, bool) {
-    let op = decode_cop1(word).expect("test word decodes");
-    let mut fpu = Fpu::new();
-    fpu.fcsr = fcsr;
-    fpu.fpr[0] = SENTINEL;
-    fpu.fpr[2] = a;
-    fpu.fpr[4] = b;
-    let trapped = fpu.execute(true, &op).is_err();
-    let fd = if op.dest_fmt().is_64bit() {
-        fpu.fpr[0]
-    } else {
-        fpu.fpr[0] & 0xffff_ffff
-    };
-    (fd, fpu.fcsr, trapped)
-}
+use fpu_harness::*;
 
 struct Case {
     name: &'static str,

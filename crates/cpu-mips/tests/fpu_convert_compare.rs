@@ -2,36 +2,10 @@
 //! sixteen C.cond.fmt predicates. Hand-encoded words with their assembly;
 //! Status.FR = 1, fs = $f2 = a, ft = $f4 = b, fd = $f0.
 
+mod fpu_harness;
+
 use cpu_mips::fpu::{decode_cop1, Fpu};
-
-const RN: u32 = 0;
-const RZ: u32 = 1;
-const RP: u32 = 2;
-const RM: u32 = 3;
-const I: u32 = 1 << 12;
-const U: u32 = 1 << 13;
-const O: u32 = 1 << 14;
-const V: u32 = 1 << 16;
-const EN_V: u32 = 1 << 11;
-const C: u32 = 1 << 23;
-
-const SENTINEL: u64 = 0x5555_5555_5555_5555;
-
-fn run(word: u32, fcsr: u32, a: u64, b: u64) -> (u64, u32, bool) {
-    let op = decode_cop1(word).expect("test word decodes");
-    let mut fpu = Fpu::new();
-    fpu.fcsr = fcsr;
-    fpu.fpr[0] = SENTINEL;
-    fpu.fpr[2] = a;
-    fpu.fpr[4] = b;
-    let trapped = fpu.execute(true, &op).is_err();
-    let fd = if op.dest_fmt().is_64bit() {
-        fpu.fpr[0]
-    } else {
-        fpu.fpr[0] & 0xffff_ffff
-    };
-    (fd, fpu.fcsr, trapped)
-}
+use fpu_harness::*;
 
 struct Case {
     name: &'static str,
