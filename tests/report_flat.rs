@@ -5,33 +5,11 @@ use irix_emu::report::{
     flat_profile, flat_profile_with_exact, render_exact_comparison, render_text, FlatEntry, Symbol,
 };
 
-fn sym(name: &str, addr: u32, size: u32) -> Symbol {
-    Symbol {
-        name: name.to_string(),
-        addr,
-        size,
-    }
-}
+mod report_fixtures;
+use report_fixtures::{entry, hist, sym};
 
-fn entry(name: &str, start: u32, end: u32, samples: u64) -> FlatEntry {
-    FlatEntry {
-        name: name.to_string(),
-        start,
-        end,
-        samples,
-        exact_cycles: None,
-    }
-}
-
-/// 4-byte bins from 0x400000, rate 100 Hz.
-fn hist(bins: Vec<u64>) -> Histogram {
-    Histogram {
-        low_pc: 0x0040_0000,
-        high_pc: 0x0040_0000 + 4 * bins.len() as u32,
-        rate_hz: 100,
-        bins,
-    }
-}
+/// Where the flat-profile tests' text starts.
+const BASE: u32 = 0x0040_0000;
 
 #[test]
 fn samples_are_charged_to_the_function_holding_them_most_first_then_by_address() {
@@ -65,7 +43,11 @@ fn samples_are_charged_to_the_function_holding_them_most_first_then_by_address()
         ),
     ];
     for (what, bins, expected) in cases {
-        assert_eq!(flat_profile(&[hist(bins)], &symbols), expected, "{what}");
+        assert_eq!(
+            flat_profile(&[hist(BASE, bins)], &symbols),
+            expected,
+            "{what}"
+        );
     }
 }
 
@@ -93,7 +75,7 @@ fn a_bin_straddling_two_functions_is_split_by_bytes_in_whole_counts() {
 fn a_symbol_without_size_runs_to_the_next_symbol_or_the_end_of_the_profile() {
     let symbols = vec![sym("start", 0x400000, 0), sym("loop", 0x400008, 0)];
     assert_eq!(
-        flat_profile(&[hist(vec![1, 1, 3, 3])], &symbols),
+        flat_profile(&[hist(BASE, vec![1, 1, 3, 3])], &symbols),
         vec![
             entry("loop", 0x400008, 0x400010, 6),
             entry("start", 0x400000, 0x400008, 2)
@@ -105,7 +87,7 @@ fn a_symbol_without_size_runs_to_the_next_symbol_or_the_end_of_the_profile() {
 fn aliases_at_one_address_are_charged_once_to_the_sized_symbol() {
     let symbols = vec![sym("_ftext", 0x400000, 0), sym("f", 0x400000, 8)];
     assert_eq!(
-        flat_profile(&[hist(vec![2, 2])], &symbols),
+        flat_profile(&[hist(BASE, vec![2, 2])], &symbols),
         vec![entry("f", 0x400000, 0x400008, 4)]
     );
 }
@@ -164,10 +146,10 @@ fn an_empty_profile_says_no_time_accumulated() {
 #[test]
 fn exact_mode_shows_sampled_share_exact_share_and_difference() {
     let symbols = vec![sym("hot", 0x400000, 8), sym("cold", 0x400008, 8)];
-    let sampled = hist(vec![3, 3, 4, 0]);
+    let sampled = hist(BASE, vec![3, 3, 4, 0]);
     let exact = Histogram {
         rate_hz: 100_000_000,
-        ..hist(vec![500, 250, 250, 0])
+        ..hist(BASE, vec![500, 250, 250, 0])
     };
     let entries = flat_profile_with_exact(&[sampled], &[exact], &symbols);
     assert_eq!(
@@ -201,8 +183,8 @@ Sampling error: 15.00% of the samples fell on other functions than the cycles (h
 fn exact_mode_keeps_functions_that_were_never_sampled() {
     let symbols = vec![sym("hot", 0x400000, 8), sym("quick", 0x400008, 8)];
     let entries = flat_profile_with_exact(
-        &[hist(vec![3, 0, 0, 0])],
-        &[hist(vec![90, 0, 10, 0])],
+        &[hist(BASE, vec![3, 0, 0, 0])],
+        &[hist(BASE, vec![90, 0, 10, 0])],
         &symbols,
     );
     assert_eq!(
@@ -228,7 +210,7 @@ fn a_label_inside_a_sized_function_does_not_split_it() {
         sym("after", 0x400010, 0),
     ];
     assert_eq!(
-        flat_profile(&[hist(vec![1, 1, 1, 1, 2])], &symbols),
+        flat_profile(&[hist(BASE, vec![1, 1, 1, 1, 2])], &symbols),
         vec![
             entry("f", 0x400000, 0x400010, 4),
             entry("after", 0x400010, 0x400014, 2)

@@ -4,35 +4,11 @@
 use irix_emu::gmon::Histogram;
 use irix_emu::report::{
     find_function, flat_profile, flat_profile_with_exact, render_annotate, render_folded,
-    render_json, render_svg, FlatEntry, LineEntry, Symbol,
+    render_json, render_svg, LineEntry, Symbol,
 };
 
-fn sym(name: &str, addr: u32, size: u32) -> Symbol {
-    Symbol {
-        name: name.to_string(),
-        addr,
-        size,
-    }
-}
-
-fn entry(name: &str, start: u32, end: u32, samples: u64) -> FlatEntry {
-    FlatEntry {
-        name: name.to_string(),
-        start,
-        end,
-        samples,
-        exact_cycles: None,
-    }
-}
-
-fn hist(low: u32, bins: Vec<u64>) -> Histogram {
-    Histogram {
-        low_pc: low,
-        high_pc: low + 4 * bins.len() as u32,
-        rate_hz: 100,
-        bins,
-    }
-}
+mod report_fixtures;
+use report_fixtures::{entry, hist, sym};
 
 fn render<F: FnOnce(&mut Vec<u8>) -> std::io::Result<()>>(f: F) -> String {
     let mut out = Vec::new();
