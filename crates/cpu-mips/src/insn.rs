@@ -20,6 +20,7 @@ const GPR_NAMES: [&str; 32] = [
 
 impl Reg {
     pub const ZERO: Reg = Reg(0);
+    pub const SP: Reg = Reg(29);
     pub const RA: Reg = Reg(31);
 
     /// Register `n & 31`.

@@ -18,7 +18,7 @@ use crate::files::FdTable;
 use crate::image;
 use crate::memory::AddressSpace;
 use crate::process::{Accounting, Brk, ExitStatus, Pid, Process, RunState};
-use crate::profiling::{HostProfile, Personality, ProfState, Tunables};
+use crate::profiling::{CallGraph, HostProfile, Personality, ProfState, Tunables};
 use crate::sigframe;
 use crate::signals::{self, DefaultAction, Fault, SignalState};
 use crate::syscalls::{self, Flow};
@@ -103,6 +103,8 @@ pub struct OutsideProfile {
     next: u64,
     /// False once the process has exec'd another program.
     pub active: bool,
+    /// The call graph (`prof --callgraph`), when asked for.
+    pub callgraph: Option<CallGraph>,
 }
 
 /// Counters of a whole run, for --stats.
@@ -270,7 +272,30 @@ impl Kernel {
             interval,
             next: clock::next_grid_point(now, interval),
             active: true,
+            callgraph: None,
         });
+    }
+
+    /// Tracks the outside-profiled process's calls and returns too.
+    pub fn set_call_graph(&mut self, cg: CallGraph) {
+        if let Some(o) = self.outside.as_mut() {
+            o.callgraph = Some(cg);
+        }
+    }
+
+    /// The call graph of process `pid`, while its outside profile is active.
+    pub(crate) fn call_graph(&mut self, pid: Pid) -> Option<&mut CallGraph> {
+        self.outside
+            .as_mut()
+            .filter(|o| o.active && o.pid == pid)
+            .and_then(|o| o.callgraph.as_mut())
+    }
+
+    /// Ends call tracking (open frames closed) and hands the graph over.
+    pub fn take_call_graph(&mut self) -> Option<CallGraph> {
+        let mut cg = self.outside.as_mut()?.callgraph.take()?;
+        cg.finish();
+        Some(cg)
     }
 
     /// The process profiled from outside, while its profile is active.
@@ -451,7 +476,10 @@ impl Kernel {
                 .map_or(u64::MAX, |o| o.next);
             let deadline = slice_end.min(p.next_tick).min(outside_next).min(limit);
             let instret = p.cpu.instructions();
-            let stop = p.cpu.run(&mut p.mem, obs, deadline);
+            let stop = match self.call_graph(p.pid).filter(|_| observed) {
+                Some(cg) => p.cpu.run(&mut p.mem, &mut (&mut *obs, cg), deadline),
+                None => p.cpu.run(&mut p.mem, obs, deadline),
+            };
             let ran = p.user_cycles() - start;
             self.now += ran;
             self.stats.user_cycles += ran;
@@ -494,7 +522,7 @@ impl Kernel {
                             exc_code: e.code as u32,
                             bad_vaddr: e.bad_vaddr.unwrap_or(0),
                         };
-                        if !catchable || sigframe::enter_handler(p, fault.signal, cause).is_err() {
+                        if !catchable || self.enter_handler(p, fault.signal, cause).is_err() {
                             return SliceEnd::Exited(self.fault_default_action(p, fault));
                         }
                     }
@@ -524,9 +552,28 @@ impl Kernel {
         if let Some(o) = self.outside.as_mut().filter(|o| o.active && o.pid == p.pid) {
             while now >= o.next {
                 o.hist.tick(p.cpu.sample_pc());
+                if let Some(cg) = o.callgraph.as_mut() {
+                    cg.sample(p.cpu.sample_pc());
+                }
                 o.next += o.interval;
             }
         }
+    }
+
+    /// Enters the handler of `sig` (see `sigframe::enter_handler`); the call
+    /// graph, if any, gets a signal frame.
+    fn enter_handler(
+        &mut self,
+        p: &mut Process,
+        sig: u32,
+        cause: sigframe::Cause,
+    ) -> Result<(), Errno> {
+        let (pc, sp) = (p.cpu.sample_pc(), p.reg(29));
+        sigframe::enter_handler(p, sig, cause)?;
+        if let Some(cg) = self.call_graph(p.pid) {
+            cg.signal(pc, sp, p.cpu.pc());
+        }
+        Ok(())
     }
 
     /// A synchronous fault with no handler: the default action, which for
@@ -554,7 +601,7 @@ impl Kernel {
                 return None;
             }
             if sigframe::is_caught(&p.signals, sig)
-                && sigframe::enter_handler(p, sig, Default::default()).is_ok()
+                && self.enter_handler(p, sig, Default::default()).is_ok()
             {
                 return None;
             }

@@ -362,7 +362,10 @@ pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult 
 
 /// sigreturn(scp, ucp, signo): back from a handler, to the context saved
 /// in the sigcontext at scp (see `sigframe`).
-pub fn sigreturn(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+pub fn sigreturn(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     tri!(crate::sigframe::sigreturn(p, a[0]));
+    if let Some(cg) = k.call_graph(p.pid) {
+        cg.sigreturn();
+    }
     SysResult::Jumped
 }
