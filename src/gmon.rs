@@ -5,7 +5,9 @@
 //! - [`Histogram`], [`CallArc`], [`BasicBlockCount`], [`GmonFile`]: the data.
 //! - [`GmonError`], [`GmonFileError`]: what can be wrong with a file, and where.
 //! - [`encode_gmon`], [`write_gmon`]: bytes out (counts above 65,535 become
-//!   repeated records with identical ranges).
+//!   repeated records with identical ranges); [`encode_gmon_with_arcs`],
+//!   [`write_gmon_with_arcs`], [`arc_records`] add call arcs;
+//!   [`write_atomically`] is the temporary-file-and-rename write.
 //! - [`parse_gmon`], [`read_gmon`]: bytes in (identical ranges summed back).
 //! - [`GmonFile::check_against_text`]: does this profile belong to that program?
 //!
@@ -109,7 +111,8 @@ pub struct BasicBlockCount {
 }
 
 /// A parsed gmon.out: histograms with identical ranges summed, sorted by address;
-/// call arcs and basic-block counts kept in file order (irix-emu writes neither).
+/// call arcs and basic-block counts kept in file order (irix-emu writes arcs
+/// with `prof --callgraph`, never basic-block counts).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GmonFile {
     pub histograms: Vec<Histogram>,
@@ -372,6 +375,14 @@ pub fn check_histograms(hists: &[Histogram]) -> Result<(), GmonError> {
 /// `min(65535, count - 65535*k)` per bin, which gprof sums back. Same input,
 /// same bytes. Does not validate: [`write_gmon`] does (see [`check_histograms`]).
 pub fn encode_gmon(hists: &[Histogram]) -> Vec<u8> {
+    encode_gmon_with_arcs(hists, &[])
+}
+
+/// [`encode_gmon`] followed by one tag-1 record per arc (binutils
+/// gmon_out.h: from_pc, self_pc, count, 4 bytes each). gprof adds up the
+/// counts of records naming the same arc, so callers may split counts
+/// above `u32::MAX` over several records ([`arc_records`] does).
+pub fn encode_gmon_with_arcs(hists: &[Histogram], arcs: &[CallArc]) -> Vec<u8> {
     let mut out = Vec::with_capacity(
         HEADER_LEN
             + hists
@@ -402,22 +413,59 @@ pub fn encode_gmon(hists: &[Histogram]) -> Vec<u8> {
             }
         }
     }
+    for a in arcs {
+        out.push(TAG_CG_ARC);
+        out.extend_from_slice(&a.from_pc.to_be_bytes());
+        out.extend_from_slice(&a.self_pc.to_be_bytes());
+        out.extend_from_slice(&a.count.to_be_bytes());
+    }
     out
+}
+
+/// Arc records for `count` calls from `from_pc` to `self_pc`: one record,
+/// or several when the count does not fit 32 bits.
+pub fn arc_records(from_pc: u32, self_pc: u32, mut count: u64) -> Vec<CallArc> {
+    let mut v = Vec::new();
+    while count > 0 {
+        let part = count.min(u64::from(u32::MAX));
+        v.push(CallArc {
+            from_pc,
+            self_pc,
+            count: part as u32,
+        });
+        count -= part;
+    }
+    v
 }
 
 /// Validate, encode and write `hists` to `path` atomically: the bytes go to a
 /// new temporary file in the same directory, which is synced and renamed over
 /// `path`. On any failure the temporary file is removed and `path` is untouched.
 pub fn write_gmon(path: &Path, hists: &[Histogram]) -> Result<(), GmonFileError> {
+    write_gmon_with_arcs(path, hists, &[])
+}
+
+/// [`write_gmon`] with call-arc records after the histograms.
+pub fn write_gmon_with_arcs(
+    path: &Path,
+    hists: &[Histogram],
+    arcs: &[CallArc],
+) -> Result<(), GmonFileError> {
     check_histograms(hists).map_err(|e| e.in_file(path))?;
-    let bytes = encode_gmon(hists);
-    let write_err = |source| GmonFileError::Write {
+    let bytes = encode_gmon_with_arcs(hists, arcs);
+    write_atomically(path, &bytes).map_err(|source| GmonFileError::Write {
         path: path.to_path_buf(),
         source,
-    };
-    let (tmp_path, mut file) = create_temp_beside(path).map_err(write_err)?;
+    })
+}
+
+/// Writes `bytes` to `path` atomically: a new temporary file in the same
+/// directory, synced and renamed over `path`; on failure it is removed and
+/// `path` is untouched.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (tmp_path, mut file) = create_temp_beside(path)?;
     let written = file
-        .write_all(&bytes)
+        .write_all(bytes)
         .and_then(|()| file.sync_all())
         .and_then(|()| {
             drop(file);
@@ -426,7 +474,7 @@ pub fn write_gmon(path: &Path, hists: &[Histogram]) -> Result<(), GmonFileError>
     if let Err(e) = written {
         // Best effort: the write already failed, and that is the error to report.
         let _ = fs::remove_file(&tmp_path);
-        return Err(write_err(e));
+        return Err(e);
     }
     Ok(())
 }

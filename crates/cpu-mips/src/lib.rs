@@ -119,7 +119,6 @@ pub use exception::{ExcCode, Exception};
 pub use insn::{Instruction, Reg};
 pub use memory::{MemFault, Memory};
 
-
 /// Receives every retired instruction with the cycles it cost, for exact
 /// (non-sampled) profiling, and (when [`Observer::TRANSFERS`] is true) the
 /// control transfers a call-graph tracker needs. `()` observes nothing and

@@ -15,9 +15,9 @@ use crate::code_cache::{Entry, PageStore, PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
 use crate::decode::{decode_for_mode, Op};
 use crate::exec::{load_fault, USER_TOP};
+use crate::insn::Reg;
 use crate::pipeline::{Fault, Flow};
 use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
-use crate::insn::Reg;
 use crate::{ExcCode, Exception, MemFault, Memory, Observer, StopReason, Transfer};
 
 /// An instruction fetch the embedder refused: TLBL either way (a fetch TLB

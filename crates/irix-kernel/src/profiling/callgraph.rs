@@ -169,7 +169,9 @@ impl CallGraph {
     }
 
     fn is_entry(&self, pc: u32) -> bool {
-        self.functions.binary_search_by_key(&pc, |f| f.start).is_ok()
+        self.functions
+            .binary_search_by_key(&pc, |f| f.start)
+            .is_ok()
     }
 
     fn arc(&mut self, key: ArcKey, kind: ArcKind) -> u32 {
@@ -239,16 +241,14 @@ impl CallGraph {
                 };
                 self.push(key, t.site.wrapping_add(8), t.sp, ArcKind::Call);
             }
-            TransferKind::Return => {
-                match self.frames.iter().rposition(|f| f.ret == t.target) {
-                    Some(i) => {
-                        while self.frames.len() > i {
-                            self.pop();
-                        }
+            TransferKind::Return => match self.frames.iter().rposition(|f| f.ret == t.target) {
+                Some(i) => {
+                    while self.frames.len() > i {
+                        self.pop();
                     }
-                    None => self.pop_while_sp(|sp| sp <= t.sp),
                 }
-            }
+                None => self.pop_while_sp(|sp| sp <= t.sp),
+            },
             TransferKind::Jump => {
                 if !self.is_entry(t.target) {
                     return;
@@ -379,12 +379,10 @@ mod tests {
     const LONGJMP: u32 = 0x5000;
 
     fn graph() -> CallGraph {
-        CallGraph::new(
-            &[MAIN, F, G, SETJMP, LONGJMP].map(|start| FunctionRange {
-                start,
-                end: start + 0x100,
-            }),
-        )
+        CallGraph::new(&[MAIN, F, G, SETJMP, LONGJMP].map(|start| FunctionRange {
+            start,
+            end: start + 0x100,
+        }))
     }
 
     /// Retires the transfer instruction and its delay slot.
