@@ -595,3 +595,28 @@ fn folded_speedscope_and_svg_show_the_real_stacks() {
         .sum();
     assert_eq!(sum, total * 1_000_000);
 }
+
+#[test]
+fn pprof_without_a_report_file_and_a_foreign_sidecar_are_refused() {
+    let dir = Scratch::new("cg-refuse");
+    let gmon = dir.file("gmon.out");
+    // Binary output on the terminal is refused before the guest runs.
+    let out = emu(&["prof", "--format", "pprof", "-o", &gmon, &guest("cg_fnptr")]);
+    assert_eq!(out.status, support::EMULATOR_FAILURE);
+    assert_eq!(out.text(), "", "the guest did not run");
+    assert!(out.stderr.contains("--report FILE"), "{}", out.stderr);
+    assert!(!std::path::Path::new(&gmon).exists());
+
+    // A sidecar from another run does not describe this histogram.
+    let other = dir.file("other.out");
+    prof(&[], &gmon, "cg_fnptr", &[]);
+    prof(&[], &other, "cg_recursion", &[]);
+    std::fs::copy(
+        sidecar_path(std::path::Path::new(&other)),
+        sidecar_path(std::path::Path::new(&gmon)),
+    )
+    .expect("copy");
+    let out = emu(&["report", &guest("cg_fnptr"), &gmon]);
+    assert_eq!(out.status, support::EMULATOR_FAILURE, "{}", out.stderr);
+    assert!(out.stderr.contains("does not belong to"), "{}", out.stderr);
+}

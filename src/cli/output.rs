@@ -186,7 +186,7 @@ impl<'a> ProfileView<'a> {
     pub fn render_callgrind(&self, out: &mut impl Write) -> io::Result<()> {
         let f = self.functions();
         let cg = match self.call {
-            Some(c) if !c.exact.is_empty() => exact_callgrind(c, &f),
+            Some(c) if !c.exact.is_empty() => exact_callgrind(c),
             _ => self.sampled_callgrind(&f),
         };
         let mut pcs: Vec<u32> = cg.self_costs.keys().copied().collect();
@@ -268,7 +268,7 @@ impl<'a> ProfileView<'a> {
     }
 }
 
-fn exact_callgrind(c: &CallProfile, _f: &Functions<'_>) -> Callgrind {
+fn exact_callgrind(c: &CallProfile) -> Callgrind {
     Callgrind {
         events: vec!["Ir", "Cycles"],
         self_costs: c

@@ -165,7 +165,8 @@ pub fn build_profile(
     let mut location = Vec::new();
     let mut sample = Vec::new();
     let mut total = 0u64;
-    for (stack, &n) in stacks.iter().map(|(s, n)| (s, n)) {
+    for (stack, n) in stacks {
+        let n = *n;
         let mut ids = Vec::with_capacity(stack.len());
         for &pc in stack.iter().rev() {
             let id = match location_ids.get(&pc) {
