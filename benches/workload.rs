@@ -4,10 +4,17 @@
 //! loop's event deadline) against no profiling, and the cost of call-graph
 //! tracking (`prof --callgraph`: the shadow stack) on top of the ticks.
 //!
+//! The call-graph comparison is also measured in the benchmark thread's CPU
+//! time (group "workload-cpu"): on a shared machine the wall clock counts
+//! the time other processes hold the CPU, the thread's CPU time does not.
+//!
 //! Run: `cargo bench --bench workload`. Results are in the README.
 
 use std::path::Path;
 
+use std::time::Duration;
+
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use irix_emu::report::{charge::function_regions, functions_of};
 use irix_kernel::files::oflag;
@@ -59,6 +66,63 @@ fn run(exe: &loader::Executable, fast_hz: Option<u32>, calls: Option<&[FunctionR
     k.stats().instructions
 }
 
+/// The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through the valid pointer.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Criterion measurement in thread CPU time, printed like wall time.
+struct ThreadCpu;
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for ThreadCpu {
+    type Intermediate = Duration;
+    type Value = Duration;
+    fn start(&self) -> Duration {
+        thread_cpu()
+    }
+    fn end(&self, start: Duration) -> Duration {
+        thread_cpu().saturating_sub(start)
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Duration) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        WALL.formatter()
+    }
+}
+
+/// Call tracking on and off, in thread CPU time.
+fn bench_cpu(c: &mut Criterion<ThreadCpu>) {
+    let exe = workload();
+    let instructions = run(&exe, None, None);
+    let funcs = functions(&exe);
+    let mut g = c.benchmark_group("workload-cpu");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(instructions));
+    g.bench_function("PROF_FAST 1000 Hz ticks", |b| {
+        b.iter(|| run(&exe, Some(1000), None))
+    });
+    g.bench_function("PROF_FAST 1000 Hz ticks + call graph", |b| {
+        b.iter(|| run(&exe, Some(1000), Some(&funcs)))
+    });
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
     let exe = workload();
     let instructions = run(&exe, None, None);
@@ -77,4 +141,9 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+criterion_group! {
+    name = cpu_benches;
+    config = Criterion::default().with_measurement(ThreadCpu);
+    targets = bench_cpu
+}
+criterion_main!(benches, cpu_benches);
