@@ -3,12 +3,12 @@
 
 use irix_emu::gmon::{
     check_histograms, encode_gmon, parse_gmon, read_gmon, write_gmon, GmonError, GmonFile,
-    Histogram, PcRange,
+    HistRecord, PcRange,
 };
 use proptest::prelude::*;
 
-fn hist(low: u32, high: u32, bins: Vec<u64>) -> Histogram {
-    Histogram {
+fn hist(low: u32, high: u32, bins: Vec<u64>) -> HistRecord {
+    HistRecord {
         low_pc: low,
         high_pc: high,
         rate_hz: 100,
@@ -120,7 +120,7 @@ fn malformed_files_are_rejected_with_exact_messages() {
     ]);
     let mut rates = encode_gmon(&[hist(0x0040_0000, 0x0040_0004, vec![1])]);
     rates.extend_from_slice(
-        &encode_gmon(&[Histogram {
+        &encode_gmon(&[HistRecord {
             rate_hz: 50,
             ..hist(0x0040_1000, 0x0040_1004, vec![1])
         }])[20..],
@@ -221,7 +221,7 @@ fn the_writer_refuses_what_gprof_would_reject() {
             "histogram 0x400000-0x400002 has 4 bins for 2 bytes (less than a byte per bin)",
         ),
         (
-            vec![Histogram {
+            vec![HistRecord {
                 rate_hz: 0,
                 ..hist(0x400000, 0x400004, vec![0])
             }],

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use goblin::elf::{sym::STT_FUNC, Elf};
-use irix_emu::gmon::{read_gmon, write_gmon, Histogram};
+use irix_emu::gmon::{read_gmon, write_gmon, HistRecord};
 use irix_emu::report::{
     code_of, find_function, flat_profile, functions_of, line_profile, render_annotate,
     source_lines, texts_of, SourceLine, Symbol,
@@ -107,7 +107,7 @@ fn functions_and_text(bytes: &[u8]) -> (Vec<Symbol>, (u32, u32)) {
 }
 
 /// A 4-bytes-per-bin histogram over `text` with `samples` spread over each named function.
-fn synthesise(symbols: &[Symbol], text: (u32, u32), samples: &[(&str, u64)]) -> Histogram {
+fn synthesise(symbols: &[Symbol], text: (u32, u32), samples: &[(&str, u64)]) -> HistRecord {
     let bins_len = ((text.1 - text.0) / 4) as usize;
     let mut bins = vec![0u64; bins_len];
     for (name, count) in samples {
@@ -118,7 +118,7 @@ fn synthesise(symbols: &[Symbol], text: (u32, u32), samples: &[(&str, u64)]) -> 
             bins[first + k as usize] += count / n + u64::from(k < count % n);
         }
     }
-    Histogram {
+    HistRecord {
         low_pc: text.0,
         high_pc: text.0 + 4 * bins_len as u32,
         rate_hz: 100,
@@ -331,7 +331,7 @@ fn gprof_reads_disjoint_histograms_sharing_one_bin_size_like_ours() {
         .flat_map(|&c| [c / 2 + c % 2, c / 2])
         .collect();
     let mid = two_byte.len() / 2;
-    let first = Histogram {
+    let first = HistRecord {
         low_pc: text.0,
         high_pc: text.0 + 2 * mid as u32,
         rate_hz: 100,
@@ -339,7 +339,7 @@ fn gprof_reads_disjoint_histograms_sharing_one_bin_size_like_ours() {
     };
     let second_low = first.high_pc + 8;
     let skip = mid + 4;
-    let second = Histogram {
+    let second = HistRecord {
         low_pc: second_low,
         high_pc: second_low + 2 * (two_byte.len() - skip) as u32,
         rate_hz: 100,

@@ -219,7 +219,10 @@ fn bad_options_exit_125() {
             "error: invalid value '0' for '--max-memory <BYTES>': '0' is not a size in bytes (e.g. 65536, 64K, 16M)",
         ),
         (&["--max-cycles", "-1"], "error: unexpected argument '-1' found"),
-        (&["--personality", "vms"], "error: invalid value 'vms' for '--personality <PERSONALITY>'"),
+        (
+            &["--personality", "vms"],
+            "error: invalid value 'vms' for '--personality <PERSONALITY>': unknown personality \"vms\" (expected irix, solaris, darwin, aix or hpux)",
+        ),
         (&["-E", "FOO"], "irix-emu: -E FOO: expected VAR=VALUE"),
     ];
     for (options, first_line) in table {

@@ -128,7 +128,7 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
     Ok(KernelConfig {
         root,
         cwd,
-        personality: m.personality.into(),
+        personality: m.personality,
         cpu_hz: m.cpu_mhz * 1_000_000,
         epoch: m.epoch.unwrap_or(DEFAULT_EPOCH),
         max_cycles: m.max_cycles,

@@ -10,7 +10,7 @@ use std::io::Write;
 
 use crate::profile::{exact_histograms, sampled_histograms};
 use cpu_mips::Observer;
-use irix_kernel::profiling::{HostProfile, Personality};
+use irix_kernel::profiling::HostProfile;
 
 use super::args::{split_command, ProfArgs};
 use super::launch::{launch, outcome_status};
@@ -46,22 +46,6 @@ impl Observer for ExactCycles {
     }
 }
 
-/// The sampling rate of the outside profile: the personality's clock, or
-/// PROF_FAST's millisecond.
-fn sample_hz(
-    args: &ProfArgs,
-    personality: Personality,
-    t: &irix_kernel::profiling::Tunables,
-) -> u32 {
-    if args.fast {
-        t.fast_hz
-    } else if personality == Personality::Aix {
-        60 // aix profil: "the user's program counter (pc) is examined 60 times a second"
-    } else {
-        t.hz
-    }
-}
-
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     check_output_dir(&args.output)?;
     let (program, guest_args) = split_command(&args.command)?;
@@ -73,7 +57,11 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
             format!("{}: no executable segment to profile", l.name),
         ));
     }
-    let hz = sample_hz(args, l.kernel.config.personality, &l.kernel.config.tunables);
+    let hz = l
+        .kernel
+        .config
+        .tunables
+        .sample_hz(l.kernel.config.personality, args.fast);
     l.kernel
         .set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
 

@@ -90,7 +90,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
 /// Writes the SVG atomically: a temporary file beside it, then a rename.
 fn write_svg(
     path: &std::path::Path,
-    hists: &[gmon::Histogram],
+    hists: &[gmon::HistRecord],
     symbols: &[report::Symbol],
 ) -> Result<(), Failure> {
     let mut buf = Vec::new();

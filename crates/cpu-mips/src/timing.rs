@@ -261,8 +261,7 @@ pub fn operands(op: &Op) -> Operands {
         | Cache { .. }
         | Cop1Reserved { .. }
         | Cop2 { .. }
-        | Reserved { .. }
-        | NotYetDecoded => Operands::NONE,
+        | Reserved { .. } => Operands::NONE,
     }
 }
 

@@ -336,15 +336,11 @@ fn emulate(case: &Case) -> [u32; 3] {
     let op = decode_cop1(case.word).unwrap();
     let mut fpu = Fpu::new();
     for (i, &reg) in case.regs.iter().enumerate() {
-        fpu.write_word(false, 2 + i, reg);
+        fpu.write_word(2 + i, reg);
     }
     fpu.write_control(31, case.fcsr).unwrap();
     fpu.execute(false, &op).expect("no exception is enabled");
-    [
-        fpu.read_word(false, 0),
-        fpu.read_word(false, 1),
-        fpu.read_control(31),
-    ]
+    [fpu.read_word(0), fpu.read_word(1), fpu.read_control(31)]
 }
 
 #[test]

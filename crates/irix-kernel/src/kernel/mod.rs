@@ -33,7 +33,7 @@ pub use config::{KernelConfig, DEFAULT_EPOCH, DEFAULT_QUANTUM_CYCLES, DEFAULT_SY
 use crate::memory::AddressSpace;
 use crate::process::{Pid, Process};
 use crate::profiling::OutsideProfile;
-use crate::signals::Fault;
+use crate::signals::FaultSignal;
 use crate::vfs::Vfs;
 
 /// How a run ended: the fate of the first process.
@@ -43,7 +43,7 @@ pub enum Outcome {
     /// Killed by a signal; `fault` says where, for synchronous faults.
     Killed {
         signal: u32,
-        fault: Option<Fault>,
+        fault: Option<FaultSignal>,
     },
     /// `max_cycles` of virtual time passed.
     CycleLimit,
