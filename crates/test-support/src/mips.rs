@@ -210,6 +210,13 @@ pub const fn syscall() -> u32 {
     funct::SYSCALL
 }
 
+/// `break code`, as the assembler writes it: the code in bits 25..16, the
+/// upper half of the 20-bit code field (the compilers use 6 for overflow
+/// and 7 for divide by zero).
+pub const fn break_(code: u32) -> u32 {
+    (code & 0x3ff) << 16 | funct::BREAK
+}
+
 /// `addiu rt, rs, imm`.
 pub const fn addiu(rt: Gpr, rs: Gpr, imm: i16) -> u32 {
     itype(opcode::ADDIU, rs, rt, imm as u16)
@@ -298,6 +305,8 @@ mod tests {
             (addiu(V0, ZERO, 1001), 0x2402_03e9, "addiu $v0, $zero, 1001"),
             (move_(A0, V0), 0x0040_2025, "move $a0, $v0"),
             (syscall(), 0x0000_000c, "syscall"),
+            (break_(0), 0x0000_000d, "break"),
+            (break_(7), 0x0007_000d, "break 7"),
             (lui(A0, 0x1000), 0x3c04_1000, "lui $a0, 0x1000"),
             (ori(A0, A0, 0), 0x3484_0000, "ori $a0, $a0, 0"),
             (jr(RA), 0x03e0_0008, "jr $ra"),
