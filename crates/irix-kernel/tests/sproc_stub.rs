@@ -13,6 +13,6 @@ fn the_sproc_exit_stub_moves_the_return_value_to_a0_and_calls_exit() {
     let words: Vec<u32> = (0..3)
         .map(|i| mem.read_u32(SPROC_EXIT_STUB + 4 * i).expect("stub word"))
         .collect();
-    // exit is IRIX system call 1001 (docs/abi.md, "System calls").
+    // exit is IRIX system call 1001 (docs/abi.md, "System calls (o32)").
     assert_eq!(words, [move_(A0, V0), addiu(V0, ZERO, 1001), syscall()]);
 }
