@@ -3,6 +3,7 @@
 
 pub mod callgraph;
 pub mod cli;
+pub mod exit;
 pub mod gmon;
 pub mod profile;
 pub mod report;

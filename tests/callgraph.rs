@@ -14,16 +14,19 @@
 //!    gmon.out arcs still give the counts; a stale sidecar is removed;
 //!    folded stacks, speedscope JSON and the flame-graph SVG.
 
-mod support;
+mod common;
 
 use std::collections::BTreeMap;
 use std::process::Command;
 
+use common::{
+    emu, exit, guest, json_is_valid, repo, require_tool, run_command, Run, Scratch,
+    KILLED_BY_SIGSEGV,
+};
 use irix_emu::callgraph::{read_sidecar, sidecar_path, CallProfile};
-use support::{emu, guest, json_is_valid, run, tool, Out, Scratch, KILLED_BY_SIGSEGV};
 
 /// `irix-emu prof --callgraph --fast OPTIONS -o OUT PROGRAM ARGS`.
-fn prof(options: &[&str], out: &str, program: &str, args: &[&str]) -> Out {
+fn prof(options: &[&str], out: &str, program: &str, args: &[&str]) -> Run {
     let path = guest(program);
     let mut all = vec!["prof", "--callgraph", "--fast"];
     all.extend(options);
@@ -86,15 +89,15 @@ fn expect(pairs: &[(&str, &str, u64)]) -> BTreeMap<(String, String), u64> {
 /// irix-emu's own call graph for a profile (report, text).
 fn report_text(program: &str, gmon: &str) -> String {
     let out = emu(&["report", &guest(program), gmon]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    out.text()
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+    out.stdout_text()
 }
 
 /// Folded stacks without the root frame (the program's path).
 fn folded(program: &str, gmon: &str) -> BTreeMap<String, u64> {
     let out = emu(&["report", "--format", "folded", &guest(program), gmon]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    out.text()
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+    out.stdout_text()
         .lines()
         .map(|l| {
             let (stack, n) = l.rsplit_once(' ').expect("stack count");
@@ -235,8 +238,14 @@ fn call_graphs_of_the_guest_programs_match_their_sources_arc_by_arc() {
     for case in CASES {
         let gmon = dir.file(&format!("{}.gmon", case.program));
         let out = prof(&[], &gmon, case.program, &[]);
-        assert_eq!(out.status, case.status, "{}: {}", case.program, out.stderr);
-        assert_eq!(out.text(), case.stdout, "{}", case.program);
+        assert_eq!(
+            out.status.shell(),
+            case.status,
+            "{}: {}",
+            case.program,
+            out.stderr
+        );
+        assert_eq!(out.stdout_text(), case.stdout, "{}", case.program);
         let got = arcs_among(
             &graph_arcs(&report_text(case.program, &gmon)),
             case.functions,
@@ -247,7 +256,7 @@ fn call_graphs_of_the_guest_programs_match_their_sources_arc_by_arc() {
 
 #[test]
 fn gnu_gprof_q_prints_the_same_exact_counts_for_the_guest_programs() {
-    if !tool("mips-linux-gnu-gprof") {
+    if !require_tool("mips-linux-gnu-gprof") {
         return;
     }
     let dir = Scratch::new("cg-gprof-cases");
@@ -256,12 +265,12 @@ fn gnu_gprof_q_prints_the_same_exact_counts_for_the_guest_programs() {
         prof(&[], &gmon, case.program, &[]);
         let mut cmd = Command::new("mips-linux-gnu-gprof");
         cmd.args(["-q", "-b", &guest(case.program), &gmon])
-            .current_dir(support::repo());
-        let g = run(cmd);
-        assert_eq!(g.status, 0, "{}: {}", case.program, g.stderr);
+            .current_dir(repo());
+        let g = run_command(cmd);
+        assert_eq!(g.status.shell(), 0, "{}: {}", case.program, g.stderr);
         // gprof shows a recursive function's calls to itself apart
         // ("19+44101"), but lists the arc under the function all the same.
-        let got = arcs_among(&graph_arcs(&g.text()), case.functions);
+        let got = arcs_among(&graph_arcs(&g.stdout_text()), case.functions);
         assert_eq!(got, expect(case.arcs), "{}", case.program);
     }
 }
@@ -293,7 +302,7 @@ fn after_longjmp_and_signals_the_real_stack_has_no_frame_left_over() {
 
 /// The inclusive cycles of the arcs from `caller` to `callee` in the sidecar.
 fn inclusive_cycles(p: &CallProfile, program: &str, caller: &str, callee: &str) -> u64 {
-    let exe = std::fs::read(support::repo().join(guest(program))).expect("program");
+    let exe = std::fs::read(repo().join(guest(program))).expect("program");
     let exe = loader::load(program, &exe, &Default::default()).expect("loads");
     let syms = irix_emu::report::functions_of(&exe);
     let f = irix_emu::report::stacks::Functions::new(&syms, u64::MAX);
@@ -344,19 +353,19 @@ fn a_program_that_never_returns_still_gives_a_consistent_graph() {
 
 #[test]
 fn gprof_q_shows_the_workload_arcs_known_from_its_source() {
-    if !tool("mips-linux-gnu-gprof") {
+    if !require_tool("mips-linux-gnu-gprof") {
         return;
     }
     let dir = Scratch::new("cg-gprof");
     let gmon = dir.file("gmon.out");
     let out = prof(&[], &gmon, "workload", &["1"]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
     let mut cmd = Command::new("mips-linux-gnu-gprof");
     cmd.args(["-q", "-b", &guest("workload"), &gmon])
-        .current_dir(support::repo());
-    let g = run(cmd);
-    assert_eq!(g.status, 0, "{}", g.stderr);
-    let arcs = graph_arcs(&g.text());
+        .current_dir(repo());
+    let g = run_command(cmd);
+    assert_eq!(g.status.shell(), 0, "{}", g.stderr);
+    let arcs = graph_arcs(&g.stdout_text());
     // workload.c, one round: main calls each kernel once, and the table
     // builder once; seven mallocs; five result lines plus the banner.
     for (caller, callee, n) in [
@@ -375,7 +384,7 @@ fn gprof_q_shows_the_workload_arcs_known_from_its_source() {
             arcs.get(&(caller.to_string(), callee.to_string())),
             Some(&n),
             "{caller} -> {callee} in\n{}",
-            g.text()
+            g.stdout_text()
         );
     }
     // And irix-emu's own graph has the same counts for every arc.
@@ -388,9 +397,9 @@ fn gprof_q_shows_the_workload_arcs_known_from_its_source() {
 fn callgrind_totals(file: &str) -> BTreeMap<String, Vec<u64>> {
     let mut cmd = Command::new("callgrind_annotate");
     cmd.args(["--threshold=100", "--auto=no", file]);
-    let out = run(cmd);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    let text = out.text();
+    let out = run_command(cmd);
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+    let text = out.stdout_text();
     let mut totals = BTreeMap::new();
     for line in text.lines() {
         // "2,795,193 (23.27%)  3,997,928 (12.10%)  ???:sieve [prog]"
@@ -420,8 +429,8 @@ fn callgrind_totals(file: &str) -> BTreeMap<String, Vec<u64>> {
 /// The flat profile's samples per function, from `report --format json`.
 fn flat_samples(program: &str, gmon: &str) -> BTreeMap<String, u64> {
     let out = emu(&["report", "--format", "text", &guest(program), gmon]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    let text = out.text();
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+    let text = out.stdout_text();
     let flat = text.split("Call graph").next().unwrap_or("");
     flat.lines()
         .filter_map(|l| {
@@ -434,7 +443,7 @@ fn flat_samples(program: &str, gmon: &str) -> BTreeMap<String, u64> {
 
 #[test]
 fn callgrind_annotate_reads_our_callgrind_files_and_its_totals_equal_ours() {
-    if !tool("callgrind_annotate") {
+    if !require_tool("callgrind_annotate") {
         return;
     }
     let dir = Scratch::new("cg-callgrind");
@@ -447,7 +456,7 @@ fn callgrind_annotate_reads_our_callgrind_files_and_its_totals_equal_ours() {
         "workload",
         &["1"],
     );
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
     let totals = callgrind_totals(&cg);
     // Ours: prof --exact's comparison table ("... samples cycles name").
     let table = emu(&[
@@ -491,7 +500,7 @@ fn callgrind_annotate_reads_our_callgrind_files_and_its_totals_equal_ours() {
 
 #[test]
 fn go_tool_pprof_reads_our_pprof_file_and_its_flat_totals_equal_ours() {
-    if !tool("go") {
+    if !require_tool("go") {
         return;
     }
     let dir = Scratch::new("cg-pprof");
@@ -503,7 +512,7 @@ fn go_tool_pprof_reads_our_pprof_file_and_its_flat_totals_equal_ours() {
         "workload",
         &["1"],
     );
-    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
     let mut cmd = Command::new("go");
     cmd.args([
         "tool",
@@ -516,11 +525,11 @@ fn go_tool_pprof_reads_our_pprof_file_and_its_flat_totals_equal_ours() {
     ])
     .env("GOCACHE", dir.file("gocache"))
     .env("HOME", dir.path());
-    let g = run(cmd);
-    assert_eq!(g.status, 0, "{}", g.stderr);
+    let g = run_command(cmd);
+    assert_eq!(g.status.shell(), 0, "{}", g.stderr);
     // "        76 31.93% 31.93%         76 31.93%  sieve"
     let theirs: BTreeMap<String, u64> = g
-        .text()
+        .stdout_text()
         .lines()
         .filter_map(|l| {
             let t: Vec<&str> = l.split_whitespace().collect();
@@ -549,7 +558,7 @@ fn report_reads_the_sidecar_and_without_it_still_has_the_arc_counts() {
     // A profile without call tracking removes a stale sidecar.
     prof(&[], &gmon, "cg_recursion", &[]);
     let plain = emu(&["prof", "-o", &gmon, &guest("cg_recursion")]);
-    assert_eq!(plain.status, 0, "{}", plain.stderr);
+    assert_eq!(plain.status.shell(), 0, "{}", plain.stderr);
     assert!(!sidecar_path(std::path::Path::new(&gmon)).exists());
 }
 
@@ -581,8 +590,8 @@ fn folded_speedscope_and_svg_show_the_real_stacks() {
         &guest("cg_recursion"),
         &gmon,
     ]);
-    assert_eq!(out.status, 0, "{}", out.stderr);
-    let json = out.text();
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+    let json = out.stdout_text();
     assert!(json_is_valid(&json), "{json}");
     // Weights are nanoseconds at the 1 kHz clock: 10^6 per sample.
     let weights = json.split("\"weights\": [").nth(1).expect("weights");
@@ -602,8 +611,8 @@ fn pprof_without_a_report_file_and_a_foreign_sidecar_are_refused() {
     let gmon = dir.file("gmon.out");
     // Binary output on the terminal is refused before the guest runs.
     let out = emu(&["prof", "--format", "pprof", "-o", &gmon, &guest("cg_fnptr")]);
-    assert_eq!(out.status, support::EMULATOR_FAILURE);
-    assert_eq!(out.text(), "", "the guest did not run");
+    assert_eq!(out.status.shell(), i32::from(exit::EMULATOR_FAILURE));
+    assert_eq!(out.stdout_text(), "", "the guest did not run");
     assert!(out.stderr.contains("--report FILE"), "{}", out.stderr);
     assert!(!std::path::Path::new(&gmon).exists());
 
@@ -617,6 +626,11 @@ fn pprof_without_a_report_file_and_a_foreign_sidecar_are_refused() {
     )
     .expect("copy");
     let out = emu(&["report", &guest("cg_fnptr"), &gmon]);
-    assert_eq!(out.status, support::EMULATOR_FAILURE, "{}", out.stderr);
+    assert_eq!(
+        out.status.shell(),
+        i32::from(exit::EMULATOR_FAILURE),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("does not belong to"), "{}", out.stderr);
 }

@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::args::Format;
-use super::{status, Failure};
+use super::Failure;
 use crate::callgraph::CallProfile;
-use crate::gmon::{CallArc, Histogram, PcRange};
+use crate::exit;
+use crate::gmon::{CallArc, HistRecord, PcRange};
 use crate::report::callgrind::{render_callgrind, CallSite, Callgrind};
 use crate::report::graph::{render_call_graph, GraphInput};
 use crate::report::stacks::{function_costs, named_stacks, Func, Functions};
@@ -23,7 +24,7 @@ pub struct ProfileView<'a> {
     pub elf: &'a [u8],
     pub symbols: &'a [Symbol],
     pub texts: &'a [PcRange],
-    pub hists: &'a [Histogram],
+    pub hists: &'a [HistRecord],
     pub rate_hz: u32,
     /// gmon.out's arcs (used when there is no sidecar).
     pub arcs: &'a [CallArc],
@@ -297,10 +298,10 @@ pub fn write_report(
 ) -> Result<(), Failure> {
     let mut buf = Vec::new();
     render(&mut buf)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("{}: {e}", path.display())))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("{}: {e}", path.display())))?;
     crate::gmon::write_atomically(path, &buf).map_err(|e| {
         Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!(
                 "{}: cannot write: {}",
                 path.display(),

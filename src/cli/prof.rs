@@ -11,12 +11,13 @@ use std::io::Write;
 use crate::callgraph::{self, CallProfile, ExactCost};
 use crate::profile::{exact_histograms, sampled_histograms};
 use cpu_mips::Observer;
-use irix_kernel::profiling::{CallGraph, FunctionRange, HostProfile, Personality};
+use irix_kernel::profiling::{CallGraph, FunctionRange, HostProfile};
 
 use super::args::{split_command, Format, ProfArgs};
 use super::launch::{launch, outcome_status};
 use super::output::{write_report, ProfileView};
-use super::{say, status, Failure};
+use super::{say, Failure};
+use crate::exit;
 use crate::gmon;
 use crate::report;
 
@@ -65,22 +66,6 @@ impl Observer for ExactCycles {
     }
 }
 
-/// The sampling rate of the outside profile: the personality's clock, or
-/// PROF_FAST's millisecond.
-fn sample_hz(
-    args: &ProfArgs,
-    personality: Personality,
-    t: &irix_kernel::profiling::Tunables,
-) -> u32 {
-    if args.fast {
-        t.fast_hz
-    } else if personality == Personality::Aix {
-        60 // aix profil: "the user's program counter (pc) is examined 60 times a second"
-    } else {
-        t.hz
-    }
-}
-
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     check_output_dir(&args.output)?;
     for extra in [&args.report, &args.svg].into_iter().flatten() {
@@ -88,7 +73,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     }
     if args.format == Format::Pprof && args.report.is_none() {
         return Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             "prof: --format pprof is binary: name its file with --report FILE",
         ));
     }
@@ -98,11 +83,15 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     let ranges = l.exe.text_ranges();
     if ranges.is_empty() {
         return Err(Failure::new(
-            status::NOT_RUNNABLE,
+            exit::NOT_RUNNABLE,
             format!("{}: no executable segment to profile", l.name),
         ));
     }
-    let hz = sample_hz(args, l.kernel.config.personality, &l.kernel.config.tunables);
+    let hz = l
+        .kernel
+        .config
+        .tunables
+        .sample_hz(l.kernel.config.personality, args.fast);
     l.kernel
         .set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
 
@@ -143,7 +132,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     });
     let Some(outside) = l.kernel.outside_profile() else {
         return Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             "prof: the profile was lost",
         ));
     };
@@ -153,7 +142,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         .map(CallProfile::gmon_arcs)
         .unwrap_or_default();
     gmon::write_gmon_with_arcs(&args.output, &hists, &arcs)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
     write_or_remove_sidecar(&args.output, call.as_ref())?;
 
     let texts = report::texts_of(&l.exe);
@@ -176,7 +165,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
             None => view
                 .render(args.format, &mut std::io::stderr().lock())
                 .map_err(|e| {
-                    Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}"))
+                    Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}"))
                 })?,
         }
         if args.machine.stats {
@@ -209,7 +198,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         Ok(())
     });
     written
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
     let _ = writeln!(
         err,
         "irix-emu: {} samples at {hz} Hz ({} outside the text) written to {}",
@@ -239,7 +228,7 @@ fn write_or_remove_sidecar(
     };
     result.map_err(|e| {
         Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!(
                 "{}: cannot write: {}",
                 path.display(),
@@ -260,7 +249,7 @@ fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!(
                 "{}: cannot write: {} is not a directory",
                 output.display(),

@@ -5,18 +5,19 @@
 //! graph when GMON.callgraph holds the real stacks, else the histogram).
 //!
 //! A truncated, foreign or mismatched gmon.out is refused with one line
-//! and exit status 125 (issue 6).
+//! and exit status 125 (`crate::exit::EMULATOR_FAILURE`).
 
 use std::io::Write;
 
 use super::args::{Format, ReportArgs};
 use super::launch::load_program;
 use super::output::{write_report, ProfileView};
-use super::{say, status, Failure};
+use super::{say, Failure};
+use crate::exit;
 use crate::{callgraph, gmon, report};
 
 fn bad_profile(message: impl std::fmt::Display) -> Failure {
-    Failure::new(status::EMULATOR_FAILURE, message.to_string())
+    Failure::new(exit::EMULATOR_FAILURE, message.to_string())
 }
 
 pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
@@ -33,7 +34,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     let hists = &file.histograms;
     let call = callgraph::read_sidecar(&args.gmon).map_err(bad_profile)?;
     if let Some(c) = &call {
-        let sampled: u64 = hists.iter().map(gmon::Histogram::total).sum();
+        let sampled: u64 = hists.iter().map(gmon::HistRecord::total).sum();
         if c.rate_hz != rate || c.total_samples() != sampled {
             return Err(bad_profile(format!(
                 "{}: does not belong to {} ({} samples at {} Hz, the histogram has {sampled} at {rate} Hz)",
@@ -107,8 +108,8 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     match written {
         // The reader went away (`report ... | head`): stop quietly, with the
         // status a C tool killed by SIGPIPE would have.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(status::SIGNAL_BASE + 13),
-        Err(e) => return Err(Failure::new(status::EMULATOR_FAILURE, e.to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::SIGNAL_BASE + 13),
+        Err(e) => return Err(Failure::new(exit::EMULATOR_FAILURE, e.to_string())),
         Ok(()) => {}
     }
 

@@ -11,13 +11,13 @@
 use std::collections::BTreeMap;
 
 use crate::callgraph::CallProfile;
-use crate::report::charge::{function_regions, Region};
+use crate::report::charge::{function_regions, AddrRange};
 use crate::report::flat::gap_name;
 use crate::report::Symbol;
 
 /// The program's functions, for looking up PCs.
 pub struct Functions<'a> {
-    regions: Vec<Region>,
+    regions: Vec<AddrRange>,
     symbols: Vec<&'a Symbol>,
 }
 

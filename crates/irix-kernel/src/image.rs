@@ -1,5 +1,5 @@
 //! Building a process image from an ELF executable: segments, the PRDA,
-//! the stack with argc/argv/envp(/auxv) exactly as ../shared/ABI.md gives
+//! the stack with argc/argv/envp(/auxv) exactly as docs/abi.md gives
 //! them, and the initial registers. Used at start-up and by execve.
 
 use cpu_mips::{Cpu, CpuConfig};
@@ -8,7 +8,7 @@ use loader::Executable;
 use crate::memory::{page_ceil, AddressSpace, Perms, PAGE_SIZE};
 use crate::Errno;
 
-/// The user stack ends here (ABI.md, "Process start-up").
+/// The user stack ends here (docs/abi.md, "Start-up").
 pub const STACK_TOP: u32 = 0x7fff_8000;
 /// The stack may grow down this far below STACK_TOP (IRIX's default stack
 /// limit is 64 MiB); pages are mapped only as they are touched.

@@ -1,51 +1,45 @@
 //! The profiling calls: glue between the guest's arguments and the
 //! per-process profiling state (`crate::profiling`), which holds the rules.
 
-use super::SysResult;
-use crate::clock::GuestCounters;
+use super::{Args, Ret, SysResult};
 use crate::kernel::Kernel;
 use crate::process::Process;
+use crate::profiling::{GuestCounters, Personality, ProfState, Tunables};
+use crate::Errno;
 
-/// pcsample is Solaris' (number 26 there); irix-emu offers it in every
-/// personality as 2000 + 26, outside IRIX's range (documented in the README).
-pub const PCSAMPLE_NR: u32 = 2026;
-
-/// profil(buff, bufsiz, offset, scale).
-pub fn profil(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+/// Runs one profiling call on the process's state and memory, then moves
+/// its next tick to the rate its profiling now needs (or none).
+fn call(
+    k: &mut Kernel,
+    p: &mut Process,
+    f: impl FnOnce(&mut ProfState, &mut GuestCounters, Personality, &Tunables) -> Result<u32, Errno>,
+) -> SysResult {
     let (pers, tun) = (k.config.personality, k.config.tunables);
     let r = {
         let (prof, mut mem) = GuestCounters::split(p);
-        prof.profil(&mut mem, pers, &tun, a[0], a[1], a[2], a[3])
+        f(prof, &mut mem, pers, &tun)
     };
     k.reschedule_ticks(p);
-    result(r)
+    Ok(Ret::Val(r?))
+}
+
+/// profil(buff, bufsiz, offset, scale).
+pub fn profil(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    call(k, p, |prof, mem, pers, tun| {
+        prof.profil(mem, pers, tun, a.ptr(0), a.size(1), a.word(2), a.word(3))
+    })
 }
 
 /// sprofil(profp, profcnt, tvp, flags), reached through syssgi(SGI_SPROFIL).
-pub fn sprofil(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (pers, tun) = (k.config.personality, k.config.tunables);
-    let r = {
-        let (prof, mut mem) = GuestCounters::split(p);
-        prof.sprofil(&mut mem, pers, &tun, a[0], a[1] as i32, a[2], a[3])
-    };
-    k.reschedule_ticks(p);
-    result(r)
+pub fn sprofil(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    call(k, p, |prof, mem, pers, tun| {
+        prof.sprofil(mem, pers, tun, a.ptr(0), a.int(1), a.ptr(2), a.word(3))
+    })
 }
 
 /// pcsample(samples, nsamples).
-pub fn pcsample(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (pers, tun) = (k.config.personality, k.config.tunables);
-    let r = {
-        let (prof, mut mem) = GuestCounters::split(p);
-        prof.pcsample(&mut mem, pers, &tun, a[0], a[1] as i32)
-    };
-    k.reschedule_ticks(p);
-    result(r)
-}
-
-fn result(r: Result<u32, crate::Errno>) -> SysResult {
-    match r {
-        Ok(v) => SysResult::Ok(v),
-        Err(e) => SysResult::Err(e),
-    }
+pub fn pcsample(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    call(k, p, |prof, mem, pers, tun| {
+        prof.pcsample(mem, pers, tun, a.ptr(0), a.int(1))
+    })
 }
