@@ -35,6 +35,9 @@ pub struct Callgrind {
     pub calls: Vec<CallSite>,
 }
 
+/// One function's self-cost lines (address, costs) and call sites.
+type FunctionLines<'a> = (Vec<(u32, &'a Vec<u64>)>, Vec<&'a CallSite>);
+
 /// The `fn=` name of a function: unknown code is named by its address.
 fn fn_name(functions: &Functions<'_>, f: Func) -> String {
     functions.name(f).replace(['\n', '\r'], " ")
@@ -66,7 +69,7 @@ pub fn render_callgrind(
     writeln!(out, "ob={program}")?;
 
     // Everything grouped by the function holding the address.
-    let mut by_fn: BTreeMap<Func, (Vec<(u32, &Vec<u64>)>, Vec<&CallSite>)> = BTreeMap::new();
+    let mut by_fn: BTreeMap<Func, FunctionLines<'_>> = BTreeMap::new();
     for (&pc, costs) in &cg.self_costs {
         by_fn
             .entry(functions.of(pc))
