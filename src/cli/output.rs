@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::args::Format;
 use super::Failure;
-use crate::callgraph::CallProfile;
+use crate::callgraph::{CallArcRecord, CallProfile};
 use crate::exit;
 use crate::gmon::{CallArc, HistRecord, PcRange};
 use crate::report::callgrind::{render_callgrind, CallSite, Callgrind};
@@ -227,14 +227,9 @@ impl<'a> ProfileView<'a> {
             Some(c) => c
                 .arcs
                 .iter()
-                .map(|a| CallSite {
-                    site: a.site,
-                    callee: a.callee,
-                    calls: a.calls,
-                    inclusive: vec![inclusive
-                        .get(&(a.site, f.of(a.callee)))
-                        .copied()
-                        .unwrap_or(0)],
+                .map(|a| {
+                    let samples = inclusive.get(&(a.site, f.of(a.callee)));
+                    call_site(a, vec![samples.copied().unwrap_or(0)])
                 })
                 .collect(),
             None => self
@@ -280,13 +275,18 @@ fn exact_callgrind(c: &CallProfile) -> Callgrind {
         calls: c
             .arcs
             .iter()
-            .map(|a| CallSite {
-                site: a.site,
-                callee: a.callee,
-                calls: a.calls,
-                inclusive: vec![a.instructions, a.cycles],
-            })
+            .map(|a| call_site(a, vec![a.instructions, a.cycles]))
             .collect(),
+    }
+}
+
+/// A sidecar arc as a callgrind call site with these inclusive costs.
+fn call_site(a: &CallArcRecord, inclusive: Vec<u64>) -> CallSite {
+    CallSite {
+        site: a.site,
+        callee: a.callee,
+        calls: a.calls,
+        inclusive,
     }
 }
 
@@ -299,14 +299,17 @@ pub fn write_report(
     let mut buf = Vec::new();
     render(&mut buf)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("{}: {e}", path.display())))?;
-    crate::gmon::write_atomically(path, &buf).map_err(|e| {
-        Failure::new(
-            exit::EMULATOR_FAILURE,
-            format!(
-                "{}: cannot write: {}",
-                path.display(),
-                super::launch::io_message(&e)
-            ),
-        )
-    })
+    crate::gmon::write_atomically(path, &buf).map_err(|e| cannot_write(path, &e))
+}
+
+/// "FILE: cannot write: REASON", status 125.
+pub fn cannot_write(path: &std::path::Path, e: &io::Error) -> Failure {
+    Failure::new(
+        exit::EMULATOR_FAILURE,
+        format!(
+            "{}: cannot write: {}",
+            path.display(),
+            super::launch::io_message(e)
+        ),
+    )
 }

@@ -15,7 +15,7 @@ use irix_kernel::profiling::{CallGraph, FunctionRange, HostProfile};
 
 use super::args::{split_command, Format, ProfArgs};
 use super::launch::{launch, outcome_status};
-use super::output::{write_report, ProfileView};
+use super::output::{cannot_write, write_report, ProfileView};
 use super::{say, Failure};
 use crate::exit;
 use crate::gmon;
@@ -226,16 +226,7 @@ fn write_or_remove_sidecar(
             _ => Ok(()),
         },
     };
-    result.map_err(|e| {
-        Failure::new(
-            exit::EMULATOR_FAILURE,
-            format!(
-                "{}: cannot write: {}",
-                path.display(),
-                super::launch::io_message(&e)
-            ),
-        )
-    })
+    result.map_err(|e| cannot_write(&path, &e))
 }
 
 /// Refuses an -o whose directory does not exist before the guest runs, so

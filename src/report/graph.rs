@@ -30,7 +30,7 @@ pub struct GraphInput<'a> {
     pub rate_hz: u32,
 }
 
-pub fn render_call_graph(g: &GraphInput<'_>, out: &mut impl Write) -> io::Result<()> {
+pub fn render_call_graph<W: Write>(g: &GraphInput<'_>, out: &mut W) -> io::Result<()> {
     let mut funcs: BTreeSet<Func> = g.self_samples.keys().copied().collect();
     for &(a, b, _, _) in &g.arcs {
         funcs.insert(a);
@@ -90,21 +90,26 @@ pub fn render_call_graph(g: &GraphInput<'_>, out: &mut impl Write) -> io::Result
             writeln!(out, "{:>46}<spontaneous>", "")?;
         }
         let total_calls = called.get(&f).copied().unwrap_or(0);
-        for &&(caller, _, n, signal) in &callers {
-            let (s, c) = pair(caller, f);
-            let calls = if signal {
-                format!("{n} signal")
-            } else if caller == f {
-                n.to_string()
-            } else {
-                format!("{n}/{total_calls}")
+        // One caller or callee line: times of the pair, "calls/total".
+        let arc_line =
+            |out: &mut W, caller: Func, callee: Func, n: u64, signal: bool, other: Func| {
+                let (s, c) = pair(caller, callee);
+                let calls = if signal {
+                    format!("{n} signal")
+                } else if caller == callee {
+                    n.to_string()
+                } else {
+                    format!("{n}/{}", called.get(&callee).copied().unwrap_or(0))
+                };
+                writeln!(
+                    out,
+                    "{:>12}{s} {c}  {calls:>13}         {}",
+                    "",
+                    named(other)
+                )
             };
-            writeln!(
-                out,
-                "{:>12}{s} {c}  {calls:>13}         {}",
-                "",
-                named(caller)
-            )?;
+        for &&(caller, _, n, signal) in &callers {
+            arc_line(out, caller, f, n, signal, caller)?;
         }
         let children = match &g.costs {
             Some(_) => secs(incl_of(f).saturating_sub(self_of(f))),
@@ -128,20 +133,7 @@ pub fn render_call_graph(g: &GraphInput<'_>, out: &mut impl Write) -> io::Result
             named(f)
         )?;
         for &(_, callee, n, signal) in g.arcs.iter().filter(|a| a.0 == f) {
-            let (s, c) = pair(f, callee);
-            let calls = if signal {
-                format!("{n} signal")
-            } else if callee == f {
-                n.to_string()
-            } else {
-                format!("{n}/{}", called.get(&callee).copied().unwrap_or(0))
-            };
-            writeln!(
-                out,
-                "{:>12}{s} {c}  {calls:>13}         {}",
-                "",
-                named(callee)
-            )?;
+            arc_line(out, f, callee, n, signal, callee)?;
         }
         writeln!(out, "-----------------------------------------------")?;
     }
