@@ -634,3 +634,24 @@ fn pprof_without_a_report_file_and_a_foreign_sidecar_are_refused() {
     );
     assert!(out.stderr.contains("does not belong to"), "{}", out.stderr);
 }
+
+#[test]
+fn exec_ends_the_call_graph_with_the_first_program() {
+    // The outside profile ends at exec; the graph is the first program's,
+    // its last arc the call of execve, and the report reads it.
+    let dir = Scratch::new("cg-exec");
+    let gmon = dir.file("gmon.out");
+    let out = prof(&[], &gmon, "proc_exec", &[]);
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+    assert!(
+        out.stdout_text().ends_with("hello, world\n"),
+        "{}",
+        out.stdout_text()
+    );
+    let arcs = graph_arcs(&report_text("proc_exec", &gmon));
+    assert_eq!(
+        arcs.get(&("main".to_string(), "execve".to_string())),
+        Some(&1),
+        "{arcs:?}"
+    );
+}
