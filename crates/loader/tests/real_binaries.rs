@@ -6,9 +6,7 @@ use std::process::Command;
 
 use loader::{load, Abi, LoadOptions, Perms, SymbolKind};
 
-const STATIC: LoadOptions = LoadOptions {
-    allow_interp: false,
-};
+const STATIC: LoadOptions = LoadOptions::STATIC;
 const GCC: &str = "mips-linux-gnu-gcc";
 
 fn fixture(name: &str) -> PathBuf {

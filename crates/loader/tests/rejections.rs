@@ -5,9 +5,7 @@ mod common;
 use common::*;
 use loader::{load, LoadError, LoadOptions};
 
-const STATIC: LoadOptions = LoadOptions {
-    allow_interp: false,
-};
+const STATIC: LoadOptions = LoadOptions::STATIC;
 
 /// A valid image with `edit` applied to its spec.
 fn spec_with(edit: impl Fn(&mut ElfSpec)) -> Vec<u8> {
@@ -368,7 +366,7 @@ fn interpreter_rejections() {
             ),
         ),
     ];
-    let allow = LoadOptions { allow_interp: true };
+    let allow = LoadOptions::PROGRAM;
     for (name, bytes, expected) in cases {
         let got = load("prog", &bytes, &allow)
             .map(|_| ())
