@@ -7,6 +7,7 @@ use std::path::Path;
 
 use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH};
 use irix_kernel::signals;
+use irix_kernel::SpawnError;
 use loader::{Executable, LoadOptions};
 
 use super::args::{EnvEdit, MachineArgs};
@@ -35,7 +36,7 @@ pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Fai
         };
         Failure::new(status, format!("{name}: {}", io_message(&e)))
     })?;
-    let exe = loader::load(&name, &bytes, &LoadOptions::default())
+    let exe = loader::load(&name, &bytes, &LoadOptions::PROGRAM)
         .map_err(|e| Failure::new(status::NOT_RUNNABLE, e.to_string()))?;
     Ok((exe, bytes, name))
 }
@@ -148,10 +149,13 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Laun
     let mut argv = vec![program.as_os_str().as_bytes().to_vec()];
     argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
     let pid = kernel.spawn(&exe, &name, &argv, &env).map_err(|e| {
-        Failure::new(
-            status::EMULATOR_FAILURE,
-            format!("{name}: cannot start: {}", e.name()),
-        )
+        // A dynamic program whose interpreter is missing or unusable is not
+        // runnable here (126), like an executable the kernel cannot load.
+        let status = match e {
+            SpawnError::Interp(_) => status::NOT_RUNNABLE,
+            SpawnError::Start(_) => status::EMULATOR_FAILURE,
+        };
+        Failure::new(status, format!("{name}: {e}"))
     })?;
     Ok(Launched {
         kernel,

@@ -1,10 +1,12 @@
-//! Building a process image from an ELF executable: segments, the PRDA,
-//! the stack with argc/argv/envp(/auxv) exactly as ../shared/ABI.md gives
-//! them, and the initial registers. Used at start-up and by execve.
+//! Building a process image from an ELF executable: segments, the
+//! interpreter of a dynamic program, the PRDA, the stack with
+//! argc/argv/envp (and the auxiliary vector of a dynamic program), and the
+//! initial registers. Used at start-up and by execve.
 
 use cpu_mips::{Cpu, CpuConfig};
 use loader::Executable;
 
+use crate::dynamic::{self, Interpreter};
 use crate::memory::{page_ceil, AddressSpace, Perms, PAGE_SIZE};
 use crate::Errno;
 
@@ -41,9 +43,12 @@ pub struct Image {
     pub stack_limit: u32,
 }
 
-/// Maps `exe` and builds its start-up stack. `pid` goes into the PRDA.
+/// Maps `exe` (and its interpreter, for a dynamic program) and builds the
+/// start-up stack. `pid` goes into the PRDA. A dynamic program starts at its
+/// interpreter's entry, with AT_BASE saying where the interpreter went.
 pub fn build(
     exe: &Executable,
+    interp: Option<&Interpreter>,
     argv: &[Vec<u8>],
     envp: &[Vec<u8>],
     pid: u32,
@@ -73,13 +78,22 @@ pub fn build(
         STACK_INITIAL as u64,
         Perms::R | Perms::W,
     )?;
-    let sp = write_start_stack(&mut mem, exe, argv, envp)?;
+    let (entry, base) = match interp {
+        Some(i) => map_interpreter(&mut mem, i)?,
+        None => (exe.entry, 0),
+    };
+    let sp = write_start_stack(&mut mem, exe, base, argv, envp)?;
 
     let mut cpu = Cpu::new(cpu_config);
     cpu.gpr[29] = sp as i32 as i64 as u64; // $sp -> argc
     cpu.gpr[2] = 0; // $v0: no atexit function
     cpu.gpr[31] = 0; // $ra
-    cpu.set_pc(exe.entry);
+    if interp.is_some() {
+        // $t9 = the entry, as at any PIC function's entry: an interpreter
+        // may compute its gp from it (the ABI leaves $t9 unspecified).
+        cpu.gpr[25] = entry as i32 as i64 as u64;
+    }
+    cpu.set_pc(entry);
     Ok(Image {
         mem,
         cpu,
@@ -88,11 +102,32 @@ pub fn build(
     })
 }
 
+/// Maps the interpreter at its own addresses when they are free, else (a
+/// shared object can move) in the mmap area; returns its entry point and
+/// its base (the address of its lowest segment: AT_BASE).
+fn map_interpreter(mem: &mut AddressSpace, interp: &Interpreter) -> Result<(u32, u32), Errno> {
+    let segs = dynamic::segments_of(&interp.exe);
+    let bias = dynamic::place(
+        mem,
+        &segs,
+        interp.exe.shared,
+        MMAP_BASE,
+        STACK_TOP - STACK_MAX,
+    )?;
+    dynamic::map_segments(mem, &segs, bias)?;
+    let low = segs.iter().map(|s| s.vaddr).min().unwrap_or(0);
+    Ok((
+        interp.exe.entry.wrapping_add(bias),
+        (low & !(PAGE_SIZE - 1)).wrapping_add(bias),
+    ))
+}
+
 /// Lays out, from the returned sp upward: argc, argv[], NULL, envp[], NULL,
 /// the auxv pairs (only with PT_INTERP), then the strings. 16-byte aligned.
 fn write_start_stack(
     mem: &mut AddressSpace,
     exe: &Executable,
+    interp_base: u32,
     argv: &[Vec<u8>],
     envp: &[Vec<u8>],
 ) -> Result<u32, Errno> {
@@ -128,7 +163,7 @@ fn write_start_stack(
             (AT_PHENT, exe.phent as u32),
             (AT_PHNUM, exe.phnum as u32),
             (AT_ENTRY, exe.entry),
-            (AT_BASE, 0),
+            (AT_BASE, interp_base),
             (AT_PAGESZ, PAGE_SIZE),
             (AT_NULL, 0),
         ];

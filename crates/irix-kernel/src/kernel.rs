@@ -14,6 +14,7 @@ use cpu_mips::{CpuConfig, ExcCode, Observer, StopReason};
 use loader::Executable;
 
 use crate::clock::{self, GuestCounters};
+use crate::dynamic;
 use crate::files::FdTable;
 use crate::image;
 use crate::memory::AddressSpace;
@@ -133,6 +134,17 @@ pub struct Kernel {
     log: Box<dyn Write>,
 }
 
+/// Why [`Kernel::spawn`] could not create a process.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpawnError {
+    /// The program's interpreter (PT_INTERP) is missing or unusable.
+    #[error("{0}")]
+    Interp(dynamic::InterpError),
+    /// Building the image failed (out of memory, arguments too long).
+    #[error("cannot start: {}", .0.name())]
+    Start(Errno),
+}
+
 /// The first process gets this pid; later ones count up (a documented,
 /// deterministic choice: IRIX hands out pids from a rotating counter).
 pub const FIRST_PID: Pid = 100;
@@ -188,23 +200,29 @@ impl Kernel {
         }
     }
 
-    /// Creates the first process (or another top-level one) from `exe`.
+    /// Creates the first process (or another top-level one) from `exe`. A
+    /// dynamic program's interpreter is looked up in the guest's file system
+    /// first: [`SpawnError::Interp`] when it cannot be used.
     pub fn spawn(
         &mut self,
         exe: &Executable,
         name: &str,
         argv: &[Vec<u8>],
         envp: &[Vec<u8>],
-    ) -> Result<Pid, Errno> {
+    ) -> Result<Pid, SpawnError> {
+        let interp = dynamic::load_interpreter(&self.vfs, &self.config.cwd, exe)
+            .map_err(SpawnError::Interp)?;
         let pid = self.alloc_pid();
         let img = image::build(
             exe,
+            interp.as_ref(),
             argv,
             envp,
             pid,
             self.cpu_config(exe),
             self.config.max_memory,
-        )?;
+        )
+        .map_err(SpawnError::Start)?;
         let p = Process {
             pid,
             ppid: INIT_PID,

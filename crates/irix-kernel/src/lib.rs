@@ -3,7 +3,8 @@
 //!
 //! Table of contents:
 //! - `kernel`: the process table, scheduler and run loop (`Kernel::run`).
-//! - `process`: one process's state; `image`: building it from an ELF file.
+//! - `process`: one process's state; `image`: building it from an ELF file;
+//!   `dynamic`: the interpreter of a dynamic program, mapping ELF objects.
 //! - `memory`: sparse paged address spaces; `vfs`: paths confined to --root.
 //! - `files`, `pipe`: descriptors and open files.
 //! - `syscalls`: the system call table (data) and its handlers by concern.
@@ -21,6 +22,7 @@
 //! within noise (target: under 2%). One tick's cost is in `profiling`.
 
 pub mod clock;
+pub mod dynamic;
 pub mod errno;
 pub mod files;
 pub mod image;
@@ -35,4 +37,4 @@ pub mod syscalls;
 pub mod vfs;
 
 pub use errno::Errno;
-pub use kernel::{Kernel, KernelConfig, Outcome, RunStats};
+pub use kernel::{Kernel, KernelConfig, Outcome, RunStats, SpawnError};

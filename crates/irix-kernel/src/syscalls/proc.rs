@@ -92,14 +92,17 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let (host, guest) = tri!(k.vfs.resolve(&p.cwd, &path, Follow::Yes));
     let bytes = tri!(std::fs::read(&host).map_err(|e| crate::files::io_errno(&e)));
     let exe = tri!(
-        loader::load(&guest, &bytes, &loader::LoadOptions::default()).map_err(|_| Errno::ENOEXEC)
+        loader::load(&guest, &bytes, &loader::LoadOptions::PROGRAM).map_err(|_| Errno::ENOEXEC)
     );
+    let interp =
+        tri!(crate::dynamic::load_interpreter(&k.vfs, &p.cwd, &exe).map_err(|e| e.errno()));
     let cpu_config = cpu_mips::CpuConfig {
         mode64: exe.is_n32(),
         clock_hz: k.config.cpu_hz,
     };
     let img = tri!(image::build(
         &exe,
+        interp.as_ref(),
         &argv,
         &envp,
         p.pid,
