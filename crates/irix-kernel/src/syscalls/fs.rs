@@ -82,7 +82,8 @@ pub fn creat(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 }
 
 fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) -> SysResult {
-    let host = tri!(resolve(k, p, path, Follow::Yes));
+    let name = tri!(path_arg(p, path));
+    let (host, guest) = tri!(k.vfs.resolve(&p.cwd, &name, Follow::Yes));
     let mut opts = OpenOptions::new();
     match flags & oflag::O_ACCMODE {
         oflag::O_RDONLY => opts.read(true),
@@ -101,9 +102,21 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
     if flags & oflag::O_TRUNC != 0 {
         opts.truncate(true);
     }
-    // Directories may be opened read-only (for fstat, fchdir).
+    // Directories may be opened read-only (for fstat, fchdir, getdents).
     let file = tri!(opts.open(&host).map_err(|e| io_errno(&e)));
-    SysResult::Ok(tri!(p.fds.install(OpenFile::host(file, flags))))
+    let open = if file.metadata().is_ok_and(|m| m.is_dir()) {
+        OpenFile {
+            kind: crate::files::FileKind::Dir {
+                file,
+                guest,
+                next: 0,
+            },
+            flags,
+        }
+    } else {
+        OpenFile::host(file, flags)
+    };
+    SysResult::Ok(tri!(p.fds.install(open)))
 }
 
 pub fn close(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {

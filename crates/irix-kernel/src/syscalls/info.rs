@@ -1,5 +1,6 @@
 //! Identity and system information: getpid/getuid/getgid, uname (utssys),
-//! ulimit, and syssgi, SGI's catch-all call, whose requests are a table too.
+//! ulimit, and the syssgi requests SGI_SYSCONF and SGI_SYSID (the request
+//! table is `syssgi.rs`).
 
 use super::SysResult;
 use crate::files::OPEN_MAX;
@@ -59,11 +60,6 @@ pub fn ulimit(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     }
 }
 
-/// syssgi request codes (ABI.md).
-const SGI_SYSID: u32 = 1;
-const SGI_SYSCONF: u32 = 22;
-pub const SGI_SPROFIL: u32 = 55;
-
 /// sysconf names (through SGI_SYSCONF) and the values irix-emu reports.
 const SC_ARG_MAX: u32 = 1;
 const SC_CHILD_MAX: u32 = 2;
@@ -76,31 +72,21 @@ const ARG_MAX: u32 = 20480;
 /// CHILD_MAX: processes per user.
 const CHILD_MAX: u32 = 100;
 
-/// syssgi(request, ...): the requests irix-emu knows; others EINVAL with a
-/// one-line warning (like an unknown system call).
-pub fn syssgi(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+/// syssgi(SGI_SYSCONF, name): sysconf(3C)'s values.
+pub fn sgi_sysconf(k: &mut Kernel, _p: &mut Process, a: &[u32; 8]) -> SysResult {
     match a[0] {
-        SGI_SYSCONF => match a[1] {
-            SC_ARG_MAX => SysResult::Ok(ARG_MAX),
-            SC_CHILD_MAX => SysResult::Ok(CHILD_MAX),
-            SC_CLK_TCK => SysResult::Ok(k.config.tunables.hz),
-            SC_OPEN_MAX => SysResult::Ok(OPEN_MAX as u32),
-            SC_PAGESIZE => SysResult::Ok(PAGE_SIZE),
-            _ => SysResult::Err(Errno::EINVAL),
-        },
-        SGI_SYSID => {
-            // A 16-byte system identifier: fixed, like everything here.
-            tri!(p.mem.write_bytes(a[1], b"irix-emu\0\0\0\0\0\0\0\x01"));
-            SysResult::Ok(0)
-        }
-        SGI_SPROFIL => super::prof::sprofil(k, p, &[a[1], a[2], a[3], a[4], 0, 0, 0, 0]),
-        other => {
-            k.warn(&format!(
-                "{}: unimplemented syssgi request {other} at pc 0x{:08x}: EINVAL",
-                p.name,
-                p.cpu.pc()
-            ));
-            SysResult::Err(Errno::EINVAL)
-        }
+        SC_ARG_MAX => SysResult::Ok(ARG_MAX),
+        SC_CHILD_MAX => SysResult::Ok(CHILD_MAX),
+        SC_CLK_TCK => SysResult::Ok(k.config.tunables.hz),
+        SC_OPEN_MAX => SysResult::Ok(OPEN_MAX as u32),
+        SC_PAGESIZE => SysResult::Ok(PAGE_SIZE),
+        _ => SysResult::Err(Errno::EINVAL),
     }
+}
+
+/// syssgi(SGI_SYSID, buf): a 16-byte system identifier, fixed like
+/// everything that identifies the machine.
+pub fn sgi_sysid(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    tri!(p.mem.write_bytes(a[0], b"irix-emu\0\0\0\0\0\0\0\x01"));
+    SysResult::Ok(0)
 }

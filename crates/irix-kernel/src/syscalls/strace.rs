@@ -4,6 +4,8 @@
 use super::{Arg, SysResult, Syscall};
 use crate::process::Process;
 
+/// syssgi, whose first argument --strace shows by name.
+const SYSSGI_NR: u32 = 1040;
 /// Bytes of a string or write buffer shown before "...".
 const SHOW_MAX: usize = 32;
 
@@ -13,6 +15,8 @@ pub fn format_call(p: &Process, def: &Syscall, args: &[u32; 8]) -> String {
         .iter()
         .enumerate()
         .map(|(i, kind)| match kind {
+            // syssgi's first argument is a request: named from its table.
+            Arg::Int if i == 0 && def.nr == SYSSGI_NR => super::syssgi::request_name(args[0]),
             Arg::Int | Arg::Fd => (args[i] as i32).to_string(),
             Arg::Hex | Arg::Ptr => format!("0x{:x}", args[i]),
             Arg::Oct => format!("0{:o}", args[i]),
