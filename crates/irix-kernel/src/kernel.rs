@@ -163,8 +163,14 @@ enum SliceEnd {
 
 impl Kernel {
     pub fn new(config: KernelConfig) -> Self {
+        let vfs = Vfs::new(config.root.clone());
+        Kernel::with_vfs(config, vfs)
+    }
+
+    /// A kernel whose guest sees the file system `vfs` (a root with binds).
+    pub fn with_vfs(config: KernelConfig, vfs: Vfs) -> Self {
         Kernel {
-            vfs: Vfs::new(config.root.clone()),
+            vfs,
             config,
             procs: BTreeMap::new(),
             run_queue: VecDeque::new(),

@@ -6,6 +6,16 @@
 //! absolute target restarting from the guest root. So no path, `..`, or link
 //! (relative or absolute) can name a host file outside the root.
 //!
+//! Host directories can be bound into the guest (`--bind HOST[:GUEST]`), the
+//! way mounts work: a bind's guest path names the host directory, the most
+//! specific bind wins (a bind at `/tmp/work` inside another at `/tmp`), and
+//! resolution stays component by component, so `..` and links inside a bound
+//! tree never reach the host directory above it. A bind whose guest
+//! directories do not exist in the root gets them as empty directories in a
+//! private scratch directory; `/tmp` and `/usr/tmp`, when the root lacks
+//! them, are private writable directories there too. The scratch directory
+//! is removed when the last `Vfs` sharing it is dropped (at exit).
+//!
 //! Known limit (documented in the README): resolution and the later host
 //! open are two steps, so a host process racing to swap a directory for a
 //! link between them could escape; guests alone cannot.
@@ -13,18 +23,49 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use crate::Errno;
+
+/// A host directory seen at a guest path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bind {
+    /// The guest path's components (none: the guest root).
+    guest: Vec<Vec<u8>>,
+    host: PathBuf,
+}
+
+/// Why a set of binds cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum BindError {
+    #[error("--bind {host}: not a directory")]
+    NotADirectory { host: String },
+    #[error("--bind {host}: {error}")]
+    Host { host: String, error: std::io::Error },
+    #[error("--bind {host}:{guest}: the guest path must be absolute")]
+    RelativeGuest { host: String, guest: String },
+    #[error("private /tmp: {0}")]
+    Scratch(std::io::Error),
+}
+
+/// The guest directories a run gets when its root lacks them.
+pub const PRIVATE_TMP: [&str; 2] = ["/tmp", "/usr/tmp"];
 
 /// Links followed in one resolution before ELOOP (SVR4 MAXSYMLINKS).
 const MAX_SYMLINKS: usize = 30;
 /// PATH_MAX on IRIX.
 pub const PATH_MAX: usize = 1024;
 
-/// A guest file-system view: the host directory that is the guest's `/`.
+/// A guest file-system view: the host directory that is the guest's `/`,
+/// and the host directories bound inside it.
 #[derive(Clone, Debug)]
 pub struct Vfs {
     root: PathBuf,
+    /// Sorted by guest depth, deepest first: the first match is the most
+    /// specific.
+    binds: Vec<Bind>,
+    /// The private scratch directory (removed when the last clone goes).
+    scratch: Option<Rc<tempfile::TempDir>>,
 }
 
 /// Whether a final symbolic link is followed (stat) or not (lstat, unlink).
@@ -36,7 +77,169 @@ pub enum Follow {
 
 impl Vfs {
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Vfs { root: root.into() }
+        Vfs {
+            root: root.into(),
+            binds: Vec::new(),
+            scratch: None,
+        }
+    }
+
+    /// A view of `root` with `binds` (host directory, absolute guest path)
+    /// applied in order, and private `/tmp` and `/usr/tmp` when
+    /// `private_tmp` and the root lacks them.
+    pub fn with_binds(
+        root: impl Into<PathBuf>,
+        binds: &[(PathBuf, String)],
+        private_tmp: bool,
+    ) -> Result<Self, BindError> {
+        let mut vfs = Vfs::new(root);
+        if private_tmp {
+            for dir in PRIVATE_TMP {
+                if !vfs.is_dir(dir) {
+                    let host = vfs.scratch_dir(&dir[1..].replace('/', "-"))?;
+                    vfs.add_bind(host, dir)?;
+                }
+            }
+        }
+        for (host, guest) in binds {
+            let shown = host.display().to_string();
+            if !guest.starts_with('/') {
+                return Err(BindError::RelativeGuest {
+                    host: shown,
+                    guest: guest.clone(),
+                });
+            }
+            let host = host.canonicalize().map_err(|error| BindError::Host {
+                host: shown.clone(),
+                error,
+            })?;
+            if !host.is_dir() {
+                return Err(BindError::NotADirectory { host: shown });
+            }
+            vfs.add_bind(host, guest)?;
+        }
+        Ok(vfs)
+    }
+
+    /// Whether `guest` names a directory in the view as it stands.
+    fn is_dir(&self, guest: &str) -> bool {
+        self.resolve("/", guest.as_bytes(), Follow::Yes)
+            .is_ok_and(|(h, _)| h.is_dir())
+    }
+
+    /// A fresh directory inside the scratch directory (created on first use).
+    fn scratch_dir(&mut self, name: &str) -> Result<PathBuf, BindError> {
+        if self.scratch.is_none() {
+            let dir = tempfile::Builder::new()
+                .prefix("irix-emu-")
+                .tempdir()
+                .map_err(BindError::Scratch)?;
+            self.scratch = Some(Rc::new(dir));
+        }
+        let base = self.scratch.as_ref().map(|d| d.path().to_path_buf());
+        let mut n = 0;
+        loop {
+            let dir = base
+                .clone()
+                .unwrap_or_default()
+                .join(format!("{name}{}", if n == 0 { String::new() } else { n.to_string() }));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Ok(dir),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+                Err(e) => return Err(BindError::Scratch(e)),
+            }
+        }
+    }
+
+    /// Binds `host` at `guest`. Guest directories leading to it that the
+    /// view lacks become a skeleton of empty directories in the scratch
+    /// directory, so the bind point can be reached and listed.
+    fn add_bind(&mut self, host: PathBuf, guest: &str) -> Result<(), BindError> {
+        let mut parts: Vec<Vec<u8>> = Vec::new();
+        push_components(&mut parts, guest.as_bytes());
+        parts.reverse();
+        for depth in 1..parts.len() {
+            let prefix: String = parts[..depth]
+                .iter()
+                .map(|c| format!("/{}", String::from_utf8_lossy(c)))
+                .collect();
+            if !self.is_dir(&prefix) {
+                let skeleton = self.scratch_dir("skeleton")?;
+                let mut inner = skeleton.clone();
+                for c in &parts[depth..] {
+                    inner.push(OsStr::from_bytes(c));
+                }
+                std::fs::create_dir_all(&inner).map_err(BindError::Scratch)?;
+                self.insert_bind(parts[..depth].to_vec(), skeleton);
+                break;
+            }
+        }
+        // The bind point itself, listed in its parent when that is ours.
+        if parts.len() > 1 {
+            let parent: String = parts[..parts.len() - 1]
+                .iter()
+                .map(|c| format!("/{}", String::from_utf8_lossy(c)))
+                .collect();
+            if let Ok((parent_host, _)) = self.resolve("/", parent.as_bytes(), Follow::Yes) {
+                if self.is_scratch(&parent_host) {
+                    let _ = std::fs::create_dir_all(
+                        parent_host.join(OsStr::from_bytes(&parts[parts.len() - 1])),
+                    );
+                }
+            }
+        }
+        self.insert_bind(parts, host);
+        Ok(())
+    }
+
+    fn is_scratch(&self, host: &Path) -> bool {
+        self.scratch
+            .as_ref()
+            .is_some_and(|d| host.starts_with(d.path()))
+    }
+
+    fn insert_bind(&mut self, guest: Vec<Vec<u8>>, host: PathBuf) {
+        self.binds.retain(|b| b.guest != guest);
+        self.binds.push(Bind { guest, host });
+        self.binds.sort_by(|a, b| b.guest.len().cmp(&a.guest.len()));
+    }
+
+    /// The guest path at which the host directory `host` (canonical) is
+    /// seen, if any: through the most specific bind holding it, else the
+    /// root. Only a path that resolves back to `host` counts (a more
+    /// specific bind may hide it).
+    pub fn guest_path_of(&self, host: &Path) -> Option<String> {
+        let candidates = self
+            .binds
+            .iter()
+            .map(|b| (b.guest.clone(), b.host.as_path()))
+            .chain(std::iter::once((Vec::new(), self.root.as_path())));
+        let mut best: Option<(usize, String)> = None;
+        for (guest, base) in candidates {
+            let Ok(rest) = host.strip_prefix(base) else {
+                continue;
+            };
+            let mut path: String = guest
+                .iter()
+                .map(|c| format!("/{}", String::from_utf8_lossy(c)))
+                .collect();
+            for c in rest.components() {
+                path.push('/');
+                path.push_str(&c.as_os_str().to_string_lossy());
+            }
+            if path.is_empty() {
+                path.push('/');
+            }
+            let depth = base.components().count();
+            if best.as_ref().is_none_or(|(d, _)| depth > *d)
+                && self
+                    .resolve("/", path.as_bytes(), Follow::Yes)
+                    .is_ok_and(|(h, _)| h == host)
+            {
+                best = Some((depth, path));
+            }
+        }
+        best.map(|(_, p)| p)
     }
 
     pub fn root(&self) -> &Path {
@@ -81,7 +284,12 @@ impl Vfs {
             if name.len() > 255 {
                 return Err(Errno::ENAMETOOLONG);
             }
-            let host = self.host_path(&done).join(OsStr::from_bytes(&name));
+            // Looked up as a whole path: the component may be a bind point.
+            let host = {
+                let mut probe = done.clone();
+                probe.push(name.clone());
+                self.host_path(&probe)
+            };
             let is_last = todo.is_empty();
             match std::fs::symlink_metadata(&host) {
                 Ok(meta)
@@ -118,9 +326,18 @@ impl Vfs {
         Ok((self.host_path(&done), guest))
     }
 
+    /// The host path of a resolved guest path: under the most specific
+    /// bind whose guest path begins it, else under the root.
     fn host_path(&self, components: &[Vec<u8>]) -> PathBuf {
-        let mut p = self.root.clone();
-        for c in components {
+        let (mut p, rest) = match self
+            .binds
+            .iter()
+            .find(|b| components.starts_with(&b.guest))
+        {
+            Some(b) => (b.host.clone(), &components[b.guest.len()..]),
+            None => (self.root.clone(), components),
+        };
+        for c in rest {
             p.push(OsStr::from_bytes(c));
         }
         p

@@ -221,6 +221,27 @@ pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
     SysResult::Ok2(r, w)
 }
 
+/// chmod(path, mode): the permission bits (07777) of the host file.
+pub fn chmod(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let host = tri!(resolve(k, p, a[0], Follow::Yes));
+    let perms = fs::Permissions::from_mode(a[1] & 0o7777);
+    tri!(fs::set_permissions(host, perms).map_err(|e| io_errno(&e)));
+    SysResult::Ok(0)
+}
+
+/// fchmod(fd, mode): chmod of an open file.
+pub fn fchmod(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+    let file = tri!(p.fds.get(a[0]));
+    let f = file.borrow();
+    let (crate::files::FileKind::Host(host) | crate::files::FileKind::Dir { file: host, .. }) = &f.kind
+    else {
+        return SysResult::Err(Errno::EINVAL);
+    };
+    let perms = fs::Permissions::from_mode(a[1] & 0o7777);
+    tri!(host.set_permissions(perms).map_err(|e| io_errno(&e)));
+    SysResult::Ok(0)
+}
+
 pub fn umask(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let old = p.umask;
     p.umask = a[0] & 0o777;
