@@ -50,6 +50,9 @@ pub enum BindError {
 
 /// The guest directories a run gets when its root lacks them.
 pub const PRIVATE_TMP: [&str; 2] = ["/tmp", "/usr/tmp"];
+/// Devices a run gets when its root lacks them: the host's own, which hold
+/// nothing of the host (IRIX 6's rld maps /dev/zero for its heap).
+pub const PRIVATE_DEVICES: [&str; 2] = ["/dev/null", "/dev/zero"];
 
 /// Links followed in one resolution before ELOOP (SVR4 MAXSYMLINKS).
 const MAX_SYMLINKS: usize = 30;
@@ -66,6 +69,8 @@ pub struct Vfs {
     binds: Vec<Bind>,
     /// The private scratch directory (removed when the last clone goes).
     scratch: Option<Rc<tempfile::TempDir>>,
+    /// Whether [`PRIVATE_DEVICES`] are provided when the root lacks them.
+    devices: bool,
 }
 
 /// Whether a final symbolic link is followed (stat) or not (lstat, unlink).
@@ -81,18 +86,20 @@ impl Vfs {
             root: root.into(),
             binds: Vec::new(),
             scratch: None,
+            devices: false,
         }
     }
 
     /// A view of `root` with `binds` (host directory, absolute guest path)
-    /// applied in order, and private `/tmp` and `/usr/tmp` when
-    /// `private_tmp` and the root lacks them.
+    /// applied in order, and private `/tmp`, `/usr/tmp`, `/dev/null` and
+    /// `/dev/zero` when `private_tmp` and the root lacks them.
     pub fn with_binds(
         root: impl Into<PathBuf>,
         binds: &[(PathBuf, String)],
         private_tmp: bool,
     ) -> Result<Self, BindError> {
         let mut vfs = Vfs::new(root);
+        vfs.devices = private_tmp;
         if private_tmp {
             for dir in PRIVATE_TMP {
                 if !vfs.is_dir(dir) {
@@ -139,10 +146,10 @@ impl Vfs {
         let base = self.scratch.as_ref().map(|d| d.path().to_path_buf());
         let mut n = 0;
         loop {
-            let dir = base
-                .clone()
-                .unwrap_or_default()
-                .join(format!("{name}{}", if n == 0 { String::new() } else { n.to_string() }));
+            let dir = base.clone().unwrap_or_default().join(format!(
+                "{name}{}",
+                if n == 0 { String::new() } else { n.to_string() }
+            ));
             match std::fs::create_dir(&dir) {
                 Ok(()) => return Ok(dir),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
@@ -313,6 +320,8 @@ impl Vfs {
                     done.push(name);
                 }
                 Err(_) if is_last => done.push(name),
+                // The root lacks /dev: the private devices' directory.
+                Err(_) if self.devices && done.is_empty() && name == b"dev" => done.push(name),
                 Err(_) => return Err(Errno::ENOENT),
             }
         }
@@ -323,17 +332,17 @@ impl Vfs {
                 .map(|c| format!("/{}", String::from_utf8_lossy(c)))
                 .collect()
         };
-        Ok((self.host_path(&done), guest))
+        let host = self.host_path(&done);
+        if self.devices && PRIVATE_DEVICES.contains(&guest.as_str()) && !host.exists() {
+            return Ok((PathBuf::from(&guest), guest));
+        }
+        Ok((host, guest))
     }
 
     /// The host path of a resolved guest path: under the most specific
     /// bind whose guest path begins it, else under the root.
     fn host_path(&self, components: &[Vec<u8>]) -> PathBuf {
-        let (mut p, rest) = match self
-            .binds
-            .iter()
-            .find(|b| components.starts_with(&b.guest))
-        {
+        let (mut p, rest) = match self.binds.iter().find(|b| components.starts_with(&b.guest)) {
             Some(b) => (b.host.clone(), &components[b.guest.len()..]),
             None => (self.root.clone(), components),
         };

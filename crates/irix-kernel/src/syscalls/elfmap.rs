@@ -85,7 +85,9 @@ pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, E
             return Err(Errno::EACCES);
         };
         let meta = host.metadata().map_err(|e| crate::files::io_errno(&e))?;
-        if !meta.is_file() || f.flags & crate::files::oflag::O_ACCMODE == crate::files::oflag::O_WRONLY {
+        if !meta.is_file()
+            || f.flags & crate::files::oflag::O_ACCMODE == crate::files::oflag::O_WRONLY
+        {
             return Err(Errno::EACCES);
         }
         let mut head = [0u8; 20];
@@ -124,10 +126,17 @@ pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, E
     if segs.is_empty() {
         return Err(Errno::ENOEXEC);
     }
-    let bias = dynamic::place(&p.mem, &segs, true, MMAP_BASE.max(p.mmap_next), p.stack_limit.min(STACK_TOP))?;
+    let bias = dynamic::place(
+        &p.mem,
+        &segs,
+        true,
+        MMAP_BASE.max(p.mmap_next),
+        p.stack_limit.min(STACK_TOP),
+    )?;
     dynamic::map_segments(&mut p.mem, &segs, bias)?;
     for s in &segs {
-        p.cpu.invalidate_code(s.vaddr.wrapping_add(bias), s.mem_size);
+        p.cpu
+            .invalidate_code(s.vaddr.wrapping_add(bias), s.mem_size);
     }
     Ok(headers[0].vaddr.wrapping_add(bias))
 }

@@ -233,7 +233,8 @@ pub fn chmod(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 pub fn fchmod(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let file = tri!(p.fds.get(a[0]));
     let f = file.borrow();
-    let (crate::files::FileKind::Host(host) | crate::files::FileKind::Dir { file: host, .. }) = &f.kind
+    let (crate::files::FileKind::Host(host) | crate::files::FileKind::Dir { file: host, .. }) =
+        &f.kind
     else {
         return SysResult::Err(Errno::EINVAL);
     };

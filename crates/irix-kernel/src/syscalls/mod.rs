@@ -35,8 +35,8 @@ mod mem;
 mod proc;
 mod prof;
 mod sgi;
-pub mod syssgi;
 mod strace;
+pub mod syssgi;
 mod time;
 
 use crate::kernel::Kernel;

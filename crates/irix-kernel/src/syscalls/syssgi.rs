@@ -6,7 +6,7 @@
 //! Request numbers are IRIX's <sys/syssgi.h> (published by SGI under the
 //! GPL with its open-source compilers).
 
-use super::{SysResult, Support};
+use super::{Support, SysResult};
 use crate::kernel::Kernel;
 use crate::process::Process;
 use crate::Errno;
