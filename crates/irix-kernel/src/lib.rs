@@ -5,7 +5,8 @@
 //! - `kernel`: the process table, scheduler and run loop (`Kernel::run`).
 //! - `process`: one process's state; `image`: building it from an ELF file;
 //!   `dynamic`: the interpreter of a dynamic program, mapping ELF objects.
-//! - `memory`: sparse paged address spaces; `vfs`: paths confined to --root.
+//! - `memory`: sparse paged address spaces; `vfs`: paths confined to --root
+//!   and the --bind directories.
 //! - `files`, `pipe`: descriptors and open files.
 //! - `syscalls`: the system call table (data) and its handlers by concern.
 //! - `clock`: virtual time and the profiling tick; `profiling`: profil,
@@ -21,9 +22,9 @@
 //! 71.7 ms with PROF_FAST's 1000 Hz ticks in two runs: -1.3% and +0.9%,
 //! within noise (target: under 2%). One tick's cost is in `profiling`.
 
+pub mod abi;
 pub mod clock;
 pub mod dynamic;
-pub mod errno;
 pub mod files;
 pub mod image;
 pub mod kernel;
@@ -36,5 +37,5 @@ pub mod signals;
 pub mod syscalls;
 pub mod vfs;
 
-pub use errno::Errno;
+pub use abi::Errno;
 pub use kernel::{Kernel, KernelConfig, Outcome, RunStats, SpawnError};

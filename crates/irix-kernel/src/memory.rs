@@ -18,12 +18,9 @@ use cpu_mips::{MemFault, Memory};
 
 use crate::Errno;
 
-/// Bytes in a page (IRIX on the R4000: 4096, `getpagesize()`).
-pub const PAGE_SIZE: u32 = 4096;
+pub use crate::abi::limits::{PAGE_SIZE, USER_TOP};
 const PAGE_SHIFT: u32 = 12;
 const DIR_ENTRIES: usize = 1024;
-/// The highest user address plus one: kuseg ends at 0x8000_0000.
-pub const USER_TOP: u64 = 0x8000_0000;
 
 bitflags! {
     /// Page permissions (the PROT_* bits of mmap use the same values).

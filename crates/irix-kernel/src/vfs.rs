@@ -27,6 +27,8 @@ use std::rc::Rc;
 
 use crate::Errno;
 
+use crate::abi::limits::{MAX_SYMLINKS, PATH_MAX};
+
 /// A host directory seen at a guest path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bind {
@@ -53,11 +55,6 @@ pub const PRIVATE_TMP: [&str; 2] = ["/tmp", "/usr/tmp"];
 /// Devices a run gets when its root lacks them: the host's own, which hold
 /// nothing of the host (IRIX 6's rld maps /dev/zero for its heap).
 pub const PRIVATE_DEVICES: [&str; 2] = ["/dev/null", "/dev/zero"];
-
-/// Links followed in one resolution before ELOOP (SVR4 MAXSYMLINKS).
-const MAX_SYMLINKS: usize = 30;
-/// PATH_MAX on IRIX.
-pub const PATH_MAX: usize = 1024;
 
 /// A guest file-system view: the host directory that is the guest's `/`,
 /// and the host directories bound inside it.

@@ -14,6 +14,7 @@
 //!   NUL-terminated, padded to a multiple of 8.
 //!   d_off is the offset of the entry after this one.
 
+use super::{Args, Ret, SysResult};
 use crate::files::{dir_entries, FileKind};
 use crate::kernel::Kernel;
 use crate::process::Process;
@@ -99,34 +100,19 @@ fn read_entries(
 }
 
 /// getdents(fd, buf, nbytes): bytes placed, 0 at the end of the directory.
-pub fn getdents(k: &Kernel, p: &mut Process, fd: u32, buf: u32, size: u32) -> Result<u32, Errno> {
-    read_entries(k, p, fd, buf, size, Format::Dirent32).map(|(n, _)| n)
+pub fn getdents(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (n, _) = read_entries(k, p, a.fd(0), a.ptr(1), a.size(2), Format::Dirent32)?;
+    Ok(Ret::Val(n))
 }
 
 /// ngetdents64(fd, buf, nbytes, eof): as getdents with 64-bit records;
 /// also stores 1 in the int at `eof` (when not NULL) once the last entry has
 /// been returned, else 0.
-pub fn ngetdents64(
-    k: &Kernel,
-    p: &mut Process,
-    fd: u32,
-    buf: u32,
-    size: u32,
-    eof: u32,
-) -> Result<u32, Errno> {
-    let (n, at_end) = read_entries(k, p, fd, buf, size, Format::Dirent64)?;
+pub fn ngetdents64(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (n, at_end) = read_entries(k, p, a.fd(0), a.ptr(1), a.size(2), Format::Dirent64)?;
+    let eof = a.ptr(3);
     if eof != 0 {
         p.mem.write_u32(eof, at_end as u32)?;
     }
-    Ok(n)
-}
-
-/// Table adapters: getdents(fd, buf, nbytes).
-pub fn sys_getdents(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> super::SysResult {
-    super::SysResult::from(getdents(k, p, a[0], a[1], a[2]))
-}
-
-/// ngetdents64(fd, buf, nbytes, eof).
-pub fn sys_ngetdents64(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> super::SysResult {
-    super::SysResult::from(ngetdents64(k, p, a[0], a[1], a[2], a[3]))
+    Ok(Ret::Val(n))
 }

@@ -20,9 +20,12 @@
 
 use std::os::unix::fs::FileExt;
 
+use super::{Args, Ret, SysResult};
+use crate::abi::flags::oflag::{O_ACCMODE, O_WRONLY};
 use crate::dynamic::{self, ObjectSegment};
 use crate::files::FileKind;
 use crate::image::{MMAP_BASE, STACK_TOP};
+use crate::kernel::Kernel;
 use crate::memory::Perms;
 use crate::process::Process;
 use crate::Errno;
@@ -68,6 +71,11 @@ fn perms(p_flags: u32) -> Perms {
     p
 }
 
+/// SGI_ELFMAP(fd, phdrs, count): the table's handler.
+pub fn sgi_elfmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    Ok(Ret::Val(elfmap(p, a.fd(0), a.ptr(1), a.word(2))?))
+}
+
 /// Maps the object open on `fd`; returns where its first segment went.
 pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, Errno> {
     let file = p.fds.get(fd)?;
@@ -85,9 +93,7 @@ pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, E
             return Err(Errno::EACCES);
         };
         let meta = host.metadata().map_err(|e| crate::files::io_errno(&e))?;
-        if !meta.is_file()
-            || f.flags & crate::files::oflag::O_ACCMODE == crate::files::oflag::O_WRONLY
-        {
+        if !meta.is_file() || f.flags & O_ACCMODE == O_WRONLY {
             return Err(Errno::EACCES);
         }
         let mut head = [0u8; 20];

@@ -2,19 +2,20 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
-use super::SysResult;
+use super::{Args, Ret, SysResult};
+use crate::abi::flags::mmap::*;
 use crate::files::FileKind;
 use crate::kernel::Kernel;
 use crate::memory::{page_ceil, Perms, PAGE_SIZE, USER_TOP};
 use crate::process::Process;
 use crate::Errno;
 
-/// brk(addr): moves the break; 0 or ENOMEM (ABI.md). The heap may not
+/// brk(addr): moves the break; 0 or ENOMEM (docs/abi.md). The heap may not
 /// shrink below its start nor reach into a mapping or the stack area.
-pub fn brk(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let want = a[0];
+pub fn brk(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let want = a.word(0);
     if want < p.brk.start {
-        return SysResult::Err(Errno::ENOMEM);
+        return Err(Errno::ENOMEM);
     }
     let (old_end, new_end) = (page_ceil(p.brk.current as u64), page_ceil(want as u64));
     if new_end > old_end {
@@ -23,74 +24,74 @@ pub fn brk(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
                 .step_by(PAGE_SIZE as usize)
                 .any(|a| p.mem.is_mapped(a as u32))
         {
-            return SysResult::Err(Errno::ENOMEM);
+            return Err(Errno::ENOMEM);
         }
-        tri!(p.mem.map(old_end, new_end - old_end, Perms::R | Perms::W));
+        p.mem.map(old_end, new_end - old_end, Perms::R | Perms::W)?;
     } else if new_end < old_end {
         p.mem.unmap(new_end, old_end - new_end);
         p.cpu
             .invalidate_code(new_end as u32, (old_end - new_end) as u32);
     }
     p.brk.current = want;
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
-
-/// mmap flags and protections (SVR4 values).
-const PROT_MASK: u32 = 7;
-const MAP_SHARED: u32 = 1;
-const MAP_PRIVATE: u32 = 2;
-const MAP_FIXED: u32 = 0x10;
-const MAP_ANONYMOUS: u32 = 0x100;
 
 /// mmap(addr, len, prot, flags, fd, off): anonymous and private file
 /// mappings. A MAP_SHARED file mapping is refused with ENOSYS rather than
 /// faked (its writes would have to reach the file).
-pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (hint, len, prot, flags, fd, off) = (a[0], a[1], a[2], a[3], a[4], a[5]);
+pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (hint, len, prot, flags, fd, off) = (
+        a.word(0),
+        a.word(1),
+        a.word(2),
+        a.word(3),
+        a.word(4),
+        a.word(5),
+    );
     if len == 0 || prot & !PROT_MASK != 0 || off % PAGE_SIZE != 0 {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
     match flags & (MAP_SHARED | MAP_PRIVATE) {
         MAP_PRIVATE => {}
         MAP_SHARED if flags & MAP_ANONYMOUS != 0 => {}
-        MAP_SHARED => return SysResult::Err(Errno::ENOSYS),
-        _ => return SysResult::Err(Errno::EINVAL),
+        MAP_SHARED => return Err(Errno::ENOSYS),
+        _ => return Err(Errno::EINVAL),
     }
     let size = page_ceil(len as u64);
     let addr = if flags & MAP_FIXED != 0 {
         if hint % PAGE_SIZE != 0 || hint as u64 + size > USER_TOP {
-            return SysResult::Err(Errno::EINVAL);
+            return Err(Errno::EINVAL);
         }
         hint
     } else {
-        tri!(find_free(p, size))
+        find_free(p, size)?
     };
     // Read the file first, so a failure leaves the address space untouched.
     let data = if flags & MAP_ANONYMOUS == 0 {
-        let file = tri!(p.fds.get(fd));
+        let file = p.fds.get(fd)?;
         let mut f = file.borrow_mut();
         let FileKind::Host(host) = &mut f.kind else {
-            return SysResult::Err(Errno::EACCES);
+            return Err(Errno::EACCES);
         };
         let mut data = Vec::new();
         let read = host
             .seek(SeekFrom::Start(off as u64))
             .and_then(|_| host.by_ref().take(size).read_to_end(&mut data));
-        tri!(read.map_err(|e| crate::files::io_errno(&e)));
+        read.map_err(|e| crate::files::io_errno(&e))?;
         Some(data)
     } else {
         None
     };
     let perms = page_perms(prot);
-    tri!(p.mem.map(addr as u64, size, perms));
+    p.mem.map(addr as u64, size, perms)?;
     if let Some(data) = data {
-        tri!(p.mem.poke_bytes(addr, &data));
+        p.mem.poke_bytes(addr, &data)?;
     }
     p.cpu.invalidate_code(addr, size as u32);
     if flags & MAP_FIXED == 0 {
         p.mmap_next = (addr as u64 + size) as u32;
     }
-    SysResult::Ok(addr)
+    Ok(Ret::Val(addr))
 }
 
 /// The page permissions a PROT_* set gives. The R4000's TLB has no
@@ -120,26 +121,26 @@ pub(super) fn find_free(p: &Process, size: u64) -> Result<u32, Errno> {
     Err(Errno::ENOMEM)
 }
 
-pub fn munmap(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (addr, len) = (a[0], a[1]);
+pub fn munmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (addr, len) = (a.word(0), a.word(1));
     if addr % PAGE_SIZE != 0 || len == 0 || addr as u64 + len as u64 > USER_TOP {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
     p.mem.unmap(addr as u64, len as u64);
     p.cpu.invalidate_code(addr, len);
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
-pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (addr, len, prot) = (a[0], a[1], a[2]);
+pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (addr, len, prot) = (a.word(0), a.word(1), a.word(2));
     if addr % PAGE_SIZE != 0 || prot & !PROT_MASK != 0 {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
-    tri!(p.mem.protect(addr as u64, len as u64, page_perms(prot)));
+    p.mem.protect(addr as u64, len as u64, page_perms(prot))?;
     p.cpu.invalidate_code(addr, len);
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
-pub fn getpagesize(_k: &mut Kernel, _p: &mut Process, _a: &[u32; 8]) -> SysResult {
-    SysResult::Ok(PAGE_SIZE)
+pub fn getpagesize(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Val(PAGE_SIZE))
 }
