@@ -117,7 +117,7 @@ fn all_free(mem: &AddressSpace, start: u64, end: u64) -> bool {
 /// Chooses where an object goes and returns the bias to add to every
 /// p_vaddr: 0 when all its pages are free at the addresses it was linked
 /// for (IRIX's libraries are linked at distinct default addresses, so this
-/// is the usual case), else, if `movable`, the first free range of the same
+/// is the usual case) and those do not start at 0, else, if `movable`, the first free range of the same
 /// size at or above `search_from` and below `search_end`. A fixed object
 /// (ET_EXEC, such as IRIX's `/lib/rld`) whose addresses are taken is ENOMEM.
 pub fn place(
@@ -131,7 +131,9 @@ pub fn place(
     if high > crate::memory::USER_TOP {
         return Err(Errno::ENOMEM);
     }
-    if all_free(mem, low, high) {
+    // An object linked at address 0 (GNU ld's shared objects are) states
+    // no preference: page 0 stays unmapped so null pointers fault.
+    if low > 0 && all_free(mem, low, high) {
         return Ok(0);
     }
     if !movable {
