@@ -216,3 +216,71 @@ pub fn install_sproc_stub(mem: &mut AddressSpace) -> Result<(), Errno> {
     let bytes: Vec<u8> = STUB.iter().flat_map(|w| w.to_be_bytes()).collect();
     mem.poke_bytes(SPROC_EXIT_STUB, &bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loader::{Perms as ElfPerms, Segment};
+
+    fn text(vaddr: u32) -> Segment {
+        Segment {
+            vaddr,
+            mem_size: 0x1000,
+            data: vec![0; 16],
+            perms: ElfPerms::from_p_flags(5),
+        }
+    }
+
+    #[test]
+    fn a_dynamic_program_starts_in_its_interpreter_with_the_auxiliary_vector() {
+        let exe = Executable {
+            entry: 0x0040_0100,
+            segments: vec![text(0x0040_0000)],
+            interp: Some("/lib/ld.so".into()),
+            phdr_vaddr: Some(0x0040_0034),
+            phent: 32,
+            phnum: 5,
+            ..Default::default()
+        };
+        let interp = Interpreter {
+            path: "/lib/ld.so".into(),
+            exe: Executable {
+                entry: 0x0f00_0110,
+                segments: vec![text(0x0f00_0000)],
+                ..Default::default()
+            },
+        };
+        let argv = [b"prog".to_vec()];
+        let img = build(
+            &exe,
+            Some(&interp),
+            &argv,
+            &[],
+            100,
+            CpuConfig::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(img.cpu.pc(), 0x0f00_0110, "the interpreter's entry");
+        assert_eq!(img.cpu.gpr[25] as u32, 0x0f00_0110, "$t9 = the entry");
+        let sp = img.cpu.gpr[29] as u32;
+        let word = |i: u32| img.mem.read_u32(sp + 4 * i).unwrap();
+        assert_eq!(word(0), 1, "argc");
+        assert_eq!(word(2), 0, "argv's NULL");
+        assert_eq!(word(3), 0, "envp's NULL");
+        let auxv: Vec<(u32, u32)> = (0..7).map(|i| (word(4 + 2 * i), word(5 + 2 * i))).collect();
+        assert_eq!(
+            auxv,
+            vec![
+                (AT_PHDR, 0x0040_0034),
+                (AT_PHENT, 32),
+                (AT_PHNUM, 5),
+                (AT_ENTRY, 0x0040_0100),
+                (AT_BASE, 0x0f00_0000),
+                (AT_PAGESZ, 4096),
+                (AT_NULL, 0),
+            ]
+        );
+        assert_eq!(img.brk, 0x0040_1000, "the break follows the program only");
+    }
+}

@@ -433,4 +433,128 @@ mod tests {
         );
         assert_eq!(vfs.resolve("/", b"", Follow::Yes), Err(Errno::ENOENT));
     }
+
+    /// A root, a host tree to bind with a secret beside it, as (dir, root, tree).
+    fn bind_sandbox() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(base.join("root/usr/lib")).unwrap();
+        std::fs::create_dir_all(base.join("host/work/sub")).unwrap();
+        std::fs::write(base.join("host/work/sub/file.c"), "int x;").unwrap();
+        std::fs::write(base.join("host/secret"), "outside").unwrap();
+        (dir, base.join("root"), base.join("host/work"))
+    }
+
+    #[test]
+    fn a_bind_shows_a_host_directory_at_its_guest_path() {
+        let (_d, root, work) = bind_sandbox();
+        let vfs = Vfs::with_binds(&root, &[(work.clone(), "/src".into())], false).unwrap();
+        let (host, guest) = vfs.resolve("/", b"/src/sub/file.c", Follow::Yes).unwrap();
+        assert_eq!(host, work.join("sub/file.c"));
+        assert_eq!(guest, "/src/sub/file.c");
+    }
+
+    #[test]
+    fn dot_dot_from_a_bind_goes_to_the_guest_parent_not_the_host_one() {
+        let (_d, root, work) = bind_sandbox();
+        let vfs = Vfs::with_binds(&root, &[(work.clone(), "/src".into())], false).unwrap();
+        let (host, guest) = vfs.resolve("/src", b"../secret", Follow::Yes).unwrap();
+        assert_eq!(guest, "/secret");
+        assert_eq!(
+            host,
+            root.join("secret"),
+            "the root's, which does not exist"
+        );
+        let (host, _) = vfs
+            .resolve("/src/sub", b"../../usr/lib", Follow::Yes)
+            .unwrap();
+        assert_eq!(host, root.join("usr/lib"));
+    }
+
+    #[test]
+    fn links_in_a_bound_tree_stay_in_the_guest() {
+        let (_d, root, work) = bind_sandbox();
+        symlink("../secret", work.join("up")).unwrap();
+        symlink("/usr/lib", work.join("abs")).unwrap();
+        let vfs = Vfs::with_binds(&root, &[(work.clone(), "/src".into())], false).unwrap();
+        let (host, _) = vfs.resolve("/", b"/src/up", Follow::Yes).unwrap();
+        assert_eq!(host, root.join("secret"), "../ from /src is the guest's /");
+        let (host, _) = vfs.resolve("/", b"/src/abs", Follow::Yes).unwrap();
+        assert_eq!(host, root.join("usr/lib"));
+    }
+
+    #[test]
+    fn the_most_specific_bind_wins_and_missing_parents_are_made() {
+        let (_d, root, work) = bind_sandbox();
+        let sub = work.join("sub");
+        let vfs = Vfs::with_binds(
+            &root,
+            &[
+                (sub.clone(), "/a/b/inner".into()),
+                (work.clone(), "/a/b".into()),
+            ],
+            true,
+        )
+        .unwrap();
+        // /a/b/inner is the more specific bind, whatever the order given.
+        let (host, _) = vfs.resolve("/", b"/a/b/inner/file.c", Follow::Yes).unwrap();
+        assert_eq!(host, sub.join("file.c"));
+        // /a did not exist in the root: it is a private directory.
+        let (host, _) = vfs.resolve("/", b"/a", Follow::Yes).unwrap();
+        assert!(host.is_dir());
+        assert!(!host.starts_with(&root));
+    }
+
+    #[test]
+    fn private_tmp_is_writable_nests_binds_and_goes_away() {
+        let (_d, root, work) = bind_sandbox();
+        let scratch;
+        {
+            let vfs = Vfs::with_binds(&root, &[(work.clone(), "/tmp/work".into())], true).unwrap();
+            let (tmp, _) = vfs.resolve("/", b"/tmp/x", Follow::Yes).unwrap();
+            std::fs::write(&tmp, "scratch").unwrap();
+            assert!(!tmp.starts_with(&root));
+            let (usr_tmp, _) = vfs.resolve("/", b"/usr/tmp", Follow::Yes).unwrap();
+            assert!(usr_tmp.is_dir());
+            let (nested, _) = vfs.resolve("/", b"/tmp/work/sub", Follow::Yes).unwrap();
+            assert_eq!(nested, work.join("sub"));
+            // The bind point is listed in the private /tmp.
+            assert!(tmp.parent().unwrap().join("work").is_dir());
+            scratch = tmp;
+        }
+        assert!(!scratch.exists(), "removed with the last view");
+        assert!(
+            work.join("sub/file.c").exists(),
+            "bound trees are left alone"
+        );
+    }
+
+    #[test]
+    fn the_guest_path_of_a_host_directory_goes_through_binds() {
+        let (_d, root, work) = bind_sandbox();
+        let vfs = Vfs::with_binds(&root, &[(work.clone(), "/src".into())], false).unwrap();
+        assert_eq!(
+            vfs.guest_path_of(&work.join("sub")).as_deref(),
+            Some("/src/sub")
+        );
+        assert_eq!(
+            vfs.guest_path_of(&root.join("usr")).as_deref(),
+            Some("/usr")
+        );
+        assert_eq!(vfs.guest_path_of(&root).as_deref(), Some("/"));
+        assert_eq!(vfs.guest_path_of(work.parent().unwrap()), None);
+    }
+
+    #[test]
+    fn private_devices_appear_only_when_the_root_lacks_them() {
+        let (_d, root, _work) = bind_sandbox();
+        let vfs = Vfs::with_binds(&root, &[], true).unwrap();
+        let (host, _) = vfs.resolve("/", b"/dev/zero", Follow::Yes).unwrap();
+        assert_eq!(host, Path::new("/dev/zero"));
+        let plain = Vfs::new(&root);
+        assert_eq!(
+            plain.resolve("/", b"/dev/zero", Follow::Yes),
+            Err(Errno::ENOENT)
+        );
+    }
 }
