@@ -219,6 +219,33 @@ fn ido_5_3_cc_links_a_program_that_runs_as_under_qemu_irix() {
     assert_eq!(ours.status, theirs.status);
 }
 
+/// `cc -c -g` stores the host name and the source's full path in .mdebug:
+/// libc's getcwd walks up through `..` with getdents, across the bind and
+/// the private /tmp, so the guest's working directory must list correctly.
+fn cc_g_records_the_guest_host_name_and_path(var: &str) {
+    let Some(root) = irix_root(var) else { return };
+    let dir = TempDir::new("ido-g");
+    dir.write("prog.c", SOURCE.as_bytes());
+    let r = emu_cc(&root, &dir, &["-c", "-g", "prog.c"]);
+    assert_eq!(r.status, Status::Code(0), "{var} cc -c -g: {}", r.stderr);
+    let object = std::fs::read(dir.path().join("prog.o")).expect("prog.o");
+    let wanted = format!("irix-emu:{}/prog.c", dir.path().display());
+    assert!(
+        object.windows(wanted.len()).any(|w| w == wanted.as_bytes()),
+        "{var}: .mdebug lacks {wanted}"
+    );
+}
+
+#[test]
+fn ido_5_3_cc_g_records_the_guest_host_name_and_path() {
+    cc_g_records_the_guest_host_name_and_path("IRIX_ROOT_53");
+}
+
+#[test]
+fn ido_7_1_cc_g_records_the_guest_host_name_and_path() {
+    cc_g_records_the_guest_host_name_and_path("IRIX_ROOT_71");
+}
+
 #[test]
 fn cc_without_a_bind_cannot_see_host_files() {
     // The source file lies outside the root and nothing binds it: cc (its
