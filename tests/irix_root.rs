@@ -101,6 +101,10 @@ fn emu_cc(root: &Path, dir: &TempDir, args: &[&str]) -> common::Run {
         root.display().to_string(),
         "--bind".into(),
         dir.path().display().to_string(),
+        // IDO 7.1's cc takes the working directory from PWD, as a shell
+        // would have set it.
+        "-E".into(),
+        format!("PWD={}", dir.path().display()),
         cc.display().to_string(),
     ];
     all.extend(args.iter().map(|s| s.to_string()));
@@ -232,7 +236,11 @@ fn cc_g_records_the_guest_host_name_and_path(var: &str) {
     let wanted = format!("irix-emu:{}/prog.c", dir.path().display());
     assert!(
         object.windows(wanted.len()).any(|w| w == wanted.as_bytes()),
-        "{var}: .mdebug lacks {wanted}"
+        "{var}: .mdebug lacks {wanted}: {:?}",
+        String::from_utf8_lossy(&object)
+            .split('\0')
+            .filter(|s| s.contains("prog.c"))
+            .collect::<Vec<_>>()
     );
 }
 
