@@ -331,4 +331,23 @@ mod tests {
         assert!(lookup(1999).is_none());
         assert!(syssgi::lookup(9999).is_none());
     }
+
+    #[test]
+    fn the_readme_lists_every_partially_supported_call() {
+        let readme = include_str!("../../../../README.md");
+        let section = readme
+            .split("### Calls with partial support")
+            .nth(1)
+            .and_then(|rest| rest.split("\n### ").next())
+            .expect("README has the partial-support section");
+        for row in TABLE.iter().chain(syssgi::TABLE) {
+            if let Support::Partial(_) = row.support {
+                assert!(
+                    section.contains(&format!("`{}`", row.name)),
+                    "README's partial-support list lacks {}",
+                    row.name
+                );
+            }
+        }
+    }
 }
