@@ -8,6 +8,8 @@
 //!   auxiliary vector; the interpreter finds the program from it.
 //! - SGI_ELFMAP: the library is mapped (and moved: its link address is 0),
 //!   and the program's calls reach it through relocated GOT entries.
+//! - execve of a dynamic program goes through its interpreter too; its
+//!   interpreter missing is ENOENT to the caller.
 //! - Bad input: a missing or corrupt interpreter is exit 126 at start-up; a
 //!   missing or corrupt library is the interpreter's error (127), from the
 //!   errno ELFMAP gave it; guest/src/elfmap_errors.c checks each errno.
@@ -263,4 +265,52 @@ fn bad_binds_are_refused() {
         r.stderr,
         format!("irix-emu: --bind {host}:relative: the guest path must be absolute\n")
     );
+}
+
+#[test]
+fn execve_starts_a_dynamic_program_through_its_interpreter() {
+    let Some(root) = dynroot() else { return };
+    let Some(exec) = guest_program("irix", "proc_exec") else {
+        return;
+    };
+    let root_s = root.display().to_string();
+    let exec_s = exec.display().to_string();
+    let r = run_emu(["run", "--root", &root_s, &exec_s, "/bin/dyn_hello"], &root);
+    assert_eq!(
+        r.stdout_text(),
+        "proc_exec: profil 0\n\
+         proc_exec: exec /bin/dyn_hello\n\
+         hello from libgreet.so\n\
+         2 + 40 = 42\n\
+         argc = 1\n\
+         /bin/dyn_hello\n\
+         calls = 7\n"
+    );
+    assert_eq!(r.status, Status::Code(42));
+}
+
+#[test]
+fn execve_of_a_program_whose_interpreter_is_missing_is_enoent() {
+    let dir = Scratch::new("dyn-exec-nointerp");
+    let Some(root) = copy_root(&dir) else { return };
+    let Some(exec) = guest_program("irix", "proc_exec") else {
+        return;
+    };
+    std::fs::remove_file(root.join("lib/ld.so")).unwrap();
+    let r = run_emu(
+        [
+            "run",
+            "--root",
+            &root.display().to_string(),
+            &exec.display().to_string(),
+            "/bin/dyn_hello",
+        ],
+        &root,
+    );
+    assert!(
+        r.stdout_text().ends_with("proc_exec: execve: ENOENT\n"),
+        "{}",
+        r.stdout_text()
+    );
+    assert_eq!(r.status, Status::Code(127));
 }
