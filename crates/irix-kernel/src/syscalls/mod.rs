@@ -236,12 +236,17 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
     };
     let Some(def) = def else {
         let pc = p.cpu.pc();
+        // IRIX's name for it, when it has one: the call exists, irix-emu
+        // lacks it.
+        let named = crate::abi::names::call_name(nr);
+        let shown = named.map_or_else(String::new, |n| format!(" ({n})"));
         k.warn(&format!(
-            "{}: unimplemented system call {nr} at pc 0x{pc:08x}: ENOSYS",
+            "{}: unimplemented system call {nr}{shown} at pc 0x{pc:08x}: ENOSYS",
             p.name
         ));
         if k.config.strace {
-            k.log(&format!("[{}] syscall({nr}) = -1 ENOSYS", p.pid));
+            let call = named.unwrap_or("syscall");
+            k.log(&format!("[{}] {call}(#{nr}) = -1 ENOSYS", p.pid));
         }
         write_back(p, Err(Errno::ENOSYS));
         return Next::Continue;
