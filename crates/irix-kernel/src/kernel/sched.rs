@@ -6,6 +6,7 @@ use cpu_mips::{ExcCode, Observer, StopReason};
 
 use super::{Kernel, Outcome};
 use crate::process::{ExitStatus, Process, RunState};
+use crate::profiling::CallGraph;
 use crate::signals;
 use crate::syscalls::{self, Next};
 
@@ -120,7 +121,7 @@ impl Kernel {
             let deadline = slice_end.min(p.next_tick).min(outside_next).min(limit);
             let instret = p.cpu.instructions();
             let stop = match self.call_graph(p.pid).filter(|_| observed) {
-                Some(cg) => p.cpu.run(&mut p.mem, &mut (&mut *obs, cg), deadline),
+                Some(cg) => run_tracked(p, obs, cg, deadline),
                 None => p.cpu.run(&mut p.mem, obs, deadline),
             };
             let ran = p.user_cycles() - start;
@@ -155,4 +156,16 @@ impl Kernel {
             }
         }
     }
+}
+
+/// `Cpu::run` with the call graph watching too. Kept out of line so that
+/// the untracked run loop is compiled as it would be without call graphs.
+#[inline(never)]
+fn run_tracked<O: Observer>(
+    p: &mut Process,
+    obs: &mut O,
+    cg: &mut CallGraph,
+    deadline: u64,
+) -> StopReason {
+    p.cpu.run(&mut p.mem, &mut (obs, cg), deadline)
 }
