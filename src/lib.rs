@@ -3,5 +3,6 @@
 
 pub mod cli;
 pub mod gmon;
+pub mod input;
 pub mod profile;
 pub mod report;

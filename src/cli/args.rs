@@ -54,7 +54,8 @@ pub struct MachineArgs {
     /// Stop the guest after N cycles of virtual time (exit status 124).
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,
-    /// Limit each guest process's memory, in bytes (K, M, G suffixes allowed).
+    /// The memory budget of the whole run: every process's touched pages,
+    /// page tables and kernel buffers, in bytes (K, M, G suffixes; default 1G).
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// Wall-clock time at virtual time 0, in seconds since 1970.

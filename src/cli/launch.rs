@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH};
+use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY};
 use irix_kernel::signals;
 use loader::{Executable, LoadOptions};
 
@@ -24,17 +24,23 @@ pub struct Launched {
 }
 
 /// Reads and loads `program`: 127 when it does not exist, 126 when it is
-/// not a runnable IRIX executable (a directory fails the read: EISDIR).
+/// not a runnable IRIX executable (not a regular file, larger than any real
+/// executable, or refused by the loader).
 pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Failure> {
     let name = program.display().to_string();
-    let bytes = std::fs::read(program).map_err(|e| {
-        let status = if e.kind() == std::io::ErrorKind::NotFound {
-            status::NOT_FOUND
-        } else {
-            status::NOT_RUNNABLE
-        };
-        Failure::new(status, format!("{name}: {}", io_message(&e)))
-    })?;
+    let bytes = crate::input::read_bounded(program, "executable", crate::input::MAX_PROGRAM_BYTES)
+        .map_err(|e| {
+            let status = if e.is_not_found() {
+                status::NOT_FOUND
+            } else {
+                status::NOT_RUNNABLE
+            };
+            let message = match &e {
+                crate::input::InputError::Io(io) => io_message(io),
+                other => other.to_string(),
+            };
+            Failure::new(status, format!("{name}: {message}"))
+        })?;
     let exe = loader::load(&name, &bytes, &LoadOptions::default())
         .map_err(|e| Failure::new(status::NOT_RUNNABLE, e.to_string()))?;
     Ok((exe, bytes, name))
@@ -132,7 +138,7 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
         cpu_hz: m.cpu_mhz * 1_000_000,
         epoch: m.epoch.unwrap_or(DEFAULT_EPOCH),
         max_cycles: m.max_cycles,
-        max_memory: m.max_memory,
+        max_memory: m.max_memory.unwrap_or(DEFAULT_MAX_MEMORY),
         strace: m.strace,
         ..KernelConfig::default()
     })

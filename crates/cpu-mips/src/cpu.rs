@@ -247,6 +247,7 @@ impl Cpu {
             in_delay_slot,
             bad_vaddr: fault.bad_vaddr,
             ce: fault.ce,
+            code_field: fault.code_field,
         }
     }
 }

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use cpu_mips::{CpuConfig, ExcCode, Observer, StopReason};
 use loader::Executable;
@@ -16,7 +17,7 @@ use loader::Executable;
 use crate::clock::{self, GuestCounters};
 use crate::files::FdTable;
 use crate::image;
-use crate::memory::AddressSpace;
+use crate::memory::{AddressSpace, Budget};
 use crate::process::{Accounting, Brk, ExitStatus, Pid, Process, RunState};
 use crate::profiling::{HostProfile, Personality, ProfState, Tunables};
 use crate::sigframe;
@@ -40,8 +41,9 @@ pub struct KernelConfig {
     pub epoch: u32,
     /// Stop the run after this many cycles of virtual time.
     pub max_cycles: Option<u64>,
-    /// Limit on each process's mapped memory, in bytes.
-    pub max_memory: Option<u64>,
+    /// The memory budget of the whole run, in bytes of host memory: every
+    /// process's touched pages and page tables, zombies and kernel buffers.
+    pub max_memory: u64,
     /// Print one line per system call to the log (stderr).
     pub strace: bool,
     /// Cycles charged as system time for each system call.
@@ -56,6 +58,10 @@ pub const DEFAULT_EPOCH: u32 = 820_454_400;
 /// order of a trap, register save and return on an R4000 under IRIX. Not a
 /// measurement of real hardware: a documented model parameter.
 pub const DEFAULT_SYSCALL_CYCLES: u64 = 500;
+/// The default memory budget: 1 GiB, half of what a 32-bit IRIX process
+/// could address and several times an Indy's RAM, so any program of the
+/// era fits while a runaway guest stops long before it troubles the host.
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
 /// 10 ms at 100 MHz: one clock tick, like a UNIX time slice.
 pub const DEFAULT_QUANTUM_CYCLES: u64 = 1_000_000;
 
@@ -69,7 +75,7 @@ impl Default for KernelConfig {
             cpu_hz: 100_000_000,
             epoch: DEFAULT_EPOCH,
             max_cycles: None,
-            max_memory: None,
+            max_memory: DEFAULT_MAX_MEMORY,
             strace: false,
             syscall_cycles: DEFAULT_SYSCALL_CYCLES,
             quantum_cycles: DEFAULT_QUANTUM_CYCLES,
@@ -130,6 +136,8 @@ pub struct Kernel {
     /// last (another member's decode cache may be stale).
     share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
     stats: RunStats,
+    /// The run's one memory budget (`max_memory`).
+    pub(crate) budget: Rc<Budget>,
     log: Box<dyn Write>,
 }
 
@@ -153,6 +161,7 @@ impl Kernel {
     pub fn new(config: KernelConfig) -> Self {
         Kernel {
             vfs: Vfs::new(config.root.clone()),
+            budget: Budget::new(config.max_memory),
             config,
             procs: BTreeMap::new(),
             run_queue: VecDeque::new(),
@@ -199,11 +208,12 @@ impl Kernel {
         let pid = self.alloc_pid();
         let img = image::build(
             exe,
+            None,
             argv,
             envp,
             pid,
             self.cpu_config(exe),
-            self.config.max_memory,
+            &self.budget,
         )?;
         let p = Process {
             pid,
@@ -218,7 +228,6 @@ impl Kernel {
                 start: img.brk,
                 current: img.brk,
             },
-            mmap_next: image::MMAP_BASE,
             stack_limit: img.stack_limit,
             prof: ProfState::default(),
             acct: Accounting::default(),
@@ -477,26 +486,31 @@ impl Kernel {
                     }
                 }
                 StopReason::Exception(e) => {
-                    let grows = matches!(e.code, ExcCode::TlbL | ExcCode::TlbS)
-                        && e.bad_vaddr
-                            .is_some_and(|a| image::grow_stack(&mut p.mem, p.stack_limit, a));
-                    if !grows {
-                        let break_code = (e.code == ExcCode::Bp)
-                            .then(|| p.mem.read_u32(e.epc).ok().map(|w| (w >> 16) & 0x3ff))
-                            .flatten();
-                        let fault = signals::fault_signal(&e, break_code);
-                        // A caught, unblocked fault runs its handler; an
-                        // ignored or blocked one cannot be ignored (the
-                        // instruction would fault again): default action.
-                        let catchable = sigframe::is_caught(&p.signals, fault.signal)
-                            && p.signals.blocked & signals::bit(fault.signal) == 0;
-                        let cause = sigframe::Cause {
-                            exc_code: e.code as u32,
-                            bad_vaddr: e.bad_vaddr.unwrap_or(0),
-                        };
-                        if !catchable || sigframe::enter_handler(p, fault.signal, cause).is_err() {
-                            return SliceEnd::Exited(self.fault_default_action(p, fault));
+                    let fault = if self.budget.take_exhausted() {
+                        // The access needed a page the budget cannot give.
+                        self.warn(&format!(
+                            "{}: out of memory: the run's --max-memory budget of {} bytes is used up",
+                            p.name,
+                            self.budget.limit()
+                        ));
+                        Fault {
+                            signal: signals::SIGKILL,
+                            ..signals::fault_signal(&e)
                         }
+                    } else {
+                        signals::fault_signal(&e)
+                    };
+                    // A caught, unblocked fault runs its handler; an
+                    // ignored or blocked one cannot be ignored (the
+                    // instruction would fault again): default action.
+                    let catchable = sigframe::is_caught(&p.signals, fault.signal)
+                        && p.signals.blocked & signals::bit(fault.signal) == 0;
+                    let cause = sigframe::Cause {
+                        exc_code: e.code as u32,
+                        bad_vaddr: e.bad_vaddr.unwrap_or(0),
+                    };
+                    if !catchable || sigframe::enter_handler(p, fault.signal, cause).is_err() {
+                        return SliceEnd::Exited(self.fault_default_action(p, fault));
                     }
                 }
             }
@@ -540,7 +554,7 @@ impl Kernel {
         }
         ExitStatus::Killed {
             signal: fault.signal,
-            core: true,
+            core: signals::default_action(fault.signal) == DefaultAction::Core,
         }
     }
 

@@ -72,8 +72,6 @@ pub struct Process {
     pub cwd: String,
     pub umask: u32,
     pub brk: Brk,
-    /// Where the next mmap without an address hint goes.
-    pub mmap_next: u32,
     /// The lowest address the stack may grow down to.
     pub stack_limit: u32,
     pub prof: ProfState,

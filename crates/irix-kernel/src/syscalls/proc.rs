@@ -26,12 +26,11 @@ pub fn fork(k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
 pub fn sproc(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let size = image::SPROC_STACK_SIZE;
     let stack = tri!(super::mem::find_free(p, size as u64));
-    tri!(p.mem.map(
+    tri!(p.mem.map_anon(
         stack as u64,
         size as u64,
         crate::memory::Perms::R | crate::memory::Perms::W
     ));
-    p.mmap_next = stack + size;
     start_member(k, p, a[0], a[2], stack + size - 16)
 }
 
@@ -82,6 +81,41 @@ fn read_vector(p: &Process, mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
     }
 }
 
+/// Bytes of an executable exec reads to find its headers; the segments are
+/// then mapped from the file page by page as they are touched.
+const EXEC_HEAD: u64 = 64 << 10;
+
+/// Opens `host` for exec: only a regular file can be executed (EACCES for
+/// anything else, as IRIX's exec(2) gives for "not an ordinary file"; a
+/// FIFO is refused before it is opened, so exec never blocks), and only
+/// its head is read.
+fn open_executable(
+    host: &std::path::Path,
+    guest: &str,
+) -> Result<
+    (
+        loader::Executable,
+        std::rc::Rc<dyn crate::memory::FileSource>,
+    ),
+    Errno,
+> {
+    use std::io::Read;
+    let io = |e: std::io::Error| crate::files::io_errno(&e);
+    if !std::fs::metadata(host).map_err(io)?.is_file() {
+        return Err(Errno::EACCES);
+    }
+    let file = std::fs::File::open(host).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(Errno::EACCES);
+    }
+    let mut head = Vec::new();
+    (&file).take(EXEC_HEAD).read_to_end(&mut head).map_err(io)?;
+    let exe = loader::load_headers(guest, &head, meta.len(), &loader::LoadOptions::default())
+        .map_err(|_| Errno::ENOEXEC)?;
+    Ok((exe, std::rc::Rc::new(file)))
+}
+
 /// execve(path, argv, envp): replaces the image, keeping the pid, the
 /// descriptors (but close-on-exec ones) and ignored signals. "Profiling is
 /// turned off when an exec(2) is executed" (sprofil(2)); pcsample too.
@@ -90,21 +124,19 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     let argv = tri!(read_vector(p, a[1]));
     let envp = tri!(read_vector(p, a[2]));
     let (host, guest) = tri!(k.vfs.resolve(&p.cwd, &path, Follow::Yes));
-    let bytes = tri!(std::fs::read(&host).map_err(|e| crate::files::io_errno(&e)));
-    let exe = tri!(
-        loader::load(&guest, &bytes, &loader::LoadOptions::default()).map_err(|_| Errno::ENOEXEC)
-    );
+    let (exe, file) = tri!(open_executable(&host, &guest));
     let cpu_config = cpu_mips::CpuConfig {
         mode64: exe.is_n32(),
         clock_hz: k.config.cpu_hz,
     };
     let img = tri!(image::build(
         &exe,
+        Some(&file),
         &argv,
         &envp,
         p.pid,
         cpu_config,
-        k.config.max_memory
+        &k.budget
     ));
     // The new image keeps the old one's user time: the process is the same.
     let user = p.user_cycles();
@@ -117,7 +149,6 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
         start: img.brk,
         current: img.brk,
     };
-    p.mmap_next = image::MMAP_BASE;
     p.stack_limit = img.stack_limit;
     p.n32 = exe.is_n32();
     p.name = String::from_utf8_lossy(&path)
