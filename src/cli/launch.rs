@@ -90,6 +90,23 @@ fn guest_env(m: &MachineArgs) -> Result<Vec<Vec<u8>>, Failure> {
         .collect())
 }
 
+/// How long past `--timeout` the run may take to stop on its own (it checks
+/// between time slices) before the watchdog ends the process.
+const WATCHDOG_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The backstop of `--timeout`: the kernel stops the run between time
+/// slices, and no host call it makes can block, but should one ever hang,
+/// this thread ends irix-emu with status 124 a little later.
+fn start_watchdog(timeout: std::time::Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(timeout + WATCHDOG_GRACE);
+        super::say(format_args!(
+            "stopped at the --timeout limit (the guest did not stop between time slices)"
+        ));
+        std::process::exit(i32::from(status::CYCLE_LIMIT));
+    });
+}
+
 /// Builds the kernel configuration from the options.
 fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
     let root = match &m.root {
@@ -138,6 +155,10 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
         cpu_hz: m.cpu_mhz * 1_000_000,
         epoch: m.epoch.unwrap_or(DEFAULT_EPOCH),
         max_cycles: m.max_cycles,
+        host_deadline: m.timeout.map(|t| {
+            start_watchdog(t);
+            std::time::Instant::now() + t
+        }),
         max_memory: m.max_memory.unwrap_or(DEFAULT_MAX_MEMORY),
         strace: m.strace,
         ..KernelConfig::default()
@@ -186,6 +207,10 @@ pub fn outcome_status(name: &str, outcome: &Outcome) -> (u8, Option<String>) {
         Outcome::CycleLimit => (
             status::CYCLE_LIMIT,
             Some(format!("{name}: stopped at the --max-cycles limit")),
+        ),
+        Outcome::TimeLimit => (
+            status::CYCLE_LIMIT,
+            Some(format!("{name}: stopped at the --timeout limit")),
         ),
         Outcome::Deadlock => (
             status::EMULATOR_FAILURE,

@@ -13,7 +13,7 @@ pub mod run;
 
 /// Exit statuses of irix-emu itself (the guest's own status otherwise).
 pub mod status {
-    /// The guest hit --max-cycles (as timeout(1) reports a time-out).
+    /// The guest hit --max-cycles or --timeout (as timeout(1) reports a time-out).
     pub const CYCLE_LIMIT: u8 = 124;
     /// Any other failure of the emulator: bad option, I/O error, deadlock...
     pub const EMULATOR_FAILURE: u8 = 125;

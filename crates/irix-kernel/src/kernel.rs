@@ -41,6 +41,9 @@ pub struct KernelConfig {
     pub epoch: u32,
     /// Stop the run after this many cycles of virtual time.
     pub max_cycles: Option<u64>,
+    /// Stop the run when the host's clock passes this instant (`--timeout`),
+    /// checked between time slices.
+    pub host_deadline: Option<std::time::Instant>,
     /// The memory budget of the whole run, in bytes of host memory: every
     /// process's touched pages and page tables, zombies and kernel buffers.
     pub max_memory: u64,
@@ -75,6 +78,7 @@ impl Default for KernelConfig {
             cpu_hz: 100_000_000,
             epoch: DEFAULT_EPOCH,
             max_cycles: None,
+            host_deadline: None,
             max_memory: DEFAULT_MAX_MEMORY,
             strace: false,
             syscall_cycles: DEFAULT_SYSCALL_CYCLES,
@@ -94,6 +98,8 @@ pub enum Outcome {
     },
     /// `max_cycles` of virtual time passed.
     CycleLimit,
+    /// The host's clock passed `host_deadline`.
+    TimeLimit,
     /// Every remaining process is blocked and none can wake the others.
     Deadlock,
 }
@@ -368,6 +374,15 @@ impl Kernel {
     pub fn run_observed<O: Observer>(&mut self, obs: &mut O) -> Outcome {
         let mut idle_rounds = 0usize;
         while let Some(pid) = self.run_queue.pop_front() {
+            if self
+                .config
+                .host_deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.run_queue.push_front(pid);
+                self.outcome = Some(Outcome::TimeLimit);
+                break;
+            }
             let Some(mut p) = self.procs.remove(&pid) else {
                 continue;
             };
