@@ -19,8 +19,44 @@ const GPR_NAMES: [&str; 32] = [
 ];
 
 impl Reg {
+    // The SVR4 MIPS ABI's names ("Register usage").
     pub const ZERO: Reg = Reg(0);
+    pub const AT: Reg = Reg(1);
+    pub const V0: Reg = Reg(2);
+    pub const V1: Reg = Reg(3);
+    pub const A0: Reg = Reg(4);
+    pub const A1: Reg = Reg(5);
+    pub const A2: Reg = Reg(6);
+    pub const A3: Reg = Reg(7);
+    pub const T0: Reg = Reg(8);
+    pub const T1: Reg = Reg(9);
+    pub const T2: Reg = Reg(10);
+    pub const T3: Reg = Reg(11);
+    pub const T4: Reg = Reg(12);
+    pub const T5: Reg = Reg(13);
+    pub const T6: Reg = Reg(14);
+    pub const T7: Reg = Reg(15);
+    pub const S0: Reg = Reg(16);
+    pub const S1: Reg = Reg(17);
+    pub const S2: Reg = Reg(18);
+    pub const S3: Reg = Reg(19);
+    pub const S4: Reg = Reg(20);
+    pub const S5: Reg = Reg(21);
+    pub const S6: Reg = Reg(22);
+    pub const S7: Reg = Reg(23);
+    pub const T8: Reg = Reg(24);
+    pub const T9: Reg = Reg(25);
+    pub const K0: Reg = Reg(26);
+    pub const K1: Reg = Reg(27);
+    pub const GP: Reg = Reg(28);
+    pub const SP: Reg = Reg(29);
+    pub const FP: Reg = Reg(30);
     pub const RA: Reg = Reg(31);
+    /// n32 passes arguments 5-8 in $a4-$a7, the o32 $t0-$t3.
+    pub const A4: Reg = Reg(8);
+    pub const A5: Reg = Reg(9);
+    pub const A6: Reg = Reg(10);
+    pub const A7: Reg = Reg(11);
 
     /// Register `n & 31`.
     pub const fn new(n: u32) -> Reg {

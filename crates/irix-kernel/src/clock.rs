@@ -13,11 +13,8 @@
 //! interval the ticks a full-coverage profile counts equal the user ticks
 //! times() reports.
 
-use cpu_mips::{Cpu, Memory};
-
-use crate::memory::AddressSpace;
+use crate::kernel::Kernel;
 use crate::process::Process;
-use crate::profiling::{ProfMemory, ProfState};
 
 /// Cycles between ticks at `hz` on a `cpu_hz` pipeline clock.
 pub fn tick_interval(cpu_hz: u64, hz: u32) -> u64 {
@@ -29,66 +26,44 @@ pub fn next_grid_point(now: u64, interval: u64) -> u64 {
     (now / interval + 1) * interval
 }
 
-/// Guest memory as the profiler writes it: counters are stored like any
-/// store, and a store into a page holding decoded code invalidates it.
-pub struct GuestCounters<'a> {
-    mem: &'a mut AddressSpace,
-    cpu: &'a mut Cpu,
-}
+impl Kernel {
+    /// Virtual time since boot, in cycles.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
 
-impl<'a> GuestCounters<'a> {
-    /// Splits a process into its profiling state and the memory it writes.
-    pub fn split(p: &'a mut Process) -> (&'a mut ProfState, GuestCounters<'a>) {
+    /// Virtual time as wall-clock (seconds, microseconds) since 1970.
+    pub fn wall_time(&self) -> (u32, u32) {
+        let us = self.now as u128 * 1_000_000 / self.config.cpu_hz as u128;
         (
-            &mut p.prof,
-            GuestCounters {
-                mem: &mut p.mem,
-                cpu: &mut p.cpu,
-            },
+            self.config.epoch.wrapping_add((us / 1_000_000) as u32),
+            (us % 1_000_000) as u32,
         )
     }
-}
 
-impl ProfMemory for GuestCounters<'_> {
-    fn load16(&mut self, addr: u32) -> Result<u16, ()> {
-        aligned(addr, 2)?;
-        self.mem.load16(addr).map_err(drop)
+    /// Cycles in one clock tick at HZ (times(), sysconf(_SC_CLK_TCK)).
+    pub fn tick_cycles(&self) -> u64 {
+        tick_interval(self.config.cpu_hz, self.config.tunables.hz)
     }
-    fn load32(&mut self, addr: u32) -> Result<u32, ()> {
-        aligned(addr, 4)?;
-        self.mem.load32(addr).map_err(drop)
-    }
-    fn load64(&mut self, addr: u32) -> Result<u64, ()> {
-        aligned(addr, 8)?;
-        self.mem.load64(addr).map_err(drop)
-    }
-    fn store16(&mut self, addr: u32, v: u16) -> Result<(), ()> {
-        aligned(addr, 2)?;
-        self.mem.store16(addr, v).map_err(drop)?;
-        self.cpu.invalidate_code(addr, 2);
-        Ok(())
-    }
-    fn store32(&mut self, addr: u32, v: u32) -> Result<(), ()> {
-        aligned(addr, 4)?;
-        self.mem.store32(addr, v).map_err(drop)?;
-        self.cpu.invalidate_code(addr, 4);
-        Ok(())
-    }
-    fn store64(&mut self, addr: u32, v: u64) -> Result<(), ()> {
-        aligned(addr, 8)?;
-        self.mem.store64(addr, v).map_err(drop)?;
-        self.cpu.invalidate_code(addr, 8);
-        Ok(())
-    }
-}
 
-/// A misaligned counter is a fault, as it would be for the kernel's own
-/// store on the R4000 (and it must not straddle pages in our memory).
-fn aligned(addr: u32, size: u32) -> Result<(), ()> {
-    if addr.is_multiple_of(size) {
-        Ok(())
-    } else {
-        Err(())
+    pub fn cycles_to_ticks(&self, cycles: u64) -> u64 {
+        cycles / self.tick_cycles()
+    }
+
+    pub fn ticks_to_cycles(&self, ticks: u64) -> u64 {
+        ticks.saturating_mul(self.tick_cycles())
+    }
+
+    /// Advances virtual time without running anything (sginap, nanosleep).
+    pub(crate) fn sleep(&mut self, cycles: u64) {
+        self.now = self.now.saturating_add(cycles);
+    }
+
+    /// Charges one system call's cost to the process as system time.
+    pub(crate) fn charge_syscall(&mut self, p: &mut Process) {
+        p.acct.sys_cycles += self.config.syscall_cycles;
+        self.now += self.config.syscall_cycles;
+        self.stats.sys_cycles += self.config.syscall_cycles;
     }
 }
 

@@ -13,24 +13,8 @@ use std::rc::Rc;
 use crate::pipe::Pipe;
 use crate::Errno;
 
-/// Descriptors a process may hold (sysconf(_SC_OPEN_MAX)).
-pub const OPEN_MAX: usize = 200;
-
-/// Open-file status flags, SVR4 values (fcntl.h).
-pub mod oflag {
-    pub const O_RDONLY: u32 = 0;
-    pub const O_WRONLY: u32 = 1;
-    pub const O_RDWR: u32 = 2;
-    pub const O_ACCMODE: u32 = 3;
-    pub const O_NDELAY: u32 = 0x04;
-    pub const O_APPEND: u32 = 0x08;
-    pub const O_SYNC: u32 = 0x10;
-    pub const O_NONBLOCK: u32 = 0x80;
-    pub const O_CREAT: u32 = 0x100;
-    pub const O_TRUNC: u32 = 0x200;
-    pub const O_EXCL: u32 = 0x400;
-    pub const O_NOCTTY: u32 = 0x800;
-}
+pub use crate::abi::flags::oflag;
+use crate::abi::limits::OPEN_MAX;
 
 /// What an open file is.
 pub enum FileKind {

@@ -20,8 +20,8 @@
 //! 71.7 ms with PROF_FAST's 1000 Hz ticks in two runs: -1.3% and +0.9%,
 //! within noise (target: under 2%). One tick's cost is in `profiling`.
 
+pub mod abi;
 pub mod clock;
-pub mod errno;
 pub mod files;
 pub mod image;
 pub mod kernel;
@@ -34,5 +34,5 @@ pub mod signals;
 pub mod syscalls;
 pub mod vfs;
 
-pub use errno::Errno;
+pub use abi::Errno;
 pub use kernel::{Kernel, KernelConfig, Outcome, RunStats};

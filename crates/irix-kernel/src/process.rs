@@ -2,7 +2,7 @@
 //! and accounting. Everything a process owns is here, so `fork` is a
 //! `clone` plus the few fields that differ.
 
-use cpu_mips::Cpu;
+use cpu_mips::{Cpu, Reg};
 
 use crate::files::FdTable;
 use crate::memory::AddressSpace;
@@ -96,14 +96,14 @@ impl Process {
     }
 
     /// Register `r` as the 32-bit value an o32 system call sees.
-    pub fn reg(&self, r: usize) -> u32 {
-        self.cpu.gpr[r] as u32
+    pub fn reg(&self, r: Reg) -> u32 {
+        self.cpu.gpr[r.idx()] as u32
     }
 
     /// Sets register `r` to a 32-bit result, sign-extended as the R4000 holds it.
-    pub fn set_reg(&mut self, r: usize, v: u32) {
-        if r != 0 {
-            self.cpu.gpr[r] = v as i32 as i64 as u64;
+    pub fn set_reg(&mut self, r: Reg, v: u32) {
+        if r != Reg::ZERO {
+            self.cpu.gpr[r.idx()] = v as i32 as i64 as u64;
         }
     }
 }

@@ -10,10 +10,12 @@
 //! (IRIX 1088, a0 = &sigcontext), which restores everything from the frame,
 //! so a handler may edit it (skip a faulting instruction by advancing sc_pc).
 
+use crate::abi::flags::sigmask::{SA_NODEFER, SA_RESETHAND};
 use crate::memory::AddressSpace;
 use crate::process::Process;
 use crate::signals::{self, SignalState};
 use crate::Errno;
+use cpu_mips::Reg;
 
 /// sigcontext offsets (bytes). 64-bit slots are big-endian.
 const SC_REGMASK: u32 = 0;
@@ -29,17 +31,6 @@ const SC_CAUSE: u32 = 560;
 const SC_BADVADDR: u32 = 568;
 const SC_SIGSET: u32 = 584;
 pub const SC_SIZE: u32 = 856;
-
-/// sa_flags bits (SVR4).
-const SA_RESETHAND: u32 = 2;
-const SA_NODEFER: u32 = 0x10;
-
-const A0: usize = 4;
-const A1: usize = 5;
-const A2: usize = 6;
-const A3: usize = 7;
-const T9: usize = 25;
-const SP: usize = 29;
 
 /// Why a frame is being built: a fault carries its cause and address.
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,7 +52,7 @@ pub fn enter_handler(p: &mut Process, sig: u32, cause: Cause) -> Result<(), Errn
     let s = sig as usize;
     let handler = p.signals.handlers[s];
     let resume = p.cpu.sample_pc();
-    let sp = (p.reg(SP).wrapping_sub(SC_SIZE)) & !15;
+    let sp = (p.reg(Reg::SP).wrapping_sub(SC_SIZE)) & !15;
     let mut sc = vec![0u8; SC_SIZE as usize];
     let put32 = |sc: &mut [u8], off: u32, v: u32| {
         sc[off as usize..off as usize + 4].copy_from_slice(&v.to_be_bytes())
@@ -95,12 +86,12 @@ pub fn enter_handler(p: &mut Process, sig: u32, cause: Cause) -> Result<(), Errn
         p.signals.handlers[s] = signals::SIG_DFL;
     }
     let tramp = p.signals.trampoline;
-    p.set_reg(A0, sig);
-    p.set_reg(A1, 0);
-    p.set_reg(A2, sp);
-    p.set_reg(A3, handler);
-    p.set_reg(T9, tramp);
-    p.set_reg(SP, sp);
+    p.set_reg(Reg::A0, sig);
+    p.set_reg(Reg::A1, 0);
+    p.set_reg(Reg::A2, sp);
+    p.set_reg(Reg::A3, handler);
+    p.set_reg(Reg::T9, tramp);
+    p.set_reg(Reg::SP, sp);
     p.cpu.set_pc(tramp);
     Ok(())
 }

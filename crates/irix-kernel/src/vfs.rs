@@ -16,10 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::Errno;
 
-/// Links followed in one resolution before ELOOP (SVR4 MAXSYMLINKS).
-const MAX_SYMLINKS: usize = 30;
-/// PATH_MAX on IRIX.
-pub const PATH_MAX: usize = 1024;
+use crate::abi::limits::{MAX_SYMLINKS, PATH_MAX};
 
 /// A guest file-system view: the host directory that is the guest's `/`.
 #[derive(Clone, Debug)]

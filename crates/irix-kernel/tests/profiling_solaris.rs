@@ -5,9 +5,7 @@
 mod common;
 
 use common::*;
-use irix_kernel::profiling::{
-    Personality, ProfMemory, ProfState, Tunables, PROF_USHORT, SYS_PCSAMPLE,
-};
+use irix_kernel::profiling::{Personality, ProfMemory, ProfState, Tunables, PROF_USHORT};
 use irix_kernel::Errno;
 
 const SOL: Personality = Personality::Solaris;
@@ -201,10 +199,13 @@ fn pcsample_and_profil_exclude_each_other() {
     assert_eq!(u32s(&mut m, BUF, 2), vec![TEXT + 4, 0]);
 }
 
-/// pcsample is offered as system call 2026 in every personality.
+/// pcsample is offered as system call 2026 in every personality: the
+/// number the dispatcher's table routes to the pcsample handler.
 #[test]
 fn pcsample_system_call_number() {
-    assert_eq!(SYS_PCSAMPLE, 2026);
+    assert_eq!(irix_kernel::abi::sys::PCSAMPLE, 2026);
+    let row = irix_kernel::syscalls::lookup(2026).expect("2026 is in the table");
+    assert_eq!(row.name, "pcsample");
 }
 
 // ---- profil(2) ----

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use crate::Errno;
 
 /// Bytes of one page of guest memory.
-pub(crate) const PAGE_BYTES: usize = 4096;
+pub(crate) const PAGE_BYTES: usize = crate::abi::limits::PAGE_SIZE as usize;
 
 /// One page of guest memory.
 pub(crate) type PageData = [u8; PAGE_BYTES];

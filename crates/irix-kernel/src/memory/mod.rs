@@ -43,12 +43,9 @@ use regions::Regions;
 
 use crate::Errno;
 
-/// Bytes in a page (IRIX on the R4000: 4096, `getpagesize()`).
-pub const PAGE_SIZE: u32 = PAGE_BYTES as u32;
+pub use crate::abi::limits::{PAGE_SIZE, USER_TOP};
 const PAGE_SHIFT: u32 = 12;
 const DIR_ENTRIES: usize = 1024;
-/// The highest user address plus one: kuseg ends at 0x8000_0000.
-pub const USER_TOP: u64 = 0x8000_0000;
 
 bitflags! {
     /// Page permissions (the PROT_* bits of mmap use the same values).

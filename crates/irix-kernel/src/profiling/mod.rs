@@ -36,7 +36,7 @@
 //!   every page of the buffer's whole 16-bit bins is readable and writable
 //!   (load and store back, unchanged); if not it returns EFAULT and the
 //!   earlier profiling ends ("profiling is terminated").
-//! - **pcsample** is system call [`SYS_PCSAMPLE`] = 2026 in every personality
+//! - **pcsample** is system call `abi::sys::PCSAMPLE` = 2026 in every personality
 //!   (outside IRIX's 1000-1299 range; Solaris' own number is 26).
 //! - **restrict_fastprof** defaults to false; `fast_hz` 0 means "the hardware
 //!   does not support fast clock ticks" (PROF_FAST then EACCES too).
@@ -74,10 +74,12 @@
 #![allow(clippy::result_unit_err)]
 
 pub mod counters;
+pub mod guest;
 pub mod histogram;
 pub mod host;
 pub mod mapping;
 pub mod memory;
+pub mod outside;
 pub mod pcsample;
 pub mod personality;
 pub mod profil;
@@ -85,39 +87,22 @@ pub mod regions;
 pub mod sprofil;
 pub mod state;
 
+pub use guest::GuestCounters;
 pub use host::HostProfile;
 pub use mapping::{
     instructions_per_counter, map_pc, text_range, CounterWidth, InsnRatio, Region, Slot,
 };
 pub use memory::{ProfMemory, VecMemory};
+pub use outside::OutsideProfile;
 pub use personality::{CounterRule, ParsePersonalityError, Personality, AIX_HZ};
 pub use state::ProfState;
 
-/// profil(2)'s IRIX system call number (ABI.md).
-pub const SYS_PROFIL: u32 = 1044;
-/// syssgi request for sprofil: `syssgi(SGI_SPROFIL, profp, profcnt, tvp, flags)`.
-pub const SGI_SPROFIL: u32 = 55;
-/// pcsample(2)'s number in every personality (this project's choice, see above).
-pub const SYS_PCSAMPLE: u32 = 2026;
-
-/// sprofil flags (glibc's copy of the IRIX header): 16-bit counters.
-pub const PROF_USHORT: u32 = 0;
-/// 32-bit counters.
-pub const PROF_UINT: u32 = 1;
-/// Sample every millisecond.
-pub const PROF_FAST: u32 = 2;
-/// HP-UX 64-bit counters: no public value; this project's choice.
-pub const PROF_UINT64: u32 = 4;
-
-/// `sizeof(struct prof)` on o32/n32: four 4-byte fields (ABI.md).
-pub const PROF_STRUCT_SIZE: u32 = 16;
-/// `sizeof(struct prof)` of AIX's array form: five 4-byte fields.
-pub const AIX_PROF_STRUCT_SIZE: u32 = 20;
+pub use crate::abi::prof::*;
 
 /// Default PROFIL_MAX (see "Documented choices").
 pub const DEFAULT_PROFIL_MAX: u32 = 1024;
 /// Default clock rate, HZ (ABI.md: sysconf(_SC_CLK_TCK) = 100).
-pub const DEFAULT_HZ: u32 = 100;
+pub const DEFAULT_HZ: u32 = crate::abi::limits::HZ;
 /// PROF_FAST's rate: "forcing the system to take samples once every millisecond".
 pub const DEFAULT_FAST_HZ: u32 = 1000;
 

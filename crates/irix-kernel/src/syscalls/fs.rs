@@ -5,12 +5,14 @@ use std::fs::{self, OpenOptions};
 use std::io::SeekFrom;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 
-use super::SysResult;
+use super::{Args, Ret, SysResult};
+use crate::abi::flags::{fcntl::*, ioctl::TCGETA, seek::*, STAT_VER_O32};
+use crate::abi::limits::PATH_MAX;
 use crate::files::{io_errno, oflag, Io, OpenFile};
 use crate::kernel::Kernel;
 use crate::pipe::Pipe;
 use crate::process::Process;
-use crate::vfs::{Follow, PATH_MAX};
+use crate::vfs::Follow;
 use crate::Errno;
 
 /// Largest single transfer (a guard against a guest asking for gigabytes of
@@ -33,62 +35,62 @@ fn resolve(
 }
 
 /// read(fd, buf, n): v0 = bytes read, 0 at end of file.
-pub fn read(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (fd, buf, n) = (a[0], a[1], a[2].min(MAX_IO));
-    let file = tri!(p.fds.get(fd));
-    tri!(p.mem.check_writable(buf, n));
+pub fn read(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (fd, buf, n) = (a.word(0), a.word(1), a.word(2).min(MAX_IO));
+    let file = p.fds.get(fd)?;
+    p.mem.check_writable(buf, n)?;
     let mut data = vec![0; n as usize];
-    let got = match tri!(file.borrow_mut().read(&mut data)) {
+    let got = match file.borrow_mut().read(&mut data)? {
         Io::Done(got) => got,
-        Io::WouldBlock => return SysResult::Block,
+        Io::WouldBlock => return Ok(Ret::Block),
     };
-    tri!(p.mem.write_bytes(buf, &data[..got]));
+    p.mem.write_bytes(buf, &data[..got])?;
     p.cpu.invalidate_code(buf, got as u32);
-    SysResult::Ok(got as u32)
+    Ok(Ret::Val(got as u32))
 }
 
 /// write(fd, buf, n): v0 = bytes written; EPIPE (and SIGPIPE) without readers.
-pub fn write(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (fd, buf, n) = (a[0], a[1], a[2].min(MAX_IO));
-    let file = tri!(p.fds.get(fd));
+pub fn write(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (fd, buf, n) = (a.word(0), a.word(1), a.word(2).min(MAX_IO));
+    let file = p.fds.get(fd)?;
     let mut data = vec![0; n as usize];
-    tri!(p.mem.read_bytes(buf, &mut data));
+    p.mem.read_bytes(buf, &mut data)?;
     let result = file.borrow_mut().write(&data);
     match result {
-        Ok(Io::Done(n)) => SysResult::Ok(n as u32),
-        Ok(Io::WouldBlock) => SysResult::Block,
+        Ok(Io::Done(n)) => Ok(Ret::Val(n as u32)),
+        Ok(Io::WouldBlock) => Ok(Ret::Block),
         Err(Errno::EPIPE) => {
             p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
-            SysResult::Err(Errno::EPIPE)
+            Err(Errno::EPIPE)
         }
-        Err(e) => SysResult::Err(e),
+        Err(e) => Err(e),
     }
 }
 
 /// open(path, flags, mode): the lowest free descriptor.
-pub fn open(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    open_at(k, p, a[0], a[1], a[2])
+pub fn open(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    open_at(k, p, a.word(0), a.word(1), a.word(2))
 }
 
 /// creat(path, mode) = open(path, O_WRONLY|O_CREAT|O_TRUNC, mode).
-pub fn creat(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+pub fn creat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     open_at(
         k,
         p,
-        a[0],
+        a.word(0),
         oflag::O_WRONLY | oflag::O_CREAT | oflag::O_TRUNC,
-        a[1],
+        a.word(1),
     )
 }
 
 fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) -> SysResult {
-    let host = tri!(resolve(k, p, path, Follow::Yes));
+    let host = resolve(k, p, path, Follow::Yes)?;
     let mut opts = OpenOptions::new();
     match flags & oflag::O_ACCMODE {
         oflag::O_RDONLY => opts.read(true),
         oflag::O_WRONLY => opts.write(true),
         oflag::O_RDWR => opts.read(true).write(true),
-        _ => return SysResult::Err(Errno::EINVAL),
+        _ => return Err(Errno::EINVAL),
     };
     if flags & oflag::O_CREAT != 0 {
         if flags & oflag::O_EXCL != 0 {
@@ -102,99 +104,99 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
         opts.truncate(true);
     }
     // Directories may be opened read-only (for fstat, fchdir).
-    let file = tri!(opts.open(&host).map_err(|e| io_errno(&e)));
-    SysResult::Ok(tri!(p.fds.install(OpenFile::host(file, flags))))
+    let file = opts.open(&host).map_err(|e| io_errno(&e))?;
+    Ok(Ret::Val(p.fds.install(OpenFile::host(file, flags))?))
 }
 
-pub fn close(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    tri!(p.fds.close(a[0]));
-    SysResult::Ok(0)
+pub fn close(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    p.fds.close(a.word(0))?;
+    Ok(Ret::Val(0))
 }
 
-pub fn link(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let from = tri!(resolve(k, p, a[0], Follow::No));
-    let to = tri!(resolve(k, p, a[1], Follow::No));
-    tri!(fs::hard_link(from, to).map_err(|e| io_errno(&e)));
-    SysResult::Ok(0)
+pub fn link(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let from = resolve(k, p, a.word(0), Follow::No)?;
+    let to = resolve(k, p, a.word(1), Follow::No)?;
+    fs::hard_link(from, to).map_err(|e| io_errno(&e))?;
+    Ok(Ret::Val(0))
 }
 
-pub fn unlink(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let host = tri!(resolve(k, p, a[0], Follow::No));
+pub fn unlink(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let host = resolve(k, p, a.word(0), Follow::No)?;
     if host.is_dir() && !host.is_symlink() {
-        return SysResult::Err(Errno::EPERM);
+        return Err(Errno::EPERM);
     }
-    tri!(fs::remove_file(host).map_err(|e| io_errno(&e)));
-    SysResult::Ok(0)
+    fs::remove_file(host).map_err(|e| io_errno(&e))?;
+    Ok(Ret::Val(0))
 }
 
-pub fn chdir(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let path = tri!(path_arg(p, a[0]));
-    let (host, guest) = tri!(k.vfs.resolve(&p.cwd, &path, Follow::Yes));
+pub fn chdir(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let path = path_arg(p, a.word(0))?;
+    let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
     match fs::metadata(&host) {
         Ok(m) if m.is_dir() => {
             p.cwd = guest;
-            SysResult::Ok(0)
+            Ok(Ret::Val(0))
         }
-        Ok(_) => SysResult::Err(Errno::ENOTDIR),
-        Err(e) => SysResult::Err(io_errno(&e)),
+        Ok(_) => Err(Errno::ENOTDIR),
+        Err(e) => Err(io_errno(&e)),
     }
 }
 
 /// access(path, mode): F_OK 0, X_OK 1, W_OK 2, R_OK 4, checked against the
 /// file's permission bits for its owner (the guest runs as the file owner).
-pub fn access(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let host = tri!(resolve(k, p, a[0], Follow::Yes));
-    let meta = tri!(fs::metadata(&host).map_err(|e| io_errno(&e)));
-    let want = a[1] & 7;
+pub fn access(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let host = resolve(k, p, a.word(0), Follow::Yes)?;
+    let meta = fs::metadata(&host).map_err(|e| io_errno(&e))?;
+    let want = a.word(1) & 7;
     let have = (meta.permissions().mode() >> 6) & 7;
     if want & !have != 0 {
-        return SysResult::Err(Errno::EACCES);
+        return Err(Errno::EACCES);
     }
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
 fn whence(offset: i64, whence: u32) -> Result<SeekFrom, Errno> {
     match whence {
-        0 if offset >= 0 => Ok(SeekFrom::Start(offset as u64)),
-        1 => Ok(SeekFrom::Current(offset)),
-        2 => Ok(SeekFrom::End(offset)),
+        SEEK_SET if offset >= 0 => Ok(SeekFrom::Start(offset as u64)),
+        SEEK_CUR => Ok(SeekFrom::Current(offset)),
+        SEEK_END => Ok(SeekFrom::End(offset)),
         _ => Err(Errno::EINVAL),
     }
 }
 
 /// lseek(fd, offset, whence): EOVERFLOW if the result does not fit off_t.
-pub fn lseek(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let file = tri!(p.fds.get(a[0]));
-    let pos = tri!(whence(a[1] as i32 as i64, a[2]));
-    let new = tri!(file.borrow_mut().seek(pos));
+pub fn lseek(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let file = p.fds.get(a.word(0))?;
+    let pos = whence(a.word(1) as i32 as i64, a.word(2))?;
+    let new = file.borrow_mut().seek(pos)?;
     if new > i32::MAX as u64 {
-        return SysResult::Err(Errno::EOVERFLOW);
+        return Err(Errno::EOVERFLOW);
     }
-    SysResult::Ok(new as u32)
+    Ok(Ret::Val(new as u32))
 }
 
-/// lseek64(fd, pad, hi, lo, whence) (ABI.md): v0 = high word, v1 = low word.
-pub fn lseek64(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let file = tri!(p.fds.get(a[0]));
-    let offset = ((a[2] as u64) << 32 | a[3] as u64) as i64;
-    let pos = tri!(whence(offset, a[4]));
-    let new = tri!(file.borrow_mut().seek(pos));
-    SysResult::Ok2((new >> 32) as u32, new as u32)
+/// lseek64(fd, pad, hi, lo, whence) (docs/abi.md): v0 = high word, v1 = low word.
+pub fn lseek64(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let file = p.fds.get(a.word(0))?;
+    let offset = ((a.word(2) as u64) << 32 | a.word(3) as u64) as i64;
+    let pos = whence(offset, a.word(4))?;
+    let new = file.borrow_mut().seek(pos)?;
+    Ok(Ret::Pair((new >> 32) as u32, new as u32))
 }
 
-pub fn dup(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    SysResult::Ok(tri!(p.fds.dup(a[0], 0)))
+pub fn dup(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    Ok(Ret::Val(p.fds.dup(a.word(0), 0)?))
 }
 
 /// pipe(): the read end in v0, the write end in v1.
-pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
+pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
     use crate::files::FileKind;
     use std::{cell::RefCell, rc::Rc};
     let pipe = Rc::new(RefCell::new(Pipe::new()));
-    let r = tri!(p.fds.install(OpenFile {
+    let r = p.fds.install(OpenFile {
         kind: FileKind::PipeRead(pipe.clone()),
-        flags: oflag::O_RDONLY
-    }));
+        flags: oflag::O_RDONLY,
+    })?;
     let w = match p.fds.install(OpenFile {
         kind: FileKind::PipeWrite(pipe),
         flags: oflag::O_WRONLY,
@@ -202,57 +204,49 @@ pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
         Ok(w) => w,
         Err(e) => {
             let _ = p.fds.close(r);
-            return SysResult::Err(e);
+            return Err(e);
         }
     };
-    SysResult::Ok2(r, w)
+    Ok(Ret::Pair(r, w))
 }
 
-pub fn umask(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+pub fn umask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let old = p.umask;
-    p.umask = a[0] & 0o777;
-    SysResult::Ok(old)
+    p.umask = a.word(0) & 0o777;
+    Ok(Ret::Val(old))
 }
 
-/// fcntl commands (SVR4 values).
-const F_DUPFD: u32 = 0;
-const F_GETFD: u32 = 1;
-const F_SETFD: u32 = 2;
-const F_GETFL: u32 = 3;
-const F_SETFL: u32 = 4;
-
-pub fn fcntl(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let fd = a[0];
-    match a[1] {
-        F_DUPFD => SysResult::Ok(tri!(p.fds.dup(fd, a[2]))),
-        F_GETFD => SysResult::Ok(tri!(p.fds.close_on_exec(fd)) as u32),
+pub fn fcntl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let fd = a.word(0);
+    match a.word(1) {
+        F_DUPFD => Ok(Ret::Val(p.fds.dup(fd, a.word(2))?)),
+        F_GETFD => Ok(Ret::Val(p.fds.close_on_exec(fd)? as u32)),
         F_SETFD => {
-            tri!(p.fds.set_close_on_exec(fd, a[2] & 1 != 0));
-            SysResult::Ok(0)
+            p.fds.set_close_on_exec(fd, a.word(2) & 1 != 0)?;
+            Ok(Ret::Val(0))
         }
-        F_GETFL => SysResult::Ok(tri!(p.fds.get(fd)).borrow().flags),
+        F_GETFL => Ok(Ret::Val(p.fds.get(fd)?.borrow().flags)),
         F_SETFL => {
-            let file = tri!(p.fds.get(fd));
+            let file = p.fds.get(fd)?;
             let changeable = oflag::O_APPEND | oflag::O_NONBLOCK | oflag::O_NDELAY | oflag::O_SYNC;
             let mut f = file.borrow_mut();
-            f.flags = (f.flags & !changeable) | (a[2] & changeable);
-            SysResult::Ok(0)
+            f.flags = (f.flags & !changeable) | (a.word(2) & changeable);
+            Ok(Ret::Val(0))
         }
-        _ => SysResult::Err(Errno::EINVAL),
+        _ => Err(Errno::EINVAL),
     }
 }
 
-/// TCGETA ('T' << 8 | 1): fills a struct termio for a terminal, ENOTTY for
+/// ioctl(TCGETA) fills a struct termio for a terminal, ENOTTY for
 /// anything else (how libc's isatty() tells).
-const TCGETA: u32 = 0x5401;
 /// sizeof(struct termio) as SVR4 lays it out: iflag, oflag, cflag, lflag
 /// (unsigned short), c_line, c_cc[23]. Not verified against an IRIX header
 /// in a public source: libc's isatty() relies only on success vs ENOTTY.
 const TERMIO_SIZE: usize = 4 * 2 + 1 + 23;
 
-pub fn ioctl(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let file = tri!(p.fds.get(a[0]));
-    match a[1] {
+pub fn ioctl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let file = p.fds.get(a.word(0))?;
+    match a.word(1) {
         TCGETA if file.borrow().is_terminal() => {
             // A cooked terminal: ICRNL|IXON, OPOST|ONLCR, B9600|CS8|CREAD,
             // ISIG|ICANON|ECHO|ECHOE|ECHOK (SVR4 termio.h values).
@@ -261,16 +255,13 @@ pub fn ioctl(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
             t[2..4].copy_from_slice(&(0o1u16 | 0o4).to_be_bytes());
             t[4..6].copy_from_slice(&(0o15u16 | 0o60 | 0o200).to_be_bytes());
             t[6..8].copy_from_slice(&(0o1u16 | 0o2 | 0o10 | 0o20 | 0o40).to_be_bytes());
-            tri!(p.mem.write_bytes(a[2], &t));
-            SysResult::Ok(0)
+            p.mem.write_bytes(a.word(2), &t)?;
+            Ok(Ret::Val(0))
         }
-        TCGETA => SysResult::Err(Errno::ENOTTY),
-        _ => SysResult::Err(Errno::ENOTTY),
+        TCGETA => Err(Errno::ENOTTY),
+        _ => Err(Errno::ENOTTY),
     }
 }
-
-/// The xstat version for the SVR4 o32 struct stat (IRIX _STAT_VER).
-const STAT_VER_O32: u32 = 2;
 
 /// IRIX o32 `struct stat` (xstat version 2), 136 bytes, big-endian:
 /// st_dev@0, st_pad1[3], st_ino@16, st_mode@20, st_nlink@24, st_uid@28,
@@ -315,42 +306,42 @@ fn store_stat(
     buf: u32,
 ) -> SysResult {
     if version != STAT_VER_O32 {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
-    let meta = tri!(meta.map_err(|e| io_errno(&e)));
-    let bytes = tri!(encode_stat(&meta));
-    tri!(p.mem.write_bytes(buf, &bytes));
-    SysResult::Ok(0)
+    let meta = meta.map_err(|e| io_errno(&e))?;
+    let bytes = encode_stat(&meta)?;
+    p.mem.write_bytes(buf, &bytes)?;
+    Ok(Ret::Val(0))
 }
 
 /// xstat(version, path, buf): stat following links.
-pub fn xstat(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let host = tri!(resolve(k, p, a[1], Follow::Yes));
-    store_stat(p, a[0], fs::metadata(host), a[2])
+pub fn xstat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let host = resolve(k, p, a.word(1), Follow::Yes)?;
+    store_stat(p, a.word(0), fs::metadata(host), a.word(2))
 }
 
 /// lxstat(version, path, buf): stat of a link itself.
-pub fn lxstat(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let host = tri!(resolve(k, p, a[1], Follow::No));
-    store_stat(p, a[0], fs::symlink_metadata(host), a[2])
+pub fn lxstat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let host = resolve(k, p, a.word(1), Follow::No)?;
+    store_stat(p, a.word(0), fs::symlink_metadata(host), a.word(2))
 }
 
 /// fxstat(version, fd, buf). A pipe reports a FIFO with no size.
-pub fn fxstat(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let file = tri!(p.fds.get(a[1]));
+pub fn fxstat(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let file = p.fds.get(a.word(1))?;
     let meta = file.borrow().metadata();
     match meta {
-        Some(m) => store_stat(p, a[0], Ok(m), a[2]),
+        Some(m) => store_stat(p, a.word(0), Ok(m), a.word(2)),
         None => {
-            if a[0] != STAT_VER_O32 {
-                return SysResult::Err(Errno::EINVAL);
+            if a.word(0) != STAT_VER_O32 {
+                return Err(Errno::EINVAL);
             }
             let mut b = [0u8; 136];
             b[20..24].copy_from_slice(&0o010600u32.to_be_bytes()); // S_IFIFO | rw-------
             b[24..28].copy_from_slice(&1u32.to_be_bytes());
             b[80..84].copy_from_slice(&(crate::pipe::PIPE_CAPACITY as u32).to_be_bytes());
-            tri!(p.mem.write_bytes(a[2], &b));
-            SysResult::Ok(0)
+            p.mem.write_bytes(a.word(2), &b)?;
+            Ok(Ret::Val(0))
         }
     }
 }

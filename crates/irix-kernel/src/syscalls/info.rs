@@ -1,10 +1,10 @@
 //! Identity and system information: getpid/getuid/getgid, uname (utssys),
-//! ulimit, and syssgi, SGI's catch-all call, whose requests are a table too.
+//! ulimit. syssgi has its own module and table (`syssgi.rs`).
 
-use super::SysResult;
-use crate::files::OPEN_MAX;
+use super::{Args, Ret, SysResult};
+use crate::abi::flags::{ulimit::*, UTS_UNAME};
+use crate::abi::limits::OPEN_MAX;
 use crate::kernel::Kernel;
-use crate::memory::PAGE_SIZE;
 use crate::process::Process;
 use crate::Errno;
 
@@ -13,19 +13,19 @@ use crate::Errno;
 pub const GUEST_UID: u32 = 100;
 pub const GUEST_GID: u32 = 100;
 
-/// getpid(): v0 = pid, v1 = ppid (ABI.md).
-pub fn getpid(_k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
-    SysResult::Ok2(p.pid, p.ppid)
+/// getpid(): v0 = pid, v1 = ppid (docs/abi.md).
+pub fn getpid(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Pair(p.pid, p.ppid))
 }
 
 /// getuid(): v0 = uid, v1 = euid.
-pub fn getuid(_k: &mut Kernel, _p: &mut Process, _a: &[u32; 8]) -> SysResult {
-    SysResult::Ok2(GUEST_UID, GUEST_UID)
+pub fn getuid(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Pair(GUEST_UID, GUEST_UID))
 }
 
 /// getgid(): v0 = gid, v1 = egid.
-pub fn getgid(_k: &mut Kernel, _p: &mut Process, _a: &[u32; 8]) -> SysResult {
-    SysResult::Ok2(GUEST_GID, GUEST_GID)
+pub fn getgid(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Pair(GUEST_GID, GUEST_GID))
 }
 
 /// SVR4 struct utsname: five fields of SYS_NMLN (257) bytes.
@@ -34,73 +34,27 @@ const SYS_NMLN: usize = 257;
 pub const UTSNAME: [&str; 5] = ["IRIX", "irix-emu", "5.3", "11091812", "IP20"];
 
 /// utssys(buf, 0, UTS_UNAME = 0): uname(2). Other commands: EINVAL.
-pub fn utssys(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    if a[2] != 0 {
-        return SysResult::Err(Errno::EINVAL);
+pub fn utssys(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    if a.word(2) != UTS_UNAME {
+        return Err(Errno::EINVAL);
     }
     let mut buf = vec![0u8; SYS_NMLN * UTSNAME.len()];
     for (i, field) in UTSNAME.iter().enumerate() {
         buf[i * SYS_NMLN..i * SYS_NMLN + field.len()].copy_from_slice(field.as_bytes());
     }
-    tri!(p.mem.write_bytes(a[0], &buf));
-    SysResult::Ok(0)
+    p.mem.write_bytes(a.ptr(0), &buf)?;
+    Ok(Ret::Val(0))
 }
 
 /// ulimit(cmd, newlimit): UL_GETFSIZE 1 (file size limit in 512-byte
 /// blocks: unlimited), UL_SETFSIZE 2 (accepted, not enforced), UL_GMEMLIM 3
 /// (the highest break: where the stack area begins), UL_GDESLIM 4 (OPEN_MAX).
-pub fn ulimit(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    match a[0] {
-        1 => SysResult::Ok(0x7fff_ffff),
-        2 => SysResult::Ok(a[1]),
-        3 => SysResult::Ok(p.stack_limit),
-        4 => SysResult::Ok(OPEN_MAX as u32),
-        _ => SysResult::Err(Errno::EINVAL),
-    }
-}
-
-/// syssgi request codes (ABI.md).
-const SGI_SYSID: u32 = 1;
-const SGI_SYSCONF: u32 = 22;
-pub const SGI_SPROFIL: u32 = 55;
-
-/// sysconf names (through SGI_SYSCONF) and the values irix-emu reports.
-const SC_ARG_MAX: u32 = 1;
-const SC_CHILD_MAX: u32 = 2;
-const SC_CLK_TCK: u32 = 3;
-const SC_OPEN_MAX: u32 = 5;
-const SC_PAGESIZE: u32 = 11;
-/// ARG_MAX on IRIX 5 (limits.h): 5120 bytes... IRIX 6 raised it to 20480;
-/// irix-emu reports the larger value, and enforces nothing below it.
-const ARG_MAX: u32 = 20480;
-/// CHILD_MAX: processes per user.
-const CHILD_MAX: u32 = 100;
-
-/// syssgi(request, ...): the requests irix-emu knows; others EINVAL with a
-/// one-line warning (like an unknown system call).
-pub fn syssgi(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    match a[0] {
-        SGI_SYSCONF => match a[1] {
-            SC_ARG_MAX => SysResult::Ok(ARG_MAX),
-            SC_CHILD_MAX => SysResult::Ok(CHILD_MAX),
-            SC_CLK_TCK => SysResult::Ok(k.config.tunables.hz),
-            SC_OPEN_MAX => SysResult::Ok(OPEN_MAX as u32),
-            SC_PAGESIZE => SysResult::Ok(PAGE_SIZE),
-            _ => SysResult::Err(Errno::EINVAL),
-        },
-        SGI_SYSID => {
-            // A 16-byte system identifier: fixed, like everything here.
-            tri!(p.mem.write_bytes(a[1], b"irix-emu\0\0\0\0\0\0\0\x01"));
-            SysResult::Ok(0)
-        }
-        SGI_SPROFIL => super::prof::sprofil(k, p, &[a[1], a[2], a[3], a[4], 0, 0, 0, 0]),
-        other => {
-            k.warn(&format!(
-                "{}: unimplemented syssgi request {other} at pc 0x{:08x}: EINVAL",
-                p.name,
-                p.cpu.pc()
-            ));
-            SysResult::Err(Errno::EINVAL)
-        }
-    }
+pub fn ulimit(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    Ok(Ret::Val(match a.word(0) {
+        UL_GETFSIZE => 0x7fff_ffff,
+        UL_SETFSIZE => a.word(1),
+        UL_GMEMLIM => p.stack_limit,
+        UL_GDESLIM => OPEN_MAX as u32,
+        _ => return Err(Errno::EINVAL),
+    }))
 }

@@ -2,7 +2,8 @@
 
 use std::rc::Rc;
 
-use super::SysResult;
+use super::{Args, Ret, SysResult};
+use crate::abi::flags::mmap::*;
 use crate::files::FileKind;
 use crate::image::MMAP_BASE;
 use crate::kernel::Kernel;
@@ -10,14 +11,14 @@ use crate::memory::{page_ceil, Backing, Perms, PAGE_SIZE, USER_TOP};
 use crate::process::Process;
 use crate::Errno;
 
-/// brk(addr): moves the break; 0 or ENOMEM (ABI.md). The heap may not
+/// brk(addr): moves the break; 0 or ENOMEM (docs/abi.md). The heap may not
 /// shrink below its start nor reach into a mapping or the stack area.
 /// Growing costs nothing until the pages are touched, but a growth larger
 /// than the run's remaining memory budget is refused (see `fits_budget`).
-pub fn brk(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let want = a[0];
+pub fn brk(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let want = a.word(0);
     if want < p.brk.start {
-        return SysResult::Err(Errno::ENOMEM);
+        return Err(Errno::ENOMEM);
     }
     let (old_end, new_end) = (page_ceil(p.brk.current as u64), page_ceil(want as u64));
     if new_end > old_end {
@@ -25,18 +26,17 @@ pub fn brk(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
             || p.mem.any_mapped(old_end, new_end)
             || !fits_budget(k, new_end - old_end)
         {
-            return SysResult::Err(Errno::ENOMEM);
+            return Err(Errno::ENOMEM);
         }
-        tri!(p
-            .mem
-            .map_anon(old_end, new_end - old_end, Perms::R | Perms::W));
+        p.mem
+            .map_anon(old_end, new_end - old_end, Perms::R | Perms::W)?;
     } else if new_end < old_end {
         p.mem.unmap(new_end, old_end - new_end);
         p.cpu
             .invalidate_code(new_end as u32, (old_end - new_end) as u32);
     }
     p.brk.current = want;
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
 /// Whether a new mapping of `bytes` could ever be backed: pages are charged
@@ -48,53 +48,53 @@ fn fits_budget(k: &Kernel, bytes: u64) -> bool {
     bytes <= k.budget.available()
 }
 
-/// mmap flags and protections (SVR4 values).
-const PROT_MASK: u32 = 7;
-const MAP_SHARED: u32 = 1;
-const MAP_PRIVATE: u32 = 2;
-const MAP_FIXED: u32 = 0x10;
-const MAP_ANONYMOUS: u32 = 0x100;
-
 /// mmap(addr, len, prot, flags, fd, off): anonymous and private file
 /// mappings. A MAP_SHARED file mapping is refused with ENOSYS rather than
-/// faked (its writes would have to reach the file).
-pub fn mmap(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (hint, len, prot, flags, fd, off) = (a[0], a[1], a[2], a[3], a[4], a[5]);
+/// faked (its writes would have to reach the file). A file mapping is read
+/// page by page as it is touched.
+pub fn mmap(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (hint, len, prot, flags, fd, off) = (
+        a.word(0),
+        a.word(1),
+        a.word(2),
+        a.word(3),
+        a.word(4),
+        a.word(5),
+    );
     if len == 0 || prot & !PROT_MASK != 0 || off % PAGE_SIZE != 0 {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
     match flags & (MAP_SHARED | MAP_PRIVATE) {
         MAP_PRIVATE => {}
         MAP_SHARED if flags & MAP_ANONYMOUS != 0 => {}
-        MAP_SHARED => return SysResult::Err(Errno::ENOSYS),
-        _ => return SysResult::Err(Errno::EINVAL),
+        MAP_SHARED => return Err(Errno::ENOSYS),
+        _ => return Err(Errno::EINVAL),
     }
     let size = page_ceil(len as u64);
     if !fits_budget(k, size) {
-        return SysResult::Err(Errno::ENOMEM);
+        return Err(Errno::ENOMEM);
     }
     let addr = if flags & MAP_FIXED != 0 {
         if hint % PAGE_SIZE != 0 || hint as u64 + size > USER_TOP {
-            return SysResult::Err(Errno::EINVAL);
+            return Err(Errno::EINVAL);
         }
         hint
     } else {
-        tri!(find_free(p, size))
+        find_free(p, size)?
     };
-    // The file is read page by page as the mapping is touched. Only a
-    // regular file can be: a FIFO, terminal or device would block the
-    // emulator or never end (mmap(2): ENODEV).
+    // Only a regular file can be mapped: a FIFO, terminal or device would
+    // block the emulator or never end (mmap(2): ENODEV).
     let backing = if flags & MAP_ANONYMOUS == 0 {
-        let file = tri!(p.fds.get(fd));
+        let file = p.fds.get(fd)?;
         let f = file.borrow();
         let FileKind::Host(host) = &f.kind else {
-            return SysResult::Err(Errno::ENODEV);
+            return Err(Errno::ENODEV);
         };
-        let meta = tri!(host.metadata().map_err(|e| crate::files::io_errno(&e)));
+        let meta = host.metadata().map_err(|e| crate::files::io_errno(&e))?;
         if !meta.is_file() {
-            return SysResult::Err(Errno::ENODEV);
+            return Err(Errno::ENODEV);
         }
-        let own = tri!(host.try_clone().map_err(|_| Errno::ENOMEM));
+        let own = host.try_clone().map_err(|_| Errno::ENOMEM)?;
         Backing::File {
             source: Rc::new(own),
             offset: u64::from(off),
@@ -104,9 +104,9 @@ pub fn mmap(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
         Backing::Anon
     };
     let perms = Perms::from_bits_truncate(prot as u8);
-    tri!(p.mem.map(addr as u64, size, perms, backing));
+    p.mem.map(addr as u64, size, perms, backing)?;
     p.cpu.invalidate_code(addr, size as u32);
-    SysResult::Ok(addr)
+    Ok(Ret::Val(addr))
 }
 
 /// The lowest free range of `size` bytes from MMAP_BASE up to the stack's
@@ -117,30 +117,30 @@ pub(super) fn find_free(p: &Process, size: u64) -> Result<u32, Errno> {
         .ok_or(Errno::ENOMEM)
 }
 
-pub fn munmap(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (addr, len) = (a[0], a[1]);
+pub fn munmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (addr, len) = (a.word(0), a.word(1));
     if addr % PAGE_SIZE != 0 || len == 0 || addr as u64 + len as u64 > USER_TOP {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
     p.mem.unmap(addr as u64, len as u64);
     p.cpu.invalidate_code(addr, len);
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
-pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (addr, len, prot) = (a[0], a[1], a[2]);
+pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (addr, len, prot) = (a.word(0), a.word(1), a.word(2));
     if addr % PAGE_SIZE != 0 || prot & !PROT_MASK != 0 {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
-    tri!(p.mem.protect(
+    p.mem.protect(
         addr as u64,
         len as u64,
-        Perms::from_bits_truncate(prot as u8)
-    ));
+        Perms::from_bits_truncate(prot as u8),
+    )?;
     p.cpu.invalidate_code(addr, len);
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
-pub fn getpagesize(_k: &mut Kernel, _p: &mut Process, _a: &[u32; 8]) -> SysResult {
-    SysResult::Ok(PAGE_SIZE)
+pub fn getpagesize(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Val(PAGE_SIZE))
 }

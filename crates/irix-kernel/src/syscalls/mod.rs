@@ -1,55 +1,50 @@
 //! System calls: the table is data (`TABLE`: number, name, argument kinds,
-//! handler), and `dispatch` is the one place that reads arguments and writes
-//! results back (v0, v1, a3), charges system time and prints --strace lines.
+//! handler, how far irix-emu supports the call), and `dispatch` is the one
+//! place that reads arguments and writes results back (v0, v1, a3),
+//! charges system time and prints --strace lines.
 //!
-//! o32 convention (ABI.md): v0 = 1000 + n; arguments in a0..a3, then at
-//! sp+16, sp+20, ... (n32: in $a4..$a7); 1000 is the indirect call (number in
-//! a0, arguments shifted by one). Success: a3 = 0, v0 = result (v1 = second
-//! result). Failure: a3 = 1, v0 = the positive SVR4 errno.
+//! o32 convention (docs/abi.md): v0 = 1000 + n; arguments in a0..a3, then
+//! at sp+16, sp+20, ... (n32: in $a4..$a7); 1000 is the indirect call
+//! (number in a0, arguments shifted by one). Success: a3 = 0, v0 = result
+//! (v1 = second result). Failure: a3 = 1, v0 = the positive SVR4 errno.
+//! syssgi's requests are a second table (`syssgi::TABLE`) of the same rows.
 //!
 //! Handlers by concern:
 //! - `fs`: open, read, write, close, creat, link, unlink, chdir, access,
 //!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat
 //! - `mem`: brk, mmap, munmap, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
-//! - `info`: getpid, getuid, getgid, utssys (uname), ulimit, syssgi
+//! - `info`: getpid, getuid, getgid, utssys (uname), ulimit
+//! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
 //! - `prof`: profil, sprofil (through syssgi), pcsample
 //! - `proc`: exit, fork, sproc, sprocsp, execve, waitsys, kill, sigaction,
 //!   sigprocmask, sigreturn
 
-/// `?` for handlers: an `Err(errno)` becomes the call's error result.
-macro_rules! tri {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => return $crate::syscalls::SysResult::Err(e),
-        }
-    };
-}
-
+mod args;
 mod fs;
 mod info;
 mod mem;
 mod proc;
 mod prof;
 mod strace;
+pub mod syssgi;
 mod time;
 
+pub use args::Args;
+
+use crate::abi::sys;
 use crate::kernel::Kernel;
 use crate::process::{ExitStatus, Process};
 use crate::Errno;
+use cpu_mips::Reg;
 
-/// The number of the indirect system call.
-const SYS_SYSCALL: u32 = 1000;
-
-/// What a handler did.
+/// What a handler did, when it did not fail.
 #[derive(Debug)]
-pub enum SysResult {
+pub enum Ret {
     /// Success with v0.
-    Ok(u32),
+    Val(u32),
     /// Success with v0 and v1 (pipe, fork, getpid, lseek64...).
-    Ok2(u32, u32),
-    Err(Errno),
+    Pair(u32, u32),
     /// The call cannot finish yet (pipe I/O, waitsys): the process blocks
     /// and the call is re-executed when it next runs. Nothing was done.
     Block,
@@ -58,6 +53,10 @@ pub enum SysResult {
     /// The handler set the registers and PC itself (execve, sigreturn).
     Jumped,
 }
+
+/// A handler's result: `Err(errno)` is the call's error return, so
+/// handlers propagate failures with `?`.
+pub type SysResult = Result<Ret, Errno>;
 
 /// How to show an argument in --strace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,111 +72,153 @@ pub enum Arg {
     Oct,
 }
 
-/// A handler: the kernel, the calling process, and the arguments as the
-/// guest passed them (up to 8 words).
-pub type Handler = fn(&mut Kernel, &mut Process, &[u32; 8]) -> SysResult;
+/// How far irix-emu implements a call, as the README lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Support {
+    /// Every documented behaviour of the call.
+    Full,
+    /// Implemented with the limits the note names.
+    Partial(&'static str),
+}
 
+/// A handler: the kernel, the calling process, and its arguments.
+pub type Handler = fn(&mut Kernel, &mut Process, &Args) -> SysResult;
+
+/// One row of a call table.
 pub struct Syscall {
     pub nr: u32,
     pub name: &'static str,
     pub args: &'static [Arg],
     pub handler: Handler,
+    pub support: Support,
+}
+
+/// A table row (a `const fn`, so the tables stay one line per call).
+pub const fn call(
+    nr: u32,
+    name: &'static str,
+    args: &'static [Arg],
+    handler: Handler,
+    support: Support,
+) -> Syscall {
+    Syscall {
+        nr,
+        name,
+        args,
+        handler,
+        support,
+    }
 }
 
 use Arg::*;
+use Support::{Full, Partial};
 
 /// Every system call irix-emu implements, sorted by number.
 #[rustfmt::skip]
 pub static TABLE: &[Syscall] = &[
-    Syscall { nr: 1001, name: "exit",                    args: &[Int], handler: proc::exit },
-    Syscall { nr: 1002, name: "fork",                    args: &[], handler: proc::fork },
-    Syscall { nr: 1003, name: "read",                    args: &[Fd, Ptr, Int], handler: fs::read },
-    Syscall { nr: 1004, name: "write",                   args: &[Fd, Buf, Int], handler: fs::write },
-    Syscall { nr: 1005, name: "open",                    args: &[Str, Hex, Oct], handler: fs::open },
-    Syscall { nr: 1006, name: "close",                   args: &[Fd], handler: fs::close },
-    Syscall { nr: 1007, name: "wait",                    args: &[], handler: proc::wait },
-    Syscall { nr: 1008, name: "creat",                   args: &[Str, Oct], handler: fs::creat },
-    Syscall { nr: 1009, name: "link",                    args: &[Str, Str], handler: fs::link },
-    Syscall { nr: 1010, name: "unlink",                  args: &[Str], handler: fs::unlink },
-    Syscall { nr: 1012, name: "chdir",                   args: &[Str], handler: fs::chdir },
-    Syscall { nr: 1013, name: "time",                    args: &[], handler: time::time },
-    Syscall { nr: 1017, name: "brk",                     args: &[Hex], handler: mem::brk },
-    Syscall { nr: 1019, name: "lseek",                   args: &[Fd, Int, Int], handler: fs::lseek },
-    Syscall { nr: 1020, name: "getpid",                  args: &[], handler: info::getpid },
-    Syscall { nr: 1024, name: "getuid",                  args: &[], handler: info::getuid },
-    Syscall { nr: 1033, name: "access",                  args: &[Str, Oct], handler: fs::access },
-    Syscall { nr: 1037, name: "kill",                    args: &[Int, Int], handler: proc::kill },
-    Syscall { nr: 1040, name: "syssgi",                  args: &[Int, Hex, Hex, Hex, Hex], handler: info::syssgi },
-    Syscall { nr: 1041, name: "dup",                     args: &[Fd], handler: fs::dup },
-    Syscall { nr: 1042, name: "pipe",                    args: &[], handler: fs::pipe },
-    Syscall { nr: 1043, name: "times",                   args: &[Ptr], handler: time::times },
-    Syscall { nr: 1044, name: "profil",                  args: &[Ptr, Int, Hex, Hex], handler: prof::profil },
-    Syscall { nr: 1047, name: "getgid",                  args: &[], handler: info::getgid },
-    Syscall { nr: 1054, name: "ioctl",                   args: &[Fd, Hex, Hex], handler: fs::ioctl },
-    Syscall { nr: 1057, name: "utssys",                  args: &[Ptr, Int, Int], handler: info::utssys },
-    Syscall { nr: 1059, name: "execve",                  args: &[Str, Ptr, Ptr], handler: proc::execve },
-    Syscall { nr: 1060, name: "umask",                   args: &[Oct], handler: fs::umask },
-    Syscall { nr: 1062, name: "fcntl",                   args: &[Fd, Int, Hex], handler: fs::fcntl },
-    Syscall { nr: 1063, name: "ulimit",                  args: &[Int, Int], handler: info::ulimit },
-    Syscall { nr: 1078, name: "lseek64",                 args: &[Fd, Int, Int, Int, Int], handler: fs::lseek64 },
-    Syscall { nr: 1082, name: "sginap",                  args: &[Int], handler: time::sginap },
-    Syscall { nr: 1088, name: "sigreturn",               args: &[Ptr, Ptr, Int], handler: proc::sigreturn },
-    Syscall { nr: 1128, name: "gettimeofday",            args: &[Ptr], handler: time::gettimeofday },
-    Syscall { nr: 1129, name: "sproc",                   args: &[Hex, Hex, Hex], handler: proc::sproc },
-    Syscall { nr: 1132, name: "sprocsp",                 args: &[Hex, Hex, Hex, Hex, Int], handler: proc::sprocsp },
-    Syscall { nr: 1134, name: "mmap",                    args: &[Hex, Int, Hex, Hex, Fd, Int], handler: mem::mmap },
-    Syscall { nr: 1135, name: "munmap",                  args: &[Hex, Int], handler: mem::munmap },
-    Syscall { nr: 1136, name: "mprotect",                args: &[Hex, Int, Hex], handler: mem::mprotect },
-    Syscall { nr: 1140, name: "getpagesize",             args: &[], handler: mem::getpagesize },
-    Syscall { nr: 1158, name: "xstat",                   args: &[Int, Str, Ptr], handler: fs::xstat },
-    Syscall { nr: 1159, name: "lxstat",                  args: &[Int, Str, Ptr], handler: fs::lxstat },
-    Syscall { nr: 1160, name: "fxstat",                  args: &[Int, Fd, Ptr], handler: fs::fxstat },
-    Syscall { nr: 1162, name: "sigaction",               args: &[Int, Ptr, Ptr, Hex], handler: proc::sigaction },
-    Syscall { nr: 1164, name: "sigprocmask",             args: &[Int, Ptr, Ptr], handler: proc::sigprocmask },
-    Syscall { nr: 1170, name: "waitsys",                 args: &[Int, Int, Ptr, Hex, Ptr], handler: proc::waitsys },
-    Syscall { nr: prof::PCSAMPLE_NR, name: "pcsample",   args: &[Ptr, Int], handler: prof::pcsample },
-    Syscall { nr: time::NANOSLEEP_NR, name: "nanosleep", args: &[Ptr, Ptr], handler: time::nanosleep },
+    call(sys::EXIT,         "exit",         &[Int], proc::exit, Full),
+    call(sys::FORK,         "fork",         &[], proc::fork, Full),
+    call(sys::READ,         "read",         &[Fd, Ptr, Int], fs::read, Full),
+    call(sys::WRITE,        "write",        &[Fd, Buf, Int], fs::write, Full),
+    call(sys::OPEN,         "open",         &[Str, Hex, Oct], fs::open, Full),
+    call(sys::CLOSE,        "close",        &[Fd], fs::close, Full),
+    call(sys::WAIT,         "wait",         &[], proc::wait, Full),
+    call(sys::CREAT,        "creat",        &[Str, Oct], fs::creat, Full),
+    call(sys::LINK,         "link",         &[Str, Str], fs::link, Full),
+    call(sys::UNLINK,       "unlink",       &[Str], fs::unlink, Full),
+    call(sys::CHDIR,        "chdir",        &[Str], fs::chdir, Full),
+    call(sys::TIME,         "time",         &[], time::time, Full),
+    call(sys::BRK,          "brk",          &[Hex], mem::brk, Full),
+    call(sys::LSEEK,        "lseek",        &[Fd, Int, Int], fs::lseek, Full),
+    call(sys::GETPID,       "getpid",       &[], info::getpid, Full),
+    call(sys::GETUID,       "getuid",       &[], info::getuid, Full),
+    call(sys::ACCESS,       "access",       &[Str, Oct], fs::access, Full),
+    call(sys::KILL,         "kill",         &[Int, Int], proc::kill, Partial("one process group: the run's")),
+    call(sys::SYSSGI,       "syssgi",       &[Int, Hex, Hex, Hex, Hex], syssgi::unknown_request, Partial("the requests in its own table")),
+    call(sys::DUP,          "dup",          &[Fd], fs::dup, Full),
+    call(sys::PIPE,         "pipe",         &[], fs::pipe, Full),
+    call(sys::TIMES,        "times",        &[Ptr], time::times, Full),
+    call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
+    call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
+    call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA only; other requests ENOTTY")),
+    call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
+    call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("static ELF programs; no #! scripts")),
+    call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
+    call(sys::FCNTL,        "fcntl",        &[Fd, Int, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL; no locks")),
+    call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
+    call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
+    call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
+    call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
+    call(sys::GETTIMEOFDAY, "gettimeofday", &[Ptr], time::gettimeofday, Full),
+    call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
+    call(sys::SPROCSP,      "sprocsp",      &[Hex, Hex, Hex, Hex, Int], proc::sprocsp, Partial("as sproc")),
+    call(sys::MMAP,         "mmap",         &[Hex, Int, Hex, Hex, Fd, Int], mem::mmap, Partial("MAP_SHARED of a file: ENOSYS")),
+    call(sys::MUNMAP,       "munmap",       &[Hex, Int], mem::munmap, Full),
+    call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Hex], mem::mprotect, Full),
+    call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
+    call(sys::XSTAT,        "xstat",        &[Int, Str, Ptr], fs::xstat, Partial("version 2 (o32 stat); version 3 (stat64) EINVAL")),
+    call(sys::LXSTAT,       "lxstat",       &[Int, Str, Ptr], fs::lxstat, Partial("as xstat")),
+    call(sys::FXSTAT,       "fxstat",       &[Int, Fd, Ptr], fs::fxstat, Partial("as xstat")),
+    call(sys::SIGACTION,    "sigaction",    &[Int, Ptr, Ptr, Hex], proc::sigaction, Full),
+    call(sys::SIGPROCMASK,  "sigprocmask",  &[Int, Ptr, Ptr], proc::sigprocmask, Full),
+    call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
+    call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
+    call(sys::NANOSLEEP,    "nanosleep",    &[Ptr, Ptr], time::nanosleep, Full),
 ];
 
-/// The table entry for `nr`, if irix-emu implements it.
-pub fn lookup(nr: u32) -> Option<&'static Syscall> {
-    TABLE
+/// The row for `nr` in a table sorted by number.
+pub fn find(table: &'static [Syscall], nr: u32) -> Option<&'static Syscall> {
+    table
         .binary_search_by_key(&nr, |s| s.nr)
         .ok()
-        .map(|i| &TABLE[i])
+        .map(|i| &table[i])
+}
+
+/// The table entry for system call `nr`, if irix-emu implements it.
+pub fn lookup(nr: u32) -> Option<&'static Syscall> {
+    find(TABLE, nr)
 }
 
 /// What the run loop does after a system call.
-pub enum Flow {
+pub enum Next {
     Continue,
     Block,
     Exit(ExitStatus),
 }
 
 /// Handles the SYSCALL exception the process just raised.
-pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Flow {
-    let pc = p.cpu.pc();
-    let (nr, args) = match read_args(p) {
-        Ok(v) => v,
-        Err(e) => {
-            write_back(p, SysResult::Err(e));
-            return Flow::Continue;
-        }
+pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
+    let (nr, args) = read_args(p);
+    // syssgi's requests are rows of their own table, run with the request
+    // number dropped from the arguments.
+    let (def, args, family) = match lookup(nr) {
+        Some(d) if d.nr == sys::SYSSGI => match syssgi::lookup(args.word(0)) {
+            Some(req) => (Some(req), args.shifted(), Some("syssgi")),
+            None => (Some(d), args, None),
+        },
+        d => (d, args, None),
     };
-    let Some(def) = lookup(nr) else {
+    let Some(def) = def else {
+        let pc = p.cpu.pc();
         k.warn(&format!(
             "{}: unimplemented system call {nr} at pc 0x{pc:08x}: ENOSYS",
             p.name
         ));
-        write_back(p, SysResult::Err(Errno::ENOSYS));
-        return Flow::Continue;
+        if k.config.strace {
+            k.log(&format!("[{}] syscall({nr}) = -1 ENOSYS", p.pid));
+        }
+        write_back(p, Err(Errno::ENOSYS));
+        return Next::Continue;
     };
     // Arguments are decoded before the call: a read(2) buffer is shown as
     // its pointer, a write(2) buffer by its contents.
-    let shown = k.config.strace.then(|| strace::format_call(p, def, &args));
+    let shown = k
+        .config
+        .strace
+        .then(|| strace::format_call(p, def, &args, family));
     let result = (def.handler)(k, p, &args);
-    if matches!(result, SysResult::Block) {
-        return Flow::Block;
+    if matches!(result, Ok(Ret::Block)) {
+        return Next::Block;
     }
     k.charge_syscall(p);
     if let Some(call) = shown {
@@ -188,26 +229,29 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Flow {
         ));
     }
     match result {
-        SysResult::Exit(status) => Flow::Exit(status),
+        Ok(Ret::Exit(status)) => Next::Exit(status),
         r => {
             write_back(p, r);
-            Flow::Continue
+            Next::Continue
         }
     }
 }
 
 /// Reads the call number and up to eight arguments.
-fn read_args(p: &Process) -> Result<(u32, [u32; 8]), Errno> {
+fn read_args(p: &Process) -> (u32, Args) {
     let mut raw = [0u32; 9];
-    for (i, r) in (4..8).enumerate() {
-        raw[i] = p.reg(r);
+    for (slot, r) in raw.iter_mut().zip([Reg::A0, Reg::A1, Reg::A2, Reg::A3]) {
+        *slot = p.reg(r);
     }
     if p.n32 {
-        for (i, r) in (8..12).enumerate() {
-            raw[4 + i] = p.reg(r);
+        for (slot, r) in raw[4..]
+            .iter_mut()
+            .zip([Reg::A4, Reg::A5, Reg::A6, Reg::A7])
+        {
+            *slot = p.reg(r);
         }
     } else {
-        let sp = p.reg(29);
+        let sp = p.reg(Reg::SP);
         for (i, slot) in raw[4..9].iter_mut().enumerate() {
             // A short stack is not an error until an argument is needed:
             // unreadable words read as 0 and a handler that needs them
@@ -218,40 +262,37 @@ fn read_args(p: &Process) -> Result<(u32, [u32; 8]), Errno> {
                 .unwrap_or(0);
         }
     }
-    let mut nr = p.reg(2);
-    let mut args = [0u32; 8];
-    if nr == SYS_SYSCALL {
-        nr = raw[0];
-        args.copy_from_slice(&raw[1..9]);
+    let nr = p.reg(Reg::V0);
+    if nr == sys::SYSCALL {
+        (
+            raw[0],
+            Args::new(raw[1..9].try_into().expect("eight words")),
+        )
     } else {
-        args.copy_from_slice(&raw[..8]);
+        (nr, Args::new(raw[..8].try_into().expect("eight words")))
     }
-    Ok((nr, args))
 }
 
 /// The one write-back point: v0/v1/a3 and the PC past the SYSCALL.
 fn write_back(p: &mut Process, r: SysResult) {
-    const V0: usize = 2;
-    const V1: usize = 3;
-    const A3: usize = 7;
     match r {
-        SysResult::Ok(v) => {
-            p.set_reg(V0, v);
-            p.set_reg(A3, 0);
+        Ok(Ret::Val(v)) => {
+            p.set_reg(Reg::V0, v);
+            p.set_reg(Reg::A3, 0);
         }
-        SysResult::Ok2(v0, v1) => {
-            p.set_reg(V0, v0);
-            p.set_reg(V1, v1);
-            p.set_reg(A3, 0);
+        Ok(Ret::Pair(v0, v1)) => {
+            p.set_reg(Reg::V0, v0);
+            p.set_reg(Reg::V1, v1);
+            p.set_reg(Reg::A3, 0);
         }
-        SysResult::Err(e) => {
-            p.set_reg(V0, e.number());
-            p.set_reg(A3, 1);
+        Err(e) => {
+            p.set_reg(Reg::V0, e.number());
+            p.set_reg(Reg::A3, 1);
         }
         // The handler set the registers itself (execve, sigreturn), or
         // there is nothing to write back to (dispatch returns before it
         // gets here for a blocked call or an exit).
-        SysResult::Jumped | SysResult::Block | SysResult::Exit(_) => return,
+        Ok(Ret::Jumped | Ret::Block | Ret::Exit(_)) => return,
     }
     p.cpu.complete_exception_instruction();
 }
@@ -261,17 +302,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_is_sorted_and_unique_so_lookup_finds_every_entry() {
-        for w in TABLE.windows(2) {
-            assert!(w[0].nr < w[1].nr, "{} before {}", w[0].name, w[1].name);
-        }
-        for s in TABLE {
-            assert_eq!(lookup(s.nr).map(|d| d.name), Some(s.name));
+    fn tables_are_sorted_and_unique_so_lookup_finds_every_entry() {
+        for table in [TABLE, syssgi::TABLE] {
+            for w in table.windows(2) {
+                assert!(w[0].nr < w[1].nr, "{} before {}", w[0].name, w[1].name);
+            }
+            for s in table {
+                assert_eq!(find(table, s.nr).map(|d| d.name), Some(s.name));
+            }
         }
     }
 
     #[test]
     fn unknown_numbers_are_not_in_the_table() {
         assert!(lookup(1999).is_none());
+        assert!(syssgi::lookup(9999).is_none());
     }
 }

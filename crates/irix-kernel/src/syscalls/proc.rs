@@ -1,21 +1,26 @@
 //! Process calls: exit, fork, execve, waitsys, kill, and the signal
 //! dispositions (sigaction, sigprocmask).
 
-use super::SysResult;
+use std::rc::Rc;
+
+use super::{Args, Ret, SysResult};
+use crate::abi::flags::{sigmask::*, wait::*};
+use crate::abi::limits::{ARG_MAX, PATH_MAX};
 use crate::kernel::Kernel;
+use crate::memory::FileSource;
 use crate::process::{ExitStatus, Process, RunState};
 use crate::signals::{self, NSIG, SIGKILL, SIGSTOP};
-use crate::vfs::{Follow, PATH_MAX};
+use crate::vfs::Follow;
 use crate::{image, Errno};
 
 /// exit(status): the low 8 bits are the status a parent sees.
-pub fn exit(_k: &mut Kernel, _p: &mut Process, a: &[u32; 8]) -> SysResult {
-    SysResult::Exit(ExitStatus::Exited(a[0] as u8))
+pub fn exit(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
+    Ok(Ret::Exit(ExitStatus::Exited(a.word(0) as u8)))
 }
 
-/// fork(): parent v0 = child pid, v1 = 0; child v1 = 1 (ABI.md).
-pub fn fork(k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
-    SysResult::Ok2(k.fork(p), 0)
+/// fork(): parent v0 = child pid, v1 = 0; child v1 = 1 (docs/abi.md).
+pub fn fork(k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Pair(k.fork(p), 0))
 }
 
 /// sproc(entry, inh, arg): a share-group member: same address space, own
@@ -23,24 +28,24 @@ pub fn fork(k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
 /// the member exits with its return value. The inh bits beyond sharing the
 /// address space are not modelled: descriptors, directory and umask are
 /// copied (as fork does), not shared. The parent gets the child's pid.
-pub fn sproc(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
+pub fn sproc(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let size = image::SPROC_STACK_SIZE;
-    let stack = tri!(super::mem::find_free(p, size as u64));
-    tri!(p.mem.map_anon(
+    let stack = super::mem::find_free(p, size as u64)?;
+    p.mem.map_anon(
         stack as u64,
         size as u64,
-        crate::memory::Perms::R | crate::memory::Perms::W
-    ));
-    start_member(k, p, a[0], a[2], stack + size - 16)
+        crate::memory::Perms::R | crate::memory::Perms::W,
+    )?;
+    start_member(k, p, a.word(0), a.word(2), stack + size - 16)
 }
 
 /// sprocsp(entry, inh, arg, sp, len): sproc on a stack the caller supplies.
-pub fn sprocsp(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (sp, len) = (a[3], a[4]);
+pub fn sprocsp(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (sp, len) = (a.word(3), a.word(4));
     if sp == 0 || len == 0 {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
-    start_member(k, p, a[0], a[2], sp & !15)
+    start_member(k, p, a.word(0), a.word(2), sp & !15)
 }
 
 fn start_member(k: &mut Kernel, p: &mut Process, entry: u32, arg: u32, sp: u32) -> SysResult {
@@ -50,14 +55,11 @@ fn start_member(k: &mut Kernel, p: &mut Process, entry: u32, arg: u32, sp: u32) 
             .perms(entry)
             .is_some_and(|perm| perm.contains(crate::memory::Perms::X))
     {
-        return SysResult::Err(Errno::EFAULT);
+        return Err(Errno::EFAULT);
     }
-    tri!(image::install_sproc_stub(&mut p.mem));
-    SysResult::Ok(k.sproc(p, entry, arg, sp, image::SPROC_EXIT_STUB))
+    image::install_sproc_stub(&mut p.mem)?;
+    Ok(Ret::Val(k.sproc(p, entry, arg, sp, image::SPROC_EXIT_STUB)))
 }
-
-/// Largest argv + envp a guest may pass to execve (ARG_MAX).
-const ARG_MAX: usize = 20480;
 
 /// Reads a NULL-terminated vector of string pointers.
 fn read_vector(p: &Process, mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
@@ -92,13 +94,7 @@ const EXEC_HEAD: u64 = 64 << 10;
 fn open_executable(
     host: &std::path::Path,
     guest: &str,
-) -> Result<
-    (
-        loader::Executable,
-        std::rc::Rc<dyn crate::memory::FileSource>,
-    ),
-    Errno,
-> {
+) -> Result<(loader::Executable, Rc<dyn FileSource>), Errno> {
     use std::io::Read;
     let io = |e: std::io::Error| crate::files::io_errno(&e);
     if !std::fs::metadata(host).map_err(io)?.is_file() {
@@ -113,31 +109,31 @@ fn open_executable(
     (&file).take(EXEC_HEAD).read_to_end(&mut head).map_err(io)?;
     let exe = loader::load_headers(guest, &head, meta.len(), &loader::LoadOptions::default())
         .map_err(|_| Errno::ENOEXEC)?;
-    Ok((exe, std::rc::Rc::new(file)))
+    Ok((exe, Rc::new(file)))
 }
 
 /// execve(path, argv, envp): replaces the image, keeping the pid, the
 /// descriptors (but close-on-exec ones) and ignored signals. "Profiling is
 /// turned off when an exec(2) is executed" (sprofil(2)); pcsample too.
-pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let path = tri!(p.mem.read_cstr(a[0], PATH_MAX));
-    let argv = tri!(read_vector(p, a[1]));
-    let envp = tri!(read_vector(p, a[2]));
-    let (host, guest) = tri!(k.vfs.resolve(&p.cwd, &path, Follow::Yes));
-    let (exe, file) = tri!(open_executable(&host, &guest));
+pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let path = p.mem.read_cstr(a.word(0), PATH_MAX)?;
+    let argv = read_vector(p, a.word(1))?;
+    let envp = read_vector(p, a.word(2))?;
+    let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
+    let (exe, file) = open_executable(&host, &guest)?;
     let cpu_config = cpu_mips::CpuConfig {
         mode64: exe.is_n32(),
         clock_hz: k.config.cpu_hz,
     };
-    let img = tri!(image::build(
+    let img = image::build(
         &exe,
         Some(&file),
         &argv,
         &envp,
         p.pid,
         cpu_config,
-        &k.budget
-    ));
+        &k.budget,
+    )?;
     // The new image keeps the old one's user time: the process is the same.
     let user = p.user_cycles();
     k.leave_share_group(p);
@@ -160,26 +156,13 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     p.signals.exec();
     p.prof.exec();
     k.reschedule_ticks(p);
-    SysResult::Jumped
+    Ok(Ret::Jumped)
 }
 
-/// waitsys id types and options (SVR4 <sys/wait.h>, ABI.md).
-const P_PID: u32 = 0;
-const P_PGID: u32 = 2;
-const P_ALL: u32 = 7;
-const WEXITED: u32 = 0x01;
-const WTRAPPED: u32 = 0x02;
-const WSTOPPED: u32 = 0x04;
-const WCONTINUED: u32 = 0x08;
-const WNOHANG: u32 = 0x40;
-const WNOWAIT: u32 = 0x80;
 /// siginfo_t: 128 bytes (SI_MAXSZ), si_signo@0, si_code@4, si_errno@8,
 /// si_pid@12, then for SIGCHLD: si_utime@16, si_status@20, si_stime@24
 /// (the SVR4 MIPS layout).
 const SIGINFO_SIZE: usize = 128;
-const CLD_EXITED: u32 = 1;
-const CLD_KILLED: u32 = 2;
-const CLD_DUMPED: u32 = 3;
 
 /// The first of `candidates` (children, in pid order) that has exited.
 fn exited_child(k: &Kernel, candidates: &[u32]) -> Option<(u32, ExitStatus)> {
@@ -214,12 +197,12 @@ fn collect(k: &mut Kernel, p: &mut Process, child: u32) {
 
 /// waitsys(idtype, id, info, options, rusage): SVR4 waitid. Blocks until a
 /// matching child has exited unless WNOHANG; ECHILD without such children.
-pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (idtype, id, info, options) = (a[0], a[1], a[2], a[3]);
+pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (idtype, id, info, options) = (a.word(0), a.word(1), a.word(2), a.word(3));
     if options & (WEXITED | WTRAPPED | WSTOPPED | WCONTINUED) == 0
         || options & !(WEXITED | WTRAPPED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) != 0
     {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
     let candidates: Vec<_> = match idtype {
         P_ALL | P_PGID => k.children_of(p.pid),
@@ -228,20 +211,20 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
             .into_iter()
             .filter(|&c| c == id)
             .collect(),
-        _ => return SysResult::Err(Errno::EINVAL),
+        _ => return Err(Errno::EINVAL),
     };
     if candidates.is_empty() {
-        return SysResult::Err(Errno::ECHILD);
+        return Err(Errno::ECHILD);
     }
     let zombie = exited_child(k, &candidates).filter(|_| options & WEXITED != 0);
     let Some((child, status)) = zombie else {
         if options & WNOHANG != 0 {
             if info != 0 {
-                tri!(p.mem.write_bytes(info, &[0; SIGINFO_SIZE]));
+                p.mem.write_bytes(info, &[0; SIGINFO_SIZE])?;
             }
-            return SysResult::Ok(0);
+            return Ok(Ret::Val(0));
         }
-        return SysResult::Block;
+        return Ok(Ret::Block);
     };
     let (code, value) = match status {
         ExitStatus::Exited(c) => (CLD_EXITED, c as u32),
@@ -261,38 +244,38 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
         put(16, k.cycles_to_ticks(utime) as u32);
         put(20, value);
         put(24, k.cycles_to_ticks(stime) as u32);
-        tri!(p.mem.write_bytes(info, &si));
+        p.mem.write_bytes(info, &si)?;
     }
     if options & WNOWAIT == 0 {
         collect(k, p, child);
     }
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
 /// wait(): the pre-waitsys SVR4 form libc's wait() used: blocks until any
 /// child has exited, then v0 = its pid, v1 = its wait status word
 /// (exit code << 8, or the signal | 0x80 for a core); ECHILD without
 /// children.
-pub fn wait(k: &mut Kernel, p: &mut Process, _a: &[u32; 8]) -> SysResult {
+pub fn wait(k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
     let children = k.children_of(p.pid);
     if children.is_empty() {
-        return SysResult::Err(Errno::ECHILD);
+        return Err(Errno::ECHILD);
     }
     let Some((child, status)) = exited_child(k, &children) else {
-        return SysResult::Block;
+        return Ok(Ret::Block);
     };
     collect(k, p, child);
-    SysResult::Ok2(child, status.wait_status())
+    Ok(Ret::Pair(child, status.wait_status()))
 }
 
 /// kill(pid, sig). A run is one process group (its id is the first
 /// process's pid): pid 0, -1 and -(that id) signal every live process of
 /// the run, pid > 0 one process; any other group is ESRCH. sig 0 only
 /// checks that the target exists.
-pub fn kill(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (pid, sig) = (a[0] as i32, a[1]);
+pub fn kill(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (pid, sig) = (a.word(0) as i32, a.word(1));
     if sig >= NSIG {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
     let targets: Vec<u32> = if pid > 0 {
         vec![pid as u32]
@@ -320,9 +303,9 @@ pub fn kill(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
         }
     }
     if found {
-        SysResult::Ok(0)
+        Ok(Ret::Val(0))
     } else {
-        SysResult::Err(Errno::ESRCH)
+        Err(Errno::ESRCH)
     }
 }
 
@@ -331,10 +314,10 @@ pub fn kill(k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
 const SIGACTION_SIZE: usize = 32;
 
 /// sigaction(sig, act, oact, trampoline).
-pub fn sigaction(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (sig, act, oact, tramp) = (a[0], a[1], a[2], a[3]);
+pub fn sigaction(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (sig, act, oact, tramp) = (a.word(0), a.word(1), a.word(2), a.word(3));
     if sig == 0 || sig >= NSIG {
-        return SysResult::Err(Errno::EINVAL);
+        return Err(Errno::EINVAL);
     }
     let s = sig as usize;
     let old = {
@@ -347,11 +330,11 @@ pub fn sigaction(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
     };
     if act != 0 {
         let mut b = [0u8; SIGACTION_SIZE];
-        tri!(p.mem.read_bytes(act, &mut b));
+        p.mem.read_bytes(act, &mut b)?;
         let word = |o: usize| u32::from_be_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
         let handler = word(4);
         if (sig == SIGKILL || sig == SIGSTOP) && handler != signals::SIG_DFL {
-            return SysResult::Err(Errno::EINVAL);
+            return Err(Errno::EINVAL);
         }
         p.signals.handler_flags[s] = word(0);
         p.signals.handlers[s] = handler;
@@ -361,39 +344,39 @@ pub fn sigaction(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
         }
     }
     if oact != 0 {
-        tri!(p.mem.write_bytes(oact, &old));
+        p.mem.write_bytes(oact, &old)?;
     }
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
 /// sigprocmask(how, set, oset): SIG_BLOCK 1, SIG_UNBLOCK 2, SIG_SETMASK 3
 /// (SVR4); sigset_t is four words, signal n at bit n-1 of word 0/1.
-pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    let (how, set, oset) = (a[0], a[1], a[2]);
+pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (how, set, oset) = (a.word(0), a.word(1), a.word(2));
     let old = p.signals.blocked;
     if set != 0 {
-        let lo = tri!(p.mem.read_u32(set)) as u64;
-        let hi = tri!(p.mem.read_u32(set.wrapping_add(4))) as u64;
+        let lo = p.mem.read_u32(set)? as u64;
+        let hi = p.mem.read_u32(set.wrapping_add(4))? as u64;
         let mask = (lo | hi << 32) & !(signals::bit(SIGKILL) | signals::bit(SIGSTOP));
         p.signals.blocked = match how {
-            1 => old | mask,
-            2 => old & !mask,
-            3 => mask,
-            _ => return SysResult::Err(Errno::EINVAL),
+            SIG_BLOCK => old | mask,
+            SIG_UNBLOCK => old & !mask,
+            SIG_SETMASK => mask,
+            _ => return Err(Errno::EINVAL),
         };
     }
     if oset != 0 {
         let mut b = [0u8; 16];
         b[0..4].copy_from_slice(&(old as u32).to_be_bytes());
         b[4..8].copy_from_slice(&((old >> 32) as u32).to_be_bytes());
-        tri!(p.mem.write_bytes(oset, &b));
+        p.mem.write_bytes(oset, &b)?;
     }
-    SysResult::Ok(0)
+    Ok(Ret::Val(0))
 }
 
 /// sigreturn(scp, ucp, signo): back from a handler, to the context saved
 /// in the sigcontext at scp (see `sigframe`).
-pub fn sigreturn(_k: &mut Kernel, p: &mut Process, a: &[u32; 8]) -> SysResult {
-    tri!(crate::sigframe::sigreturn(p, a[0]));
-    SysResult::Jumped
+pub fn sigreturn(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    crate::sigframe::sigreturn(p, a.word(0))?;
+    Ok(Ret::Jumped)
 }

@@ -1,18 +1,19 @@
 //! --strace: one line per system call, "[pid] name(args) = result", with
 //! arguments decoded by the kinds the table gives.
 
-use super::{Arg, SysResult, Syscall};
+use super::{Arg, Args, Ret, SysResult, Syscall};
 use crate::process::Process;
 
 /// Bytes of a string or write buffer shown before "...".
 const SHOW_MAX: usize = 32;
 
-pub fn format_call(p: &Process, def: &Syscall, args: &[u32; 8]) -> String {
-    let shown: Vec<String> = def
-        .args
-        .iter()
-        .enumerate()
-        .map(|(i, kind)| match kind {
+/// `name(args)`; a syssgi request shows as `syssgi(SGI_NAME, args)`.
+pub fn format_call(p: &Process, def: &Syscall, args: &Args, family: Option<&str>) -> String {
+    let args = args.words();
+    let shown: Vec<String> = family
+        .map(|_| def.name.to_string())
+        .into_iter()
+        .chain(def.args.iter().enumerate().map(|(i, kind)| match kind {
             Arg::Int | Arg::Fd => (args[i] as i32).to_string(),
             Arg::Hex | Arg::Ptr => format!("0x{:x}", args[i]),
             Arg::Oct => format!("0{:o}", args[i]),
@@ -28,19 +29,19 @@ pub fn format_call(p: &Process, def: &Syscall, args: &[u32; 8]) -> String {
                     Err(_) => format!("0x{:x}", args[i]),
                 }
             }
-        })
+        }))
         .collect();
-    format!("{}({})", def.name, shown.join(", "))
+    format!("{}({})", family.unwrap_or(def.name), shown.join(", "))
 }
 
 pub fn format_result(r: &SysResult) -> String {
     match r {
-        SysResult::Ok(v) => format!("{}", *v as i32),
-        SysResult::Ok2(a, b) => format!("{} ({})", *a as i32, *b as i32),
-        SysResult::Err(e) => format!("-1 {}", e.name()),
-        SysResult::Block => "? (blocked)".into(),
-        SysResult::Exit(_) => "?".into(),
-        SysResult::Jumped => "0".into(),
+        Ok(Ret::Val(v)) => format!("{}", *v as i32),
+        Ok(Ret::Pair(a, b)) => format!("{} ({})", *a as i32, *b as i32),
+        Err(e) => format!("-1 {}", e.name()),
+        Ok(Ret::Block) => "? (blocked)".into(),
+        Ok(Ret::Exit(_)) => "?".into(),
+        Ok(Ret::Jumped) => "0".into(),
     }
 }
 

@@ -1,0 +1,86 @@
+//! Flag and command values of the system calls (SVR4 values, as IRIX's
+//! headers number them).
+
+/// Open-file status flags (<fcntl.h>).
+pub mod oflag {
+    pub const O_RDONLY: u32 = 0;
+    pub const O_WRONLY: u32 = 1;
+    pub const O_RDWR: u32 = 2;
+    pub const O_ACCMODE: u32 = 3;
+    pub const O_NDELAY: u32 = 0x04;
+    pub const O_APPEND: u32 = 0x08;
+    pub const O_SYNC: u32 = 0x10;
+    pub const O_NONBLOCK: u32 = 0x80;
+    pub const O_CREAT: u32 = 0x100;
+    pub const O_TRUNC: u32 = 0x200;
+    pub const O_EXCL: u32 = 0x400;
+    pub const O_NOCTTY: u32 = 0x800;
+}
+
+/// fcntl commands.
+pub mod fcntl {
+    pub const F_DUPFD: u32 = 0;
+    pub const F_GETFD: u32 = 1;
+    pub const F_SETFD: u32 = 2;
+    pub const F_GETFL: u32 = 3;
+    pub const F_SETFL: u32 = 4;
+}
+
+/// lseek's whence.
+pub mod seek {
+    pub const SEEK_SET: u32 = 0;
+    pub const SEEK_CUR: u32 = 1;
+    pub const SEEK_END: u32 = 2;
+}
+
+/// ioctl requests: TCGETA is ('T' << 8 | 1).
+pub mod ioctl {
+    pub const TCGETA: u32 = 0x5401;
+}
+
+/// mmap protections and flags.
+pub mod mmap {
+    pub const PROT_MASK: u32 = 7;
+    pub const MAP_SHARED: u32 = 1;
+    pub const MAP_PRIVATE: u32 = 2;
+    pub const MAP_FIXED: u32 = 0x10;
+    pub const MAP_ANONYMOUS: u32 = 0x100;
+}
+
+/// waitsys id types and options (<sys/wait.h>), and SIGCHLD's si_code.
+pub mod wait {
+    pub const P_PID: u32 = 0;
+    pub const P_PGID: u32 = 2;
+    pub const P_ALL: u32 = 7;
+    pub const WEXITED: u32 = 0x01;
+    pub const WTRAPPED: u32 = 0x02;
+    pub const WSTOPPED: u32 = 0x04;
+    pub const WCONTINUED: u32 = 0x08;
+    pub const WNOHANG: u32 = 0x40;
+    pub const WNOWAIT: u32 = 0x80;
+    pub const CLD_EXITED: u32 = 1;
+    pub const CLD_KILLED: u32 = 2;
+    pub const CLD_DUMPED: u32 = 3;
+}
+
+/// sigprocmask's `how`, and sigaction's sa_flags.
+pub mod sigmask {
+    pub const SIG_BLOCK: u32 = 1;
+    pub const SIG_UNBLOCK: u32 = 2;
+    pub const SIG_SETMASK: u32 = 3;
+    pub const SA_RESETHAND: u32 = 2;
+    pub const SA_NODEFER: u32 = 0x10;
+}
+
+/// ulimit commands.
+pub mod ulimit {
+    pub const UL_GETFSIZE: u32 = 1;
+    pub const UL_SETFSIZE: u32 = 2;
+    pub const UL_GMEMLIM: u32 = 3;
+    pub const UL_GDESLIM: u32 = 4;
+}
+
+/// The xstat version of the SVR4 o32 struct stat (IRIX _STAT_VER).
+pub const STAT_VER_O32: u32 = 2;
+/// utssys's command for uname.
+pub const UTS_UNAME: u32 = 0;

@@ -1,0 +1,59 @@
+//! System call numbers: the o32 IRIX table, where a call's number is
+//! 1000 + its SVR4 number and 1000 itself is the indirect call (the number
+//! in a0, the arguments shifted by one). Numbers past IRIX's range are
+//! irix-emu's own, for calls other systems' manual pages specify.
+
+pub const SYSCALL: u32 = 1000;
+pub const EXIT: u32 = 1001;
+pub const FORK: u32 = 1002;
+pub const READ: u32 = 1003;
+pub const WRITE: u32 = 1004;
+pub const OPEN: u32 = 1005;
+pub const CLOSE: u32 = 1006;
+/// The SVR4 wait that libc used before waitsys.
+pub const WAIT: u32 = 1007;
+pub const CREAT: u32 = 1008;
+pub const LINK: u32 = 1009;
+pub const UNLINK: u32 = 1010;
+pub const CHDIR: u32 = 1012;
+pub const TIME: u32 = 1013;
+pub const BRK: u32 = 1017;
+pub const LSEEK: u32 = 1019;
+pub const GETPID: u32 = 1020;
+pub const GETUID: u32 = 1024;
+pub const ACCESS: u32 = 1033;
+pub const KILL: u32 = 1037;
+pub const SYSSGI: u32 = 1040;
+pub const DUP: u32 = 1041;
+pub const PIPE: u32 = 1042;
+pub const TIMES: u32 = 1043;
+pub const PROFIL: u32 = 1044;
+pub const GETGID: u32 = 1047;
+pub const IOCTL: u32 = 1054;
+pub const UTSSYS: u32 = 1057;
+pub const EXECVE: u32 = 1059;
+pub const UMASK: u32 = 1060;
+pub const FCNTL: u32 = 1062;
+pub const ULIMIT: u32 = 1063;
+pub const LSEEK64: u32 = 1078;
+pub const SGINAP: u32 = 1082;
+pub const SIGRETURN: u32 = 1088;
+pub const GETTIMEOFDAY: u32 = 1128;
+pub const SPROC: u32 = 1129;
+pub const SPROCSP: u32 = 1132;
+pub const MMAP: u32 = 1134;
+pub const MUNMAP: u32 = 1135;
+pub const MPROTECT: u32 = 1136;
+pub const GETPAGESIZE: u32 = 1140;
+pub const XSTAT: u32 = 1158;
+pub const LXSTAT: u32 = 1159;
+pub const FXSTAT: u32 = 1160;
+pub const SIGACTION: u32 = 1162;
+pub const SIGPROCMASK: u32 = 1164;
+pub const WAITSYS: u32 = 1170;
+/// pcsample is Solaris' (number 26 there); irix-emu offers it in every
+/// personality as 2000 + 26, outside IRIX's range.
+pub const PCSAMPLE: u32 = 2026;
+/// nanosleep has no number in IRIX 5's table (its libc builds it on other
+/// primitives); irix-emu offers it as 2000 + 27, beside pcsample.
+pub const NANOSLEEP: u32 = 2027;

@@ -1,0 +1,66 @@
+//! What a run is configured with.
+
+use std::path::PathBuf;
+
+use crate::profiling::{Personality, Tunables};
+
+/// Everything a run is configured with.
+#[derive(Clone, Debug)]
+pub struct KernelConfig {
+    /// The host directory that is the guest's `/`.
+    pub root: PathBuf,
+    /// The guest's initial working directory (an absolute guest path).
+    pub cwd: String,
+    pub personality: Personality,
+    pub tunables: Tunables,
+    /// Pipeline clock rate (R4000: 100 MHz in an Indigo or Indy).
+    pub cpu_hz: u64,
+    /// Wall-clock seconds since 1970 at virtual time 0.
+    pub epoch: u32,
+    /// Stop the run after this many cycles of virtual time.
+    pub max_cycles: Option<u64>,
+    /// Stop the run when the host's clock passes this instant (`--timeout`),
+    /// checked between time slices.
+    pub host_deadline: Option<std::time::Instant>,
+    /// The memory budget of the whole run, in bytes of host memory: every
+    /// process's touched pages and page tables, zombies and kernel buffers.
+    pub max_memory: u64,
+    /// Print one line per system call to the log (stderr).
+    pub strace: bool,
+    /// Cycles charged as system time for each system call.
+    pub syscall_cycles: u64,
+    /// User cycles a process runs before the next one gets the CPU.
+    pub quantum_cycles: u64,
+}
+
+/// 1996-01-01 00:00:00 UTC: the IRIX 5.3/6.2 era, as the default epoch.
+pub const DEFAULT_EPOCH: u32 = 820_454_400;
+/// A system call costs 500 cycles (5 us at 100 MHz) of system time: the
+/// order of a trap, register save and return on an R4000 under IRIX. Not a
+/// measurement of real hardware: a documented model parameter.
+pub const DEFAULT_SYSCALL_CYCLES: u64 = 500;
+/// The default memory budget: 1 GiB, half of what a 32-bit IRIX process
+/// could address and several times an Indy's RAM, so any program of the
+/// era fits while a runaway guest stops long before it troubles the host.
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
+/// 10 ms at 100 MHz: one clock tick, like a UNIX time slice.
+pub const DEFAULT_QUANTUM_CYCLES: u64 = 1_000_000;
+
+impl Default for KernelConfig {
+    fn default() -> Self {
+        KernelConfig {
+            root: PathBuf::from("."),
+            cwd: "/".into(),
+            personality: Personality::default(),
+            tunables: Tunables::default(),
+            cpu_hz: 100_000_000,
+            epoch: DEFAULT_EPOCH,
+            max_cycles: None,
+            host_deadline: None,
+            max_memory: DEFAULT_MAX_MEMORY,
+            strace: false,
+            syscall_cycles: DEFAULT_SYSCALL_CYCLES,
+            quantum_cycles: DEFAULT_QUANTUM_CYCLES,
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! The kernel: the process table, the scheduler and the run loop, by
+//! concern:
+//! - `config`: what a run is configured with;
+//! - `proctable`: spawning, fork, sproc and share groups, looking
+//!   processes up, reaping;
+//! - `sched`: the run loop and one process's time slice;
+//! - `ticks`: the profiling clock's ticks, the guest's and the outside
+//!   profiler's;
+//! - `signals`: delivering pending signals and faults;
+//! - `exit`: a process's end, zombies and orphans.
+//!
+//! The time API (`now`, `wall_time`, ticks and cycles) is in `crate::clock`
+//! and the outside profiler in `crate::profiling::outside`.
+//!
+//! All guest processes share one virtual clock and are scheduled
+//! round-robin in pid order with a fixed quantum of user cycles, so a run
+//! with several processes is as reproducible as one without. The process
+//! being run is taken out of the table for its time slice, so handlers get
+//! `(&mut Kernel, &mut Process)` without aliasing.
+
+mod config;
+mod exit;
+mod proctable;
+mod sched;
+mod signals;
+mod ticks;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::io::Write;
+use std::rc::Rc;
+
+pub use config::{
+    KernelConfig, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES,
+};
+
+use crate::memory::{AddressSpace, Budget};
+use crate::process::{Pid, Process};
+use crate::profiling::OutsideProfile;
+use crate::signals::Fault;
+use crate::vfs::Vfs;
+
+/// How a run ended: the fate of the first process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Exited(u8),
+    /// Killed by a signal; `fault` says where, for synchronous faults.
+    Killed {
+        signal: u32,
+        fault: Option<Fault>,
+    },
+    /// `max_cycles` of virtual time passed.
+    CycleLimit,
+    /// The host's clock passed `host_deadline`.
+    TimeLimit,
+    /// Every remaining process is blocked and none can wake the others.
+    Deadlock,
+}
+
+/// Counters of a whole run, for --stats.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunStats {
+    pub instructions: u64,
+    pub user_cycles: u64,
+    pub sys_cycles: u64,
+}
+
+pub struct Kernel {
+    pub config: KernelConfig,
+    pub(crate) vfs: Vfs,
+    pub(crate) procs: BTreeMap<Pid, Process>,
+    /// Round-robin order of runnable and blocked processes.
+    pub(crate) run_queue: VecDeque<Pid>,
+    pub(crate) next_pid: Pid,
+    /// Virtual time since boot, in cycles: everything run, charged or slept.
+    pub(crate) now: u64,
+    pub(crate) first: Option<Pid>,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) outside: Option<OutsideProfile>,
+    /// The address space of each sproc share group (keyed by the group
+    /// leader's pid) while none of its members runs, and which member ran
+    /// last (another member's decode cache may be stale).
+    pub(crate) share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
+    pub(crate) stats: RunStats,
+    /// The run's one memory budget (`max_memory`).
+    pub(crate) budget: Rc<Budget>,
+    pub(crate) log: Box<dyn Write>,
+}
+
+/// The first process gets this pid; later ones count up (a documented,
+/// deterministic choice: IRIX hands out pids from a rotating counter).
+pub const FIRST_PID: Pid = 100;
+/// The parent of orphans (init).
+pub const INIT_PID: Pid = 1;
+
+impl Kernel {
+    pub fn new(config: KernelConfig) -> Self {
+        Kernel {
+            vfs: Vfs::new(config.root.clone()),
+            budget: Budget::new(config.max_memory),
+            config,
+            procs: BTreeMap::new(),
+            run_queue: VecDeque::new(),
+            next_pid: FIRST_PID,
+            now: 0,
+            first: None,
+            outcome: None,
+            outside: None,
+            share_groups: BTreeMap::new(),
+            stats: RunStats::default(),
+            log: Box::new(std::io::stderr()),
+        }
+    }
+
+    /// Sends --strace lines and warnings somewhere other than stderr.
+    pub fn set_log(&mut self, log: Box<dyn Write>) {
+        self.log = log;
+    }
+
+    pub(crate) fn log(&mut self, line: &str) {
+        let _ = writeln!(self.log, "{line}");
+    }
+
+    /// A one-line warning: "irix-emu: ...".
+    pub(crate) fn warn(&mut self, msg: &str) {
+        self.log(&format!("irix-emu: {msg}"));
+    }
+
+    pub fn stats(&self) -> RunStats {
+        self.stats
+    }
+}

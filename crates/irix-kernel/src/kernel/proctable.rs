@@ -1,0 +1,226 @@
+//! The process table: creating processes (spawn, fork, sproc), share
+//! groups' address spaces, and looking processes up.
+
+use cpu_mips::{CpuConfig, Reg};
+use loader::Executable;
+
+use super::{Kernel, FIRST_PID, INIT_PID};
+use crate::files::FdTable;
+use crate::image;
+use crate::memory::AddressSpace;
+use crate::process::{Accounting, Brk, Pid, Process, RunState};
+use crate::profiling::ProfState;
+use crate::signals::SignalState;
+use crate::Errno;
+
+impl Kernel {
+    pub(crate) fn cpu_config(&self, exe: &Executable) -> CpuConfig {
+        CpuConfig {
+            mode64: exe.is_n32(),
+            clock_hz: self.config.cpu_hz,
+        }
+    }
+
+    /// Creates the first process (or another top-level one) from `exe`.
+    pub fn spawn(
+        &mut self,
+        exe: &Executable,
+        name: &str,
+        argv: &[Vec<u8>],
+        envp: &[Vec<u8>],
+    ) -> Result<Pid, Errno> {
+        let pid = self.alloc_pid();
+        let img = image::build(
+            exe,
+            None,
+            argv,
+            envp,
+            pid,
+            self.cpu_config(exe),
+            &self.budget,
+        )?;
+        let p = Process {
+            pid,
+            ppid: INIT_PID,
+            name: name.to_string(),
+            cpu: img.cpu,
+            mem: img.mem,
+            fds: FdTable::with_host_stdio(),
+            cwd: self.config.cwd.clone(),
+            umask: 0o022,
+            brk: Brk {
+                start: img.brk,
+                current: img.brk,
+            },
+            stack_limit: img.stack_limit,
+            prof: ProfState::default(),
+            acct: Accounting::default(),
+            signals: SignalState::default(),
+            state: RunState::Runnable,
+            next_tick: u64::MAX,
+            n32: exe.is_n32(),
+            share_group: None,
+        };
+        self.procs.insert(pid, p);
+        self.run_queue.push_back(pid);
+        self.first.get_or_insert(pid);
+        Ok(pid)
+    }
+
+    pub(crate) fn alloc_pid(&mut self) -> Pid {
+        let pid = self.next_pid;
+        self.next_pid += 1;
+        pid
+    }
+
+    /// Replaces descriptor `fd` of process `pid` with a host file (an
+    /// embedder redirecting the guest's standard streams).
+    pub fn set_host_fd(
+        &mut self,
+        pid: Pid,
+        fd: u32,
+        file: std::fs::File,
+        flags: u32,
+    ) -> Result<(), Errno> {
+        let p = self.procs.get_mut(&pid).ok_or(Errno::ESRCH)?;
+        let _ = p.fds.close(fd);
+        match p.fds.install(crate::files::OpenFile::host(file, flags))? {
+            got if got == fd => Ok(()),
+            got => {
+                let _ = p.fds.close(got);
+                Err(Errno::EBADF)
+            }
+        }
+    }
+
+    /// fork: a copy of `parent` with a new pid; returns the child's pid.
+    pub(crate) fn fork(&mut self, parent: &Process) -> Pid {
+        let pid = self.alloc_pid();
+        let mut child = parent.clone();
+        child.pid = pid;
+        child.ppid = parent.pid;
+        child.share_group = None; // a fork copies the address space
+        child.acct = Accounting::default();
+        child.signals.pending = 0;
+        // The child's PRDA holds its own pid.
+        for addr in image::PRDA_PID {
+            let _ = child.mem.poke_bytes(addr, &pid.to_be_bytes());
+        }
+        // Child: v0 = parent's pid (libc zeroes it), v1 = 1, a3 = 0, past
+        // the SYSCALL; the parent's registers are written by dispatch.
+        child.set_reg(Reg::V0, parent.pid);
+        child.set_reg(Reg::V1, 1);
+        child.set_reg(Reg::A3, 0);
+        child.cpu.complete_exception_instruction();
+        self.procs.insert(pid, child);
+        self.run_queue.push_back(pid);
+        pid
+    }
+
+    /// sproc: a new process sharing `parent`'s address space (forming a
+    /// share group if it has none), with its own registers, starting at
+    /// `entry(arg)` on the stack whose top is `sp`, returning into `ret`.
+    pub(crate) fn sproc(
+        &mut self,
+        parent: &mut Process,
+        entry: u32,
+        arg: u32,
+        sp: u32,
+        ret: u32,
+    ) -> Pid {
+        let pid = self.alloc_pid();
+        let mut child = parent.clone();
+        let group = *parent.share_group.get_or_insert(parent.pid);
+        child.share_group = Some(group);
+        child.mem = AddressSpace::default(); // the group's, loaded when it runs
+        self.share_groups
+            .entry(group)
+            .or_insert_with(|| (AddressSpace::default(), parent.pid));
+        child.pid = pid;
+        child.ppid = parent.pid;
+        child.acct = Accounting::default();
+        child.signals.pending = 0;
+        child.cpu.set_pc(entry);
+        for (r, v) in [
+            (Reg::A0, arg),
+            (Reg::T9, entry),
+            (Reg::SP, sp),
+            (Reg::RA, ret),
+        ] {
+            child.set_reg(r, v);
+        }
+        self.procs.insert(pid, child);
+        self.run_queue.push_back(pid);
+        pid
+    }
+
+    /// A share-group member about to run takes the group's address space.
+    /// If another member ran since, its stores may have changed code this
+    /// CPU has decoded, and its LL/SC reservation is void.
+    pub(crate) fn load_shared_memory(&mut self, p: &mut Process) {
+        let Some((mem, last)) = p.share_group.and_then(|g| self.share_groups.get_mut(&g)) else {
+            return;
+        };
+        std::mem::swap(&mut p.mem, mem);
+        if *last != p.pid {
+            p.cpu.flush_code_cache();
+            p.cpu.clear_ll_bit();
+            *last = p.pid;
+        }
+    }
+
+    /// After its slice, a member gives the address space back to its group.
+    pub(crate) fn park_shared_memory(&mut self, p: &mut Process) {
+        if let Some((mem, _)) = p.share_group.and_then(|g| self.share_groups.get_mut(&g)) {
+            std::mem::swap(&mut p.mem, mem);
+        }
+    }
+
+    /// execve by a share-group member: the group keeps the address space,
+    /// the process leaves with the image it is about to build.
+    pub(crate) fn leave_share_group(&mut self, p: &mut Process) {
+        if let Some(g) = p.share_group.take() {
+            if let Some((mem, _)) = self.share_groups.get_mut(&g) {
+                *mem = std::mem::take(&mut p.mem);
+            }
+        }
+    }
+
+    pub(crate) fn process(&self, pid: Pid) -> Option<&Process> {
+        self.procs.get(&pid)
+    }
+
+    pub(crate) fn process_mut(&mut self, pid: Pid) -> Option<&mut Process> {
+        self.procs.get_mut(&pid)
+    }
+
+    /// The run's one process group: the first process's pid.
+    pub(crate) fn process_group(&self) -> Pid {
+        self.first.unwrap_or(FIRST_PID)
+    }
+
+    /// Every process in the table that has not exited (the running one is
+    /// not in the table during its slice).
+    pub(crate) fn live_pids(&self) -> Vec<Pid> {
+        self.procs
+            .values()
+            .filter(|c| !matches!(c.state, RunState::Zombie(_)))
+            .map(|c| c.pid)
+            .collect()
+    }
+
+    /// Children of `pid`, in pid order.
+    pub(crate) fn children_of(&self, pid: Pid) -> Vec<Pid> {
+        self.procs
+            .values()
+            .filter(|c| c.ppid == pid)
+            .map(|c| c.pid)
+            .collect()
+    }
+
+    /// Removes a zombie after its parent collected it.
+    pub(crate) fn reap(&mut self, pid: Pid) -> Option<Process> {
+        self.run_queue.retain(|&q| q != pid);
+        self.procs.remove(&pid)
+    }
+}

@@ -1,0 +1,70 @@
+//! The outside profiler (`irix-emu prof`): a host-side histogram ticked on
+//! one process's user-time grid, independent of the guest's own profiling.
+
+use super::HostProfile;
+use crate::clock;
+use crate::kernel::Kernel;
+use crate::process::{Pid, Process};
+
+/// The outside profiler (`irix-emu prof`): a host-side histogram ticked on
+/// one process's user-time grid, independent of the guest's own profiling.
+/// Like profil, it ends when that process execs: the histogram's ranges
+/// (and the report's symbols) belong to the program it was started on.
+pub struct OutsideProfile {
+    pub pid: Pid,
+    pub hist: HostProfile,
+    pub interval: u64,
+    next: u64,
+    /// False once the process has exec'd another program.
+    pub active: bool,
+}
+
+impl Kernel {
+    /// Profiles process `pid` from outside at `hz` into `hist`.
+    pub fn set_outside_profile(&mut self, pid: Pid, hist: HostProfile, hz: u32) {
+        let interval = clock::tick_interval(self.config.cpu_hz, hz);
+        let now = self.procs.get(&pid).map_or(0, |p| p.user_cycles());
+        self.outside = Some(OutsideProfile {
+            pid,
+            hist,
+            interval,
+            next: clock::next_grid_point(now, interval),
+            active: true,
+        });
+    }
+
+    /// The process profiled from outside, while its profile is active.
+    pub(crate) fn outside_pid(&self) -> Option<Pid> {
+        self.outside.as_ref().filter(|o| o.active).map(|o| o.pid)
+    }
+
+    /// exec: the outside profile of this process ends.
+    pub(crate) fn end_outside_profile(&mut self, pid: Pid) {
+        if let Some(o) = self.outside.as_mut().filter(|o| o.pid == pid) {
+            o.active = false;
+        }
+    }
+
+    pub fn outside_profile(&self) -> Option<&OutsideProfile> {
+        self.outside.as_ref()
+    }
+
+    /// The user-cycle count of `pid`'s next outside tick (`u64::MAX`: none).
+    pub(crate) fn outside_deadline(&self, pid: Pid) -> u64 {
+        self.outside
+            .as_ref()
+            .filter(|o| o.active && o.pid == pid)
+            .map_or(u64::MAX, |o| o.next)
+    }
+
+    /// Takes every outside tick that has fallen due for `p`.
+    pub(crate) fn outside_ticks(&mut self, p: &Process) {
+        let now = p.user_cycles();
+        if let Some(o) = self.outside.as_mut().filter(|o| o.active && o.pid == p.pid) {
+            while now >= o.next {
+                o.hist.tick(p.cpu.sample_pc());
+                o.next += o.interval;
+            }
+        }
+    }
+}
