@@ -34,7 +34,7 @@ pub use config::{
 };
 
 use crate::memory::{AddressSpace, Budget};
-use crate::process::{Pid, Process};
+use crate::process::{Pid, Process, Zombie};
 use crate::profiling::OutsideProfile;
 use crate::signals::Fault;
 use crate::vfs::Vfs;
@@ -68,6 +68,8 @@ pub struct Kernel {
     pub config: KernelConfig,
     pub(crate) vfs: Vfs,
     pub(crate) procs: BTreeMap<Pid, Process>,
+    /// Exited processes whose parents have not collected them yet.
+    pub(crate) zombies: BTreeMap<Pid, Zombie>,
     /// Round-robin order of runnable and blocked processes.
     pub(crate) run_queue: VecDeque<Pid>,
     pub(crate) next_pid: Pid,
@@ -91,6 +93,12 @@ pub struct Kernel {
 pub const FIRST_PID: Pid = 100;
 /// The parent of orphans (init).
 pub const INIT_PID: Pid = 1;
+/// Host bytes a process is charged to the memory budget besides its
+/// address space: its structure, and its CPU's decoded-code cache (the
+/// 64 KiB bitmap of code pages and a decoded page). An estimate.
+pub(crate) const PROCESS_COST: u64 = std::mem::size_of::<Process>() as u64 + (80 << 10);
+/// Host bytes a zombie is charged: its table entry.
+pub(crate) const ZOMBIE_COST: u64 = std::mem::size_of::<Zombie>() as u64 + 64;
 
 impl Kernel {
     pub fn new(config: KernelConfig) -> Self {
@@ -99,6 +107,7 @@ impl Kernel {
             budget: Budget::new(config.max_memory),
             config,
             procs: BTreeMap::new(),
+            zombies: BTreeMap::new(),
             run_queue: VecDeque::new(),
             next_pid: FIRST_PID,
             now: 0,

@@ -8,7 +8,7 @@ use super::{Kernel, FIRST_PID, INIT_PID};
 use crate::files::FdTable;
 use crate::image;
 use crate::memory::AddressSpace;
-use crate::process::{Accounting, Brk, Pid, Process, RunState};
+use crate::process::{Accounting, Brk, Pid, Process, RunState, Zombie};
 use crate::profiling::ProfState;
 use crate::signals::SignalState;
 use crate::Errno;
@@ -29,6 +29,7 @@ impl Kernel {
         argv: &[Vec<u8>],
         envp: &[Vec<u8>],
     ) -> Result<Pid, Errno> {
+        self.admit(0)?;
         let pid = self.alloc_pid();
         let img = image::build(
             exe,
@@ -94,7 +95,8 @@ impl Kernel {
     }
 
     /// fork: a copy of `parent` with a new pid; returns the child's pid.
-    pub(crate) fn fork(&mut self, parent: &Process) -> Pid {
+    pub(crate) fn fork(&mut self, parent: &Process) -> Result<Pid, Errno> {
+        self.admit(parent.mem.table_bytes())?;
         let pid = self.alloc_pid();
         let mut child = parent.clone();
         child.pid = pid;
@@ -114,7 +116,27 @@ impl Kernel {
         child.cpu.complete_exception_instruction();
         self.procs.insert(pid, child);
         self.run_queue.push_back(pid);
-        pid
+        Ok(pid)
+    }
+
+    /// Every process of the run, zombies included, with the running one.
+    pub(crate) fn process_count(&self) -> usize {
+        self.procs.len() + self.zombies.len() + 1
+    }
+
+    /// Room for one more process (fork, sproc): EAGAIN at CHILD_MAX
+    /// processes (the guest runs as one user, and a zombie counts until it
+    /// is collected, as in UNIX), ENOMEM when the memory budget cannot hold
+    /// the process and `table` bytes of page table. Charges the process.
+    fn admit(&mut self, table: u64) -> Result<(), Errno> {
+        if self.process_count() >= crate::abi::limits::CHILD_MAX as usize {
+            return Err(Errno::EAGAIN);
+        }
+        if self.budget.available() < super::PROCESS_COST + table {
+            return Err(Errno::ENOMEM);
+        }
+        self.budget.force(super::PROCESS_COST);
+        Ok(())
     }
 
     /// sproc: a new process sharing `parent`'s address space (forming a
@@ -127,9 +149,12 @@ impl Kernel {
         arg: u32,
         sp: u32,
         ret: u32,
-    ) -> Pid {
+    ) -> Result<Pid, Errno> {
+        self.admit(0)?;
         let pid = self.alloc_pid();
+        let mem = std::mem::take(&mut parent.mem);
         let mut child = parent.clone();
+        parent.mem = mem;
         let group = *parent.share_group.get_or_insert(parent.pid);
         child.share_group = Some(group);
         child.mem = AddressSpace::default(); // the group's, loaded when it runs
@@ -151,7 +176,7 @@ impl Kernel {
         }
         self.procs.insert(pid, child);
         self.run_queue.push_back(pid);
-        pid
+        Ok(pid)
     }
 
     /// A share-group member about to run takes the group's address space.
@@ -186,10 +211,6 @@ impl Kernel {
         }
     }
 
-    pub(crate) fn process(&self, pid: Pid) -> Option<&Process> {
-        self.procs.get(&pid)
-    }
-
     pub(crate) fn process_mut(&mut self, pid: Pid) -> Option<&mut Process> {
         self.procs.get_mut(&pid)
     }
@@ -202,25 +223,36 @@ impl Kernel {
     /// Every process in the table that has not exited (the running one is
     /// not in the table during its slice).
     pub(crate) fn live_pids(&self) -> Vec<Pid> {
-        self.procs
-            .values()
-            .filter(|c| !matches!(c.state, RunState::Zombie(_)))
-            .map(|c| c.pid)
-            .collect()
+        self.procs.keys().copied().collect()
     }
 
-    /// Children of `pid`, in pid order.
+    /// Children of `pid`, exited or not, in pid order.
     pub(crate) fn children_of(&self, pid: Pid) -> Vec<Pid> {
-        self.procs
+        let mut children: Vec<Pid> = self
+            .procs
             .values()
             .filter(|c| c.ppid == pid)
             .map(|c| c.pid)
-            .collect()
+            .chain(
+                self.zombies
+                    .iter()
+                    .filter(|(_, z)| z.ppid == pid)
+                    .map(|(&c, _)| c),
+            )
+            .collect();
+        children.sort_unstable();
+        children
+    }
+
+    /// The zombie `pid`, if it has exited and not been collected.
+    pub(crate) fn zombie(&self, pid: Pid) -> Option<&Zombie> {
+        self.zombies.get(&pid)
     }
 
     /// Removes a zombie after its parent collected it.
-    pub(crate) fn reap(&mut self, pid: Pid) -> Option<Process> {
-        self.run_queue.retain(|&q| q != pid);
-        self.procs.remove(&pid)
+    pub(crate) fn reap(&mut self, pid: Pid) -> Option<Zombie> {
+        let z = self.zombies.remove(&pid)?;
+        self.budget.release(super::ZOMBIE_COST);
+        Some(z)
     }
 }

@@ -82,7 +82,8 @@ impl Kernel {
                 }
                 SliceEnd::Exited(status) => {
                     idle_rounds = 0;
-                    self.exit_process(&mut p, status);
+                    self.exit_process(p, status);
+                    continue;
                 }
                 SliceEnd::CycleLimit => {
                     self.procs.insert(pid, p);
@@ -90,13 +91,8 @@ impl Kernel {
                     break;
                 }
             }
-            if !matches!(p.state, RunState::Zombie(_)) || self.procs.contains_key(&p.ppid) {
-                let keep_queued = !matches!(p.state, RunState::Zombie(_));
-                self.procs.insert(pid, p);
-                if keep_queued {
-                    self.run_queue.push_back(pid);
-                }
-            }
+            self.procs.insert(pid, p);
+            self.run_queue.push_back(pid);
             if idle_rounds > self.run_queue.len() {
                 // Every queued process retried its blocking call in a row
                 // and none could proceed: nothing can ever wake them.
@@ -133,6 +129,7 @@ impl Kernel {
             self.now += ran;
             self.stats.user_cycles += ran;
             self.stats.instructions += p.cpu.instructions() - instret;
+            self.charge_memory_work(p);
             self.deliver_ticks(p);
             match stop {
                 StopReason::Deadline => {

@@ -20,7 +20,7 @@ pub fn exit(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
 
 /// fork(): parent v0 = child pid, v1 = 0; child v1 = 1 (docs/abi.md).
 pub fn fork(k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
-    Ok(Ret::Pair(k.fork(p), 0))
+    Ok(Ret::Pair(k.fork(p)?, 0))
 }
 
 /// sproc(entry, inh, arg): a share-group member: same address space, own
@@ -58,7 +58,13 @@ fn start_member(k: &mut Kernel, p: &mut Process, entry: u32, arg: u32, sp: u32) 
         return Err(Errno::EFAULT);
     }
     image::install_sproc_stub(&mut p.mem)?;
-    Ok(Ret::Val(k.sproc(p, entry, arg, sp, image::SPROC_EXIT_STUB)))
+    Ok(Ret::Val(k.sproc(
+        p,
+        entry,
+        arg,
+        sp,
+        image::SPROC_EXIT_STUB,
+    )?))
 }
 
 /// Reads a NULL-terminated vector of string pointers.
@@ -169,21 +175,14 @@ fn exited_child(k: &Kernel, candidates: &[u32]) -> Option<(u32, ExitStatus)> {
     candidates
         .iter()
         .copied()
-        .find_map(|c| match k.process(c)?.state {
-            RunState::Zombie(status) => Some((c, status)),
-            _ => None,
-        })
+        .find_map(|c| Some((c, k.zombie(c)?.status)))
 }
 
 /// A child's user and system cycles, its own waited-for children's included
 /// (what the parent's cutime/cstime gain when it is collected).
 fn child_cycles(k: &Kernel, child: u32) -> (u64, u64) {
-    k.process(child).map_or((0, 0), |c| {
-        (
-            c.user_cycles() + c.acct.child_user_cycles,
-            c.acct.sys_cycles + c.acct.child_sys_cycles,
-        )
-    })
+    k.zombie(child)
+        .map_or((0, 0), |z| (z.user_cycles, z.sys_cycles))
 }
 
 /// Collects an exited child: it leaves the process table and its times go
@@ -291,7 +290,7 @@ pub fn kill(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         } else {
             k.process_mut(t)
         };
-        let Some(target) = target.filter(|t| !matches!(t.state, RunState::Zombie(_))) else {
+        let Some(target) = target else {
             continue;
         };
         found = true;
