@@ -23,6 +23,8 @@ pub const MAX_GMON_BYTES: u64 = 256 << 20;
 pub enum InputError {
     #[error("{0}")]
     Io(#[from] io::Error),
+    #[error("Is a directory")]
+    Directory,
     #[error("not a regular file ({0})")]
     NotRegular(&'static str),
     #[error("{size} bytes is larger than any real {what} ({limit} at most)")]
@@ -44,9 +46,7 @@ impl InputError {
 fn kind(meta: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_fifo() {
+    if t.is_fifo() {
         "a FIFO"
     } else if t.is_char_device() {
         "a character device"
@@ -65,6 +65,9 @@ fn kind(meta: &std::fs::Metadata) -> &'static str {
 /// growing while it is read is caught too.
 pub fn read_bounded(path: &Path, what: &'static str, limit: u64) -> Result<Vec<u8>, InputError> {
     let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(InputError::Directory);
+    }
     if !meta.is_file() {
         return Err(InputError::NotRegular(kind(&meta)));
     }
@@ -104,6 +107,6 @@ mod tests {
         let err = read_bounded(Path::new("/dev/zero"), "program", 1 << 20).unwrap_err();
         assert_eq!(err.to_string(), "not a regular file (a character device)");
         let err = read_bounded(Path::new("/"), "program", 1 << 20).unwrap_err();
-        assert_eq!(err.to_string(), "not a regular file (a directory)");
+        assert_eq!(err.to_string(), "Is a directory");
     }
 }

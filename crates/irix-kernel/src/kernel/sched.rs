@@ -13,6 +13,9 @@ use crate::syscalls::{self, Next};
 pub(super) enum SliceEnd {
     Preempted,
     Blocked,
+    /// Waiting on a host FIFO or device: a clock tick of virtual time
+    /// passes before the call is tried again.
+    WaitHost,
     /// A stop signal's default action: off the CPU until SIGCONT.
     Stopped,
     Exited(ExitStatus),
@@ -75,6 +78,11 @@ impl Kernel {
                 SliceEnd::Blocked => {
                     p.state = RunState::Blocked;
                     idle_rounds = if was_blocked { idle_rounds + 1 } else { 0 };
+                }
+                SliceEnd::WaitHost => {
+                    p.state = RunState::Blocked;
+                    idle_rounds = 0;
+                    self.sleep(self.tick_cycles());
                 }
                 SliceEnd::Stopped => {
                     p.state = RunState::Stopped;
@@ -147,6 +155,7 @@ impl Kernel {
                         }
                         Next::Continue => {}
                         Next::Block => return SliceEnd::Blocked,
+                        Next::WaitHost => return SliceEnd::WaitHost,
                         Next::Exit(status) => return SliceEnd::Exited(status),
                     }
                 }
