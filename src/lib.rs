@@ -2,6 +2,8 @@
 //! `report` commands, the gmon.out format and the profile reports.
 
 pub mod cli;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gmon;
 pub mod input;
 pub mod profile;

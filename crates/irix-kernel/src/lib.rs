@@ -23,6 +23,8 @@
 pub mod abi;
 pub mod clock;
 pub mod files;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod image;
 pub mod kernel;
 pub mod memory;
