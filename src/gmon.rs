@@ -2,14 +2,14 @@
 //! and a parser that rejects every malformed file with a message (never a panic).
 //!
 //! Contents
-//! - [`Histogram`], [`CallArc`], [`BasicBlockCount`], [`GmonFile`]: the data.
+//! - [`HistRecord`], [`CallArc`], [`BasicBlockCount`], [`GmonFile`]: the data.
 //! - [`GmonError`], [`GmonFileError`]: what can be wrong with a file, and where.
 //! - [`encode_gmon`], [`write_gmon`]: bytes out (counts above 65,535 become
 //!   repeated records with identical ranges).
 //! - [`parse_gmon`], [`read_gmon`]: bytes in (identical ranges summed back).
 //! - [`GmonFile::check_against_text`]: does this profile belong to that program?
 //!
-//! Format (/work/shared/ABI.md, "gmon.out", which follows binutils' gmon_out.h):
+//! Format (docs/abi.md, "gmon.out", which follows binutils' gmon_out.h):
 //! header "gmon", int32 version 1, 12 spare bytes; then records, each opened by a
 //! tag byte: 0 = time histogram, 1 = call arc, 2 = basic-block counts. All fields
 //! are in the executable's byte order (big-endian for MIPS/IRIX) and addresses are
@@ -37,7 +37,7 @@ pub const HEADER_LEN: usize = 20;
 pub const TAG_TIME_HIST: u8 = 0;
 pub const TAG_CG_ARC: u8 = 1;
 pub const TAG_BB_COUNT: u8 = 2;
-/// Histogram record header after the tag: low, high, size, rate (4 bytes each),
+/// HistRecord record header after the tag: low, high, size, rate (4 bytes each),
 /// dimension (15), abbreviation (1).
 pub const HIST_HEADER_LEN: usize = 32;
 /// Largest count one 16-bit bin carries; more needs a repeated record.
@@ -52,7 +52,7 @@ const DIMENSION_LEN: usize = 15;
 /// `low_pc..high_pc`. Bin `i` covers `bin_range(i)`; when the span is a
 /// multiple of the bin count every bin has `(high_pc - low_pc) / bins.len()` bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Histogram {
+pub struct HistRecord {
     /// First address covered.
     pub low_pc: u32,
     /// One past the last address covered.
@@ -63,7 +63,7 @@ pub struct Histogram {
     pub bins: Vec<u64>,
 }
 
-impl Histogram {
+impl HistRecord {
     /// Bytes covered: `high_pc - low_pc` (0 for an inverted range).
     pub fn span(&self) -> u64 {
         u64::from(self.high_pc.saturating_sub(self.low_pc))
@@ -113,7 +113,7 @@ pub struct BasicBlockCount {
 /// call arcs and basic-block counts kept in file order (irix-emu writes neither).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GmonFile {
-    pub histograms: Vec<Histogram>,
+    pub histograms: Vec<HistRecord>,
     pub arcs: Vec<CallArc>,
     pub basic_blocks: Vec<BasicBlockCount>,
 }
@@ -122,7 +122,7 @@ pub struct GmonFile {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordKind {
     Header,
-    Histogram,
+    HistRecord,
     CallArc,
     BasicBlock,
 }
@@ -131,7 +131,7 @@ impl fmt::Display for RecordKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             RecordKind::Header => "header",
-            RecordKind::Histogram => "histogram record",
+            RecordKind::HistRecord => "histogram record",
             RecordKind::CallArc => "call-arc record",
             RecordKind::BasicBlock => "basic-block record",
         })
@@ -305,7 +305,7 @@ struct Accepted {
 
 impl Accepted {
     /// Checks one record on its own, then against those already accepted
-    /// (gprof's rules, ABI.md: identical ranges sum; disjoint ranges share
+    /// (gprof's rules, docs/abi.md: identical ranges sum; disjoint ranges share
     /// bytes-per-bin; partial overlaps are rejected; one rate and one
     /// dimension per file). Returns the index of the identical range
     /// already accepted, if any; a new range is added with index `next`.
@@ -386,7 +386,7 @@ impl Accepted {
 }
 
 /// Check histograms before writing them: every rule the parser applies.
-pub fn check_histograms(hists: &[Histogram]) -> Result<(), GmonError> {
+pub fn check_histograms(hists: &[HistRecord]) -> Result<(), GmonError> {
     let mut accepted = Accepted::default();
     for (i, h) in hists.iter().enumerate() {
         accepted.accept(&h.shape(), i)?;
@@ -398,7 +398,7 @@ pub fn check_histograms(hists: &[Histogram]) -> Result<(), GmonError> {
 /// 65,535 becomes several records with the same range, record `k` carrying
 /// `min(65535, count - 65535*k)` per bin, which gprof sums back. Same input,
 /// same bytes. Does not validate: [`write_gmon`] does (see [`check_histograms`]).
-pub fn encode_gmon(hists: &[Histogram]) -> Vec<u8> {
+pub fn encode_gmon(hists: &[HistRecord]) -> Vec<u8> {
     let mut out = Vec::with_capacity(
         HEADER_LEN
             + hists
@@ -435,7 +435,7 @@ pub fn encode_gmon(hists: &[Histogram]) -> Vec<u8> {
 /// Validate, encode and write `hists` to `path` atomically: the bytes go to a
 /// new temporary file in the same directory, which is synced and renamed over
 /// `path`. On any failure the temporary file is removed and `path` is untouched.
-pub fn write_gmon(path: &Path, hists: &[Histogram]) -> Result<(), GmonFileError> {
+pub fn write_gmon(path: &Path, hists: &[HistRecord]) -> Result<(), GmonFileError> {
     GmonOutput::create(path)?.commit(hists)
 }
 
@@ -470,7 +470,7 @@ impl GmonOutput {
 
     /// Validates and encodes `hists`, writes and syncs the temporary file
     /// and renames it over `path`.
-    pub fn commit(mut self, hists: &[Histogram]) -> Result<(), GmonFileError> {
+    pub fn commit(mut self, hists: &[HistRecord]) -> Result<(), GmonFileError> {
         check_histograms(hists).map_err(|e| e.in_file(&self.path))?;
         let bytes = encode_gmon(hists);
         let Some(mut file) = self.file.take() else {
@@ -616,7 +616,7 @@ pub fn parse_gmon(bytes: &[u8]) -> Result<GmonFile, GmonError> {
                             *sum = sum.saturating_add(c);
                         }
                     }
-                    None => file.histograms.push(Histogram {
+                    None => file.histograms.push(HistRecord {
                         low_pc: shape.low,
                         high_pc: shape.high,
                         rate_hz: shape.rate_hz,
@@ -651,7 +651,7 @@ pub fn parse_gmon(bytes: &[u8]) -> Result<GmonFile, GmonError> {
 
 /// Read one histogram record after its tag byte.
 fn read_histogram(r: &mut Reader<'_>) -> Result<(Shape, Vec<u64>), GmonError> {
-    let kind = RecordKind::Histogram;
+    let kind = RecordKind::HistRecord;
     let low = r.u32(kind)?;
     let high = r.u32(kind)?;
     let bins = r.u32(kind)?;

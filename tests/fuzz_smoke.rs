@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{repo_path, TempDir};
+use common::{repo_path, Scratch};
 use irix_emu::fuzzing;
 use proptest::prelude::*;
 
@@ -15,7 +15,7 @@ fn seed_elf() -> Vec<u8> {
 }
 
 fn seed_gmon() -> Vec<u8> {
-    irix_emu::gmon::encode_gmon(&[irix_emu::gmon::Histogram {
+    irix_emu::gmon::encode_gmon(&[irix_emu::gmon::HistRecord {
         low_pc: 0x40_0000,
         high_pc: 0x40_0100,
         rate_hz: 100,
@@ -80,7 +80,7 @@ proptest! {
 
     #[test]
     fn system_calls_never_panic(data in prop::collection::vec(any::<u8>(), 0..360)) {
-        let root = TempDir::new("fuzz-syscalls");
+        let root = Scratch::new("fuzz-syscalls");
         fuzzing::syscalls(&data, root.path());
     }
 }

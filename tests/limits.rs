@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{emu, guest_program, repo_path, Status, TempDir, TIME_LIMIT};
+use common::{guest_program, repo_path, Scratch, Status};
+use test_support::process::TIME_LIMIT;
 
 /// The address-space cap (KiB) every run here gets: 1 GiB, a quarter of
 /// what the old eager memory needed for the sparse exec alone.
@@ -37,7 +38,7 @@ fn run_capped<S: AsRef<OsStr>>(args: &[S], cwd: &Path) -> Capped {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(format!("ulimit -v {CAP_KB} && exec \"$0\" \"$@\""))
-        .arg(emu())
+        .arg(env!("CARGO_BIN_EXE_irix-emu"))
         .args(args)
         .current_dir(cwd)
         .stdin(Stdio::null())
@@ -172,7 +173,7 @@ fn exec_of_a_sparse_4_gib_file_maps_pages_not_the_file() {
     let Some(p) = prog("limit_exec") else {
         return;
     };
-    let root = TempDir::new("sparse-exec");
+    let root = Scratch::new("sparse-exec");
     std::fs::copy(&p, root.path().join("prog")).expect("copy prog");
     let prog_path = root.path().join("prog");
     let r = run_capped(
@@ -208,7 +209,7 @@ fn exec_of_a_fifo_or_directory_is_eacces_at_once() {
     let Some(p) = prog("limit_exec") else {
         return;
     };
-    let root = TempDir::new("exec-special");
+    let root = Scratch::new("exec-special");
     mkfifo(&root.path().join("ff"));
     for (target, errno) in [("/ff", "EACCES"), ("/", "EACCES")] {
         let r = run_capped(
@@ -308,7 +309,7 @@ fn a_fifo_nobody_writes_blocks_only_the_caller_in_virtual_time() {
     let Some(p) = prog("limit_fifo") else {
         return;
     };
-    let root = TempDir::new("fifo");
+    let root = Scratch::new("fifo");
     mkfifo(&root.path().join("ff"));
     let base = |extra: &[&str]| {
         let mut v = vec![
@@ -387,7 +388,7 @@ fn report_of_400k_histogram_records_is_not_quadratic() {
     )
     .expect("loads");
     let text = exe.text_ranges()[0].0;
-    let dir = TempDir::new("report-many");
+    let dir = Scratch::new("report-many");
     // 400,000 records, 14 MB: quadratic checking took minutes for this.
     let gmon = dir.write("gmon.out", &many_records(text, 400_000));
     let started = Instant::now();

@@ -10,11 +10,12 @@ use std::io::Write;
 
 use crate::profile::{exact_histograms, sampled_histograms};
 use cpu_mips::Observer;
-use irix_kernel::profiling::{HostProfile, Personality};
+use irix_kernel::profiling::HostProfile;
 
 use super::args::{split_command, ProfArgs};
 use super::launch::{launch, outcome_status};
-use super::{say, status, Failure};
+use super::{say, Failure};
+use crate::exit;
 use crate::gmon;
 use crate::report;
 
@@ -46,37 +47,25 @@ impl Observer for ExactCycles {
     }
 }
 
-/// The sampling rate of the outside profile: the personality's clock, or
-/// PROF_FAST's millisecond.
-fn sample_hz(
-    args: &ProfArgs,
-    personality: Personality,
-    t: &irix_kernel::profiling::Tunables,
-) -> u32 {
-    if args.fast {
-        t.fast_hz
-    } else if personality == Personality::Aix {
-        60 // aix profil: "the user's program counter (pc) is examined 60 times a second"
-    } else {
-        t.hz
-    }
-}
-
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     // The output file is created (as a temporary beside it) before the
     // guest runs: a profile that cannot be written fails now, not after.
     let output = gmon::GmonOutput::create(&args.output)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
     let ranges = l.exe.text_ranges();
     if ranges.is_empty() {
         return Err(Failure::new(
-            status::NOT_RUNNABLE,
+            exit::NOT_RUNNABLE,
             format!("{}: no executable segment to profile", l.name),
         ));
     }
-    let hz = sample_hz(args, l.kernel.config.personality, &l.kernel.config.tunables);
+    let hz = l
+        .kernel
+        .config
+        .tunables
+        .sample_hz(l.kernel.config.personality, args.fast);
     l.kernel
         .set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
 
@@ -100,14 +89,14 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
 
     let Some(outside) = l.kernel.outside_profile() else {
         return Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             "prof: the profile was lost",
         ));
     };
     let hists = sampled_histograms(&outside.hist, hz);
     output
         .commit(&hists)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
 
     let symbols = report::functions_of(&l.exe);
     let mut err = std::io::stderr().lock();
@@ -128,7 +117,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         None => report::render_text(&report::flat_profile(&hists, &symbols), hz, &mut err),
     };
     written
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
     let _ = writeln!(
         err,
         "irix-emu: {} samples at {hz} Hz ({} outside the text) written to {}",

@@ -1,5 +1,5 @@
 //! Building a process image from an ELF executable: segments, the PRDA,
-//! the stack with argc/argv/envp(/auxv) exactly as ../shared/ABI.md gives
+//! the stack with argc/argv/envp(/auxv) exactly as docs/abi.md gives
 //! them, and the initial registers. Used at start-up and by execve.
 
 use std::rc::Rc;
@@ -10,7 +10,7 @@ use loader::Executable;
 use crate::memory::{page_ceil, AddressSpace, Backing, Budget, FileSource, Perms, PAGE_SIZE};
 use crate::Errno;
 
-/// The user stack ends here (ABI.md, "Process start-up").
+/// The user stack ends here (docs/abi.md, "Start-up").
 pub const STACK_TOP: u32 = loader::layout::STACK_TOP;
 /// The stack may grow down this far below STACK_TOP (IRIX's default stack
 /// limit is 64 MiB). The whole range is mapped at start; its pages exist

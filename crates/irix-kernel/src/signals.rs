@@ -46,7 +46,7 @@ pub fn default_action(sig: u32) -> DefaultAction {
 
 /// A synchronous signal raised by a fault, with what to say about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fault {
+pub struct FaultSignal {
     pub signal: u32,
     /// The faulting instruction (EPC).
     pub pc: u32,
@@ -57,7 +57,7 @@ pub struct Fault {
 /// Maps a CPU exception (other than SYSCALL) to the signal IRIX sends. A
 /// BREAK's code is the one the CPU decoded (never re-read from memory: EPC
 /// names the branch when the BREAK sits in a delay slot).
-pub fn fault_signal(e: &Exception) -> Fault {
+pub fn fault_signal(e: &Exception) -> FaultSignal {
     let signal = match e.code {
         ExcCode::Mod | ExcCode::TlbL | ExcCode::TlbS => SIGSEGV,
         ExcCode::AdEL | ExcCode::AdES => SIGBUS,
@@ -69,7 +69,7 @@ pub fn fault_signal(e: &Exception) -> Fault {
         },
         ExcCode::Sys => SIGSYS,
     };
-    Fault {
+    FaultSignal {
         signal,
         pc: e.epc,
         addr: e.bad_vaddr,

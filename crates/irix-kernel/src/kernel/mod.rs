@@ -36,7 +36,7 @@ pub use config::{
 use crate::memory::{AddressSpace, Budget};
 use crate::process::{Pid, Process, Zombie};
 use crate::profiling::OutsideProfile;
-use crate::signals::Fault;
+use crate::signals::FaultSignal;
 use crate::vfs::Vfs;
 
 /// How a run ended: the fate of the first process.
@@ -46,7 +46,7 @@ pub enum Outcome {
     /// Killed by a signal; `fault` says where, for synchronous faults.
     Killed {
         signal: u32,
-        fault: Option<Fault>,
+        fault: Option<FaultSignal>,
     },
     /// `max_cycles` of virtual time passed.
     CycleLimit,

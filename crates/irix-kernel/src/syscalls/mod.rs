@@ -183,6 +183,29 @@ pub fn lookup(nr: u32) -> Option<&'static Syscall> {
     find(TABLE, nr)
 }
 
+/// The README's summary of the tables: how many calls and requests are
+/// implemented, and one line per partly supported one with its note. A
+/// test keeps the README's copy identical to this.
+pub fn support_summary() -> String {
+    let mut out = format!(
+        "irix-emu implements {} system calls and {} syssgi requests. Unlisted \
+         numbers return ENOSYS, and `--strace` shows them. These are partial:\n\n",
+        TABLE.len(),
+        syssgi::TABLE.len()
+    );
+    let rows = TABLE.iter().map(|r| (r.name.to_string(), r)).chain(
+        syssgi::TABLE
+            .iter()
+            .map(|r| (format!("syssgi({})", r.name), r)),
+    );
+    for (name, row) in rows {
+        if let Support::Partial(note) = row.support {
+            out += &format!("- `{name}` ({}): {note}\n", row.nr);
+        }
+    }
+    out
+}
+
 /// What the run loop does after a system call.
 pub enum Next {
     Continue,
