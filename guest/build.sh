@@ -29,7 +29,7 @@ proc_sigsegv_handler proc_kill_child proc_deadlock
 prof_times prof_scale proc_exec_profil_off proc_times_child proc_sproc sys_calls proc_stop_cont
 fault_divzero_break
 limit_break_slot limit_fork limit_mmap_loop limit_stack_copyout limit_exec limit_big_bss
-limit_brk_loop limit_fifo"
+limit_brk_loop limit_fifo limit_sprofil_loop"
 
 LIBC_COMMON="crt0.S syscall.S errno.c string.c stdlib.c malloc.c stdio.c fmt_float.c libgcc.c stat.c setjmp.S"
 LIBC_IRIX="signal.c sigtramp.S wait.c profiling.c"

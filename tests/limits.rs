@@ -305,6 +305,20 @@ fn brk_up_and_down_is_cheap_and_charged_as_the_work_it_does() {
 }
 
 #[test]
+fn sprofil_with_1024_regions_in_a_loop_is_bounded_by_max_cycles() {
+    let Some(p) = prog("limit_sprofil_loop") else {
+        return;
+    };
+    // 20,000 calls used to cost 10 M cycles of virtual time and most of a
+    // minute of host time; each call's system time now grows with its
+    // regions (256 cycles each), so --max-cycles stops the loop early.
+    let r = run_capped(&["run", "--stats", "--max-cycles", "50000000", &p], &here());
+    assert_eq!(r.stdout, "");
+    assert_eq!(r.status, Status::Code(124), "{}", r.stderr);
+    assert!(system_cycles(&r.stderr) > 40_000_000, "{}", r.stderr);
+}
+
+#[test]
 fn a_fifo_nobody_writes_blocks_only_the_caller_in_virtual_time() {
     let Some(p) = prog("limit_fifo") else {
         return;
