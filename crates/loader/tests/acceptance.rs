@@ -268,7 +268,7 @@ fn damaged_section_table_is_a_warning_not_an_error() {
 /// file by offset and size instead of copied, checked against the size.
 #[test]
 fn load_headers_locates_segments_without_reading_them() {
-    let bytes = ElfSpec::irix_o32().build();
+    let bytes = Elf::irix_o32().build();
     let whole = load("prog", &bytes, &STATIC).unwrap();
     let head_len = 52 + 2 * 32;
     let exe = load_headers("prog", &bytes[..head_len], bytes.len() as u64, &STATIC).unwrap();
