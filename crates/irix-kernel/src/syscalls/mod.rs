@@ -245,6 +245,9 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         .strace
         .then(|| strace::format_call(p, def, &args, family));
     let result = (def.handler)(k, p, &args);
+    // A kernel copy the budget refused is the call's ENOMEM, not a user
+    // access's fault: forget it, so the next fault is judged on its own.
+    k.budget.take_exhausted();
     match result {
         Ok(Ret::Block) => return Next::Block,
         Ok(Ret::WaitHost) => return Next::WaitHost,
