@@ -10,9 +10,13 @@ use irix_kernel::memory::{AddressSpace, Budget, Perms};
 /// The loader: a whole file, and the same bytes as exec's head of a file
 /// one page longer.
 pub fn loader(data: &[u8]) {
-    let opts = loader::LoadOptions { allow_interp: true };
-    let _ = loader::load("fuzz", data, &opts);
-    let _ = loader::load_headers("fuzz", data, data.len() as u64 + 4096, &opts);
+    for opts in [
+        loader::LoadOptions::PROGRAM,
+        loader::LoadOptions::INTERPRETER,
+    ] {
+        let _ = loader::load("fuzz", data, &opts);
+        let _ = loader::load_headers("fuzz", data, data.len() as u64 + 4096, &opts);
+    }
 }
 
 /// The decoder, disassembler and interpreter: the bytes as big-endian

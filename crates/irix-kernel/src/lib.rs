@@ -3,10 +3,11 @@
 //!
 //! Table of contents:
 //! - `kernel`: the process table, scheduler and run loop (`Kernel::run`).
-//! - `process`: one process's state; `image`: building it from an ELF file.
+//! - `process`: one process's state; `image`: building it from an ELF file;
+//!   `dynamic`: the interpreter of a dynamic program, mapping ELF objects.
 //! - `memory`: address spaces of regions whose pages exist once touched,
 //!   and the run's one memory budget with the cost model of memory work;
-//!   `vfs`: paths confined to --root.
+//!   `vfs`: paths confined to --root and the --bind directories.
 //! - `files`, `pipe`: descriptors and open files (host FIFOs and devices
 //!   never block the emulator).
 //! - `fuzzing`: the system-call layer as a fuzz target (fuzz/, tests).
@@ -26,6 +27,7 @@
 
 pub mod abi;
 pub mod clock;
+pub mod dynamic;
 pub mod files;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -41,4 +43,4 @@ pub mod syscalls;
 pub mod vfs;
 
 pub use abi::Errno;
-pub use kernel::{Kernel, KernelConfig, Outcome, RunStats};
+pub use kernel::{Kernel, KernelConfig, Outcome, RunStats, SpawnError};

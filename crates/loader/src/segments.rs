@@ -134,7 +134,11 @@ pub fn read_layout(
         return Err(ProgramHeaderError::NoLoadableSegment);
     }
     check_overlaps(&loadables)?;
-    check_reserved(&loadables)?;
+    // A shared object may be moved where there is room; an executable
+    // goes where it was linked.
+    if !header.shared {
+        check_reserved(&loadables)?;
+    }
     check_entry(header.e_entry, &loadables)?;
     let phdr_vaddr = pt_phdr.or_else(|| phdrs_in_memory(header, &phdrs));
     Ok(ProgramLayout {

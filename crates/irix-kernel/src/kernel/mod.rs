@@ -32,6 +32,7 @@ use std::rc::Rc;
 pub use config::{
     KernelConfig, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES,
 };
+pub use proctable::SpawnError;
 
 use crate::memory::{AddressSpace, Budget};
 use crate::process::{Pid, Process, Zombie};
@@ -102,8 +103,14 @@ pub(crate) const ZOMBIE_COST: u64 = std::mem::size_of::<Zombie>() as u64 + 64;
 
 impl Kernel {
     pub fn new(config: KernelConfig) -> Self {
+        let vfs = Vfs::new(config.root.clone());
+        Kernel::with_vfs(config, vfs)
+    }
+
+    /// A kernel whose guest sees the file system `vfs` (a root with binds).
+    pub fn with_vfs(config: KernelConfig, vfs: Vfs) -> Self {
         Kernel {
-            vfs: Vfs::new(config.root.clone()),
+            vfs,
             budget: Budget::new(config.max_memory),
             config,
             procs: BTreeMap::new(),

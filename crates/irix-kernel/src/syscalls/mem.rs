@@ -103,10 +103,22 @@ pub fn mmap(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     } else {
         Backing::Anon
     };
-    let perms = Perms::from_bits_truncate(prot as u8);
+    let perms = page_perms(prot);
     p.mem.map(addr as u64, size, perms, backing)?;
     p.cpu.invalidate_code(addr, size as u32);
     Ok(Ret::Val(addr))
+}
+
+/// The page permissions a PROT_* set gives. The R4000's TLB has no
+/// read-disable bit: a page that can be written or executed can be read, so
+/// IRIX's PROT_WRITE and PROT_EXEC imply PROT_READ (IRIX's ld maps its output
+/// file PROT_WRITE and reads it back).
+fn page_perms(prot: u32) -> Perms {
+    let mut perms = Perms::from_bits_truncate(prot as u8);
+    if !perms.is_empty() {
+        perms |= Perms::R;
+    }
+    perms
 }
 
 /// The lowest free range of `size` bytes from MMAP_BASE up to the stack's
@@ -132,11 +144,7 @@ pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if addr % PAGE_SIZE != 0 || prot & !PROT_MASK != 0 {
         return Err(Errno::EINVAL);
     }
-    p.mem.protect(
-        addr as u64,
-        len as u64,
-        Perms::from_bits_truncate(prot as u8),
-    )?;
+    p.mem.protect(addr as u64, len as u64, page_perms(prot))?;
     p.cpu.invalidate_code(addr, len);
     Ok(Ret::Val(0))
 }

@@ -113,7 +113,7 @@ fn open_executable(
     }
     let mut head = Vec::new();
     (&file).take(EXEC_HEAD).read_to_end(&mut head).map_err(io)?;
-    let exe = loader::load_headers(guest, &head, meta.len(), &loader::LoadOptions::default())
+    let exe = loader::load_headers(guest, &head, meta.len(), &loader::LoadOptions::PROGRAM)
         .map_err(|_| Errno::ENOEXEC)?;
     Ok((exe, Rc::new(file)))
 }
@@ -127,6 +127,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let envp = read_vector(p, a.ptr(2))?;
     let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
     let (exe, file) = open_executable(&host, &guest)?;
+    let interp = crate::dynamic::load_interpreter(&k.vfs, &p.cwd, &exe).map_err(|e| e.errno())?;
     let cpu_config = cpu_mips::CpuConfig {
         mode64: exe.is_n32(),
         clock_hz: k.config.cpu_hz,
@@ -134,6 +135,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let img = image::build(
         &exe,
         Some(&file),
+        interp.as_ref(),
         &argv,
         &envp,
         p.pid,
