@@ -531,11 +531,20 @@ impl AddressSpace {
     }
 
     /// The page's bytes, for an access of `N` bytes that the caller has
-    /// aligned (so it never crosses a page).
+    /// aligned (so it never crosses a page). The hot path is the old
+    /// two-level lookup; an untouched page takes the cold path.
     #[inline(always)]
     fn load<const N: usize>(&mut self, addr: u32, need: Perms) -> Result<[u8; N], MemFault> {
-        let page = self.access(addr, need)?;
         let off = (addr & (PAGE_SIZE - 1)) as usize;
+        if let Some(page) = self.page(addr) {
+            if !page.perms.contains(need) {
+                return Err(MemFault::Protection);
+            }
+            let mut out = [0; N];
+            out.copy_from_slice(&page.data[off..off + N]);
+            return Ok(out);
+        }
+        let page = self.access(addr, need)?;
         let mut out = [0; N];
         out.copy_from_slice(&page.data[off..off + N]);
         Ok(out)
@@ -543,13 +552,14 @@ impl AddressSpace {
 
     #[inline(always)]
     fn store<const N: usize>(&mut self, addr: u32, bytes: [u8; N]) -> Result<(), MemFault> {
-        let (d, s) = slot(addr);
-        if !matches!(&self.dirs[d], Some(dir) if dir[s].is_some()) {
+        if self.page(addr).is_none() {
             self.fault_in(addr).ok_or(MemFault::Unmapped)?;
         }
-        let page = self.dirs[d]
-            .as_mut()
-            .and_then(|dir| dir[s].as_mut())
+        let (d, s) = slot(addr);
+        let page = self
+            .dirs
+            .get_mut(d)
+            .and_then(|dir| dir.as_mut()?[s].as_mut())
             .ok_or(MemFault::Unmapped)?;
         if !page.perms.contains(Perms::W) {
             return Err(MemFault::Protection);
