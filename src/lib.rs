@@ -4,6 +4,9 @@
 pub mod callgraph;
 pub mod cli;
 pub mod exit;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gmon;
+pub mod input;
 pub mod profile;
 pub mod report;

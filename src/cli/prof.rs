@@ -67,15 +67,18 @@ impl Observer for ExactCycles {
 }
 
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
-    check_output_dir(&args.output)?;
-    for extra in [&args.report, &args.svg].into_iter().flatten() {
-        check_output_dir(extra)?;
-    }
     if args.format == Format::Pprof && args.report.is_none() {
         return Err(Failure::new(
             exit::EMULATOR_FAILURE,
             "prof: --format pprof is binary: name its file with --report FILE",
         ));
+    }
+    // The output file is created (as a temporary beside it) before the
+    // guest runs: a profile that cannot be written fails now, not after.
+    let output = gmon::GmonOutput::create(&args.output)
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
+    for extra in [&args.report, &args.svg].into_iter().flatten() {
+        check_output_dir(extra)?;
     }
     let tracking = args.callgraph || args.svg.is_some() || args.format.wants_call_graph();
     let (program, guest_args) = split_command(&args.command)?;
@@ -141,7 +144,8 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         .as_ref()
         .map(CallProfile::gmon_arcs)
         .unwrap_or_default();
-    gmon::write_gmon_with_arcs(&args.output, &hists, &arcs)
+    output
+        .commit_with_arcs(&hists, &arcs)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
     write_or_remove_sidecar(&args.output, call.as_ref())?;
 
@@ -229,8 +233,9 @@ fn write_or_remove_sidecar(
     result.map_err(|e| cannot_write(&path, &e))
 }
 
-/// Refuses an -o whose directory does not exist before the guest runs, so
-/// a long run is not wasted on a profile that cannot be written.
+/// Refuses a --report or --svg file whose directory does not exist before
+/// the guest runs, so a long run is not wasted on output that cannot be
+/// written.
 fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
     let dir = match output.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
