@@ -1,7 +1,8 @@
 //! irix-emu's command-line front end as a library: the `run`, `prof` and
-//! `report` commands, the gmon.out format and the profile reports.
+//! `report` commands, the gmon.out and IRIX mon.out formats and the profile reports.
 
 pub mod cli;
 pub mod gmon;
+pub mod monout;
 pub mod profile;
 pub mod report;

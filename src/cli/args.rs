@@ -159,6 +159,9 @@ pub struct ProfArgs {
     #[arg(long)]
     pub fast: bool,
     /// Also charge every retired cycle to its PC and compare with the samples.
+    /// Format of the profile printed on stderr.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     #[arg(long)]
     pub exact: bool,
     /// The IRIX executable, then the guest's arguments: everything from
@@ -188,9 +191,13 @@ pub struct ReportArgs {
     /// Draw the histogram as a self-contained SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// The guest root the program ran in: where the shared objects named in
+    /// an IRIX mon.out are read for their symbols.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
     /// The profiled executable (for its symbols).
     pub program: PathBuf,
-    /// The profile.
+    /// The profile: a gmon.out or an IRIX mon.out (told apart by content).
     pub gmon: PathBuf,
 }
 

@@ -12,7 +12,7 @@ use crate::profile::{exact_histograms, sampled_histograms};
 use cpu_mips::Observer;
 use irix_kernel::profiling::{HostProfile, Personality};
 
-use super::args::{split_command, ProfArgs};
+use super::args::{split_command, Format, ProfArgs};
 use super::launch::{launch, outcome_status};
 use super::{say, status, Failure};
 use crate::gmon;
@@ -106,22 +106,42 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         .map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
 
     let symbols = report::functions_of(&l.exe);
+    let objects = objects_of(&l.kernel, outside, hz);
+    let unmapped: u64 = outside.unmapped.values().sum();
     let mut err = std::io::stderr().lock();
-    let written = match &exact {
-        Some(obs) => {
-            let exact = exact_histograms(
-                obs.base,
-                &obs.cycles,
-                args.granularity,
-                l.kernel.config.cpu_hz,
-            );
-            let entries = report::flat_profile_with_exact(&hists, &exact, &symbols);
-            report::render_text(&entries, hz, &mut err).and_then(|_| {
+    let exact = exact.map(|obs| {
+        exact_histograms(
+            obs.base,
+            &obs.cycles,
+            args.granularity,
+            l.kernel.config.cpu_hz,
+        )
+    });
+    let program_entries = match &exact {
+        Some(exact) => report::flat_profile_with_exact(&hists, exact, &symbols),
+        None => report::flat_profile(&hists, &symbols),
+    };
+    let totals = if objects.is_empty() && unmapped == 0 {
+        Vec::new()
+    } else {
+        let path = program.display().to_string();
+        let name = path.rsplit('/').next().unwrap_or_default().to_string();
+        report::object_totals((&name, &path), &program_entries, &objects, unmapped)
+    };
+    let entries = report::profile_with_objects(program_entries, &objects);
+    let written = match args.format {
+        Format::Text => report::render_text(&entries, hz, &mut err).and_then(|_| {
+            if !totals.is_empty() {
+                report::render_object_totals(&totals, &mut err)?;
+            }
+            if exact.is_some() {
                 writeln!(err)?;
-                report::render_exact_comparison(&entries, &mut err)
-            })
-        }
-        None => report::render_text(&report::flat_profile(&hists, &symbols), hz, &mut err),
+                report::render_exact_comparison(&entries, &mut err)?;
+            }
+            Ok(())
+        }),
+        Format::Json => report::render_json_with_objects(&entries, hz, None, &totals, &mut err),
+        Format::Folded => report::render_folded(&entries, Some(&l.name), &mut err),
     };
     written
         .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
@@ -136,6 +156,56 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         super::run::print_stats(&l.kernel, host);
     }
     Ok(code)
+}
+
+/// The shared objects (and the interpreter) that held sampled PCs, each with
+/// one 4-byte bin per instruction over its text and its own symbols
+/// (.symtab, else .dynsym) read from the guest's file system.
+fn objects_of(
+    kernel: &irix_kernel::Kernel,
+    outside: &irix_kernel::profiling::OutsideProfile,
+    rate_hz: u32,
+) -> Vec<report::ObjectSamples> {
+    outside
+        .elsewhere
+        .iter()
+        .map(|(object, pcs)| {
+            let hists: Vec<gmon::Histogram> = object
+                .text
+                .iter()
+                .map(|&(low, high)| {
+                    let mut bins = vec![0u64; (high.saturating_sub(low) / 4) as usize];
+                    for (&pc, &n) in pcs.range(low..high) {
+                        if let Some(b) = bins.get_mut(((pc - low) / 4) as usize) {
+                            *b += n;
+                        }
+                    }
+                    gmon::Histogram {
+                        low_pc: low,
+                        high_pc: low + bins.len() as u32 * 4,
+                        rate_hz,
+                        bins,
+                    }
+                })
+                .collect();
+            let low = object.text.iter().map(|t| t.0).min().unwrap_or(0);
+            let symbols = kernel
+                .host_path(&object.path)
+                .map(|host| report::object_functions(&host, low))
+                .unwrap_or_default();
+            report::ObjectSamples {
+                name: object
+                    .path
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+                path: object.path.clone(),
+                hists,
+                symbols,
+            }
+        })
+        .collect()
 }
 
 /// Refuses an -o whose directory does not exist before the guest runs, so

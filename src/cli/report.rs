@@ -1,4 +1,5 @@
-//! `irix-emu report PROGRAM GMON`: the flat profile of a gmon.out, as text
+//! `irix-emu report PROGRAM FILE`: the flat profile of a gmon.out or of an
+//! IRIX mon.out (told apart by content; docs/mon-out.md), as text
 //! (like gprof -p), folded stacks or JSON; optionally source lines, one
 //! function's annotated disassembly, and an SVG of the histogram.
 //!
@@ -10,16 +11,40 @@ use std::io::Write;
 use super::args::{Format, ReportArgs};
 use super::launch::load_program;
 use super::{say, status, Failure};
-use crate::{gmon, report};
+use crate::{gmon, monout, report};
 
 fn bad_profile(message: impl std::fmt::Display) -> Failure {
     Failure::new(status::EMULATOR_FAILURE, message.to_string())
 }
 
-pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
-    let (exe, bytes, name) = load_program(&args.program)?;
+/// What `report` read: the program's histograms, the shared objects'
+/// samples (an IRIX mon.out has a segment per object; gmon.out has none).
+struct Profile {
+    hists: Vec<gmon::Histogram>,
+    rate: u32,
+    objects: Vec<report::ObjectSamples>,
+}
+
+/// Reads a gmon.out or an IRIX mon.out, told apart by their first bytes.
+fn read_profile(
+    args: &ReportArgs,
+    exe: &loader::Executable,
+    name: &str,
+) -> Result<Profile, Failure> {
+    let bytes = std::fs::read(&args.gmon).map_err(|e| {
+        bad_profile(format!(
+            "{}: cannot read: {}",
+            args.gmon.display(),
+            super::launch::io_message(&e)
+        ))
+    })?;
+    if monout::is_mon_out(&bytes) {
+        let file = monout::parse_mon_out(&bytes)
+            .map_err(|e| bad_profile(format!("{}: {e}", args.gmon.display())))?;
+        return Ok(split_mon_out(file, exe, args.root.as_deref()));
+    }
     let file = gmon::read_gmon(&args.gmon).map_err(bad_profile)?;
-    file.check_against_texts(&name, &report::texts_of(&exe))
+    file.check_against_texts(name, &report::texts_of(exe))
         .map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
     let Some(rate) = file.rate_hz() else {
         return Err(bad_profile(format!(
@@ -27,9 +52,76 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
             args.gmon.display()
         )));
     };
-    let hists = &file.histograms;
+    Ok(Profile {
+        hists: file.histograms,
+        rate,
+        objects: Vec::new(),
+    })
+}
+
+/// The mon.out segments inside the program's text are the program's; every
+/// other is a shared object, whose symbols come from its file under `root`
+/// (the guest root the program ran in), when given.
+fn split_mon_out(
+    file: monout::MonOut,
+    exe: &loader::Executable,
+    root: Option<&std::path::Path>,
+) -> Profile {
+    let texts = exe.text_ranges();
+    let mut hists = Vec::new();
+    let mut objects = Vec::new();
+    for seg in file.segments {
+        let h = seg.hist;
+        if texts
+            .iter()
+            .any(|&(lo, hi)| h.low_pc < hi && lo < h.high_pc)
+        {
+            hists.push(h);
+            continue;
+        }
+        let symbols = match root {
+            Some(root) if !seg.path.is_empty() => {
+                report::object_functions(&root.join(seg.path.trim_start_matches('/')), h.low_pc)
+            }
+            _ => Vec::new(),
+        };
+        let name = if seg.name.is_empty() {
+            seg.path.rsplit('/').next().unwrap_or_default().to_string()
+        } else {
+            seg.name
+        };
+        objects.push(report::ObjectSamples {
+            name,
+            path: seg.path,
+            hists: vec![h],
+            symbols,
+        });
+    }
+    Profile {
+        hists,
+        rate: file.rate_hz,
+        objects,
+    }
+}
+
+pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
+    let (exe, bytes, name) = load_program(&args.program)?;
+    let Profile {
+        hists,
+        rate,
+        objects,
+    } = read_profile(args, &exe, &name)?;
+    let hists = &hists;
     let symbols = report::functions_of(&exe);
-    let entries = report::flat_profile(hists, &symbols);
+    let program_entries = report::flat_profile(hists, &symbols);
+    let totals = if objects.is_empty() {
+        Vec::new()
+    } else {
+        let path = args.program.display().to_string();
+        let short = path.rsplit('/').next().unwrap_or_default().to_string();
+        report::object_totals((&short, &path), &program_entries, &objects, 0)
+    };
+    let entries = report::profile_with_objects(program_entries, &objects);
     let lines = if args.lines {
         match report::line_profile(&bytes, hists) {
             Some(l) => Some(l),
@@ -49,6 +141,9 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         match args.format {
             Format::Text => {
                 report::render_text(&entries, rate, &mut out)?;
+                if !totals.is_empty() {
+                    report::render_object_totals(&totals, &mut out)?;
+                }
                 if let Some(lines) = &lines {
                     report::render_lines_text(
                         lines,
@@ -59,7 +154,13 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
                 }
             }
             Format::Folded => report::render_folded(&entries, Some(&name), &mut out)?,
-            Format::Json => report::render_json(&entries, rate, lines.as_deref(), &mut out)?,
+            Format::Json => report::render_json_with_objects(
+                &entries,
+                rate,
+                lines.as_deref(),
+                &totals,
+                &mut out,
+            )?,
         }
         if let Some(function) = &args.annotate {
             let Some(f) = report::find_function(&symbols, function) else {

@@ -1,9 +1,12 @@
 //! The outside profiler (`irix-emu prof`): a host-side histogram ticked on
 //! one process's user-time grid, independent of the guest's own profiling.
 
+use std::collections::BTreeMap;
+
 use super::HostProfile;
 use crate::clock;
 use crate::kernel::Kernel;
+use crate::memory::MappedObject;
 use crate::process::{Pid, Process};
 
 /// The outside profiler (`irix-emu prof`): a host-side histogram ticked on
@@ -17,6 +20,12 @@ pub struct OutsideProfile {
     next: u64,
     /// False once the process has exec'd another program.
     pub active: bool,
+    /// Ticks outside the program's text, per object holding the PC (the
+    /// interpreter, each object SGI_ELFMAP mapped), per PC.
+    pub elsewhere: Vec<(MappedObject, BTreeMap<u32, u64>)>,
+    /// Ticks at PCs in no mapped object (a signal trampoline on the
+    /// stack, the sproc exit stub), per PC.
+    pub unmapped: BTreeMap<u32, u64>,
 }
 
 impl Kernel {
@@ -30,6 +39,8 @@ impl Kernel {
             interval,
             next: clock::next_grid_point(now, interval),
             active: true,
+            elsewhere: Vec::new(),
+            unmapped: BTreeMap::new(),
         });
     }
 
@@ -62,9 +73,30 @@ impl Kernel {
         let now = p.user_cycles();
         if let Some(o) = self.outside.as_mut().filter(|o| o.active && o.pid == p.pid) {
             while now >= o.next {
-                o.hist.tick(p.cpu.sample_pc());
+                let pc = p.cpu.sample_pc();
+                if !o.hist.tick(pc) {
+                    o.tick_elsewhere(p, pc);
+                }
                 o.next += o.interval;
             }
         }
+    }
+}
+
+impl OutsideProfile {
+    /// A tick outside the program: charged to the object holding `pc`.
+    fn tick_elsewhere(&mut self, p: &Process, pc: u32) {
+        let Some(object) = p.mem.object_at(pc) else {
+            *self.unmapped.entry(pc).or_insert(0) += 1;
+            return;
+        };
+        let slot = match self.elsewhere.iter().position(|(o, _)| o == object) {
+            Some(i) => i,
+            None => {
+                self.elsewhere.push((object.clone(), BTreeMap::new()));
+                self.elsewhere.len() - 1
+            }
+        };
+        *self.elsewhere[slot].1.entry(pc).or_insert(0) += 1;
     }
 }

@@ -114,9 +114,12 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
                 next: 0,
             },
             flags,
+            path: None,
         }
     } else {
-        OpenFile::host(file, flags)
+        let mut open = OpenFile::host(file, flags);
+        open.path = Some(guest);
+        open
     };
     Ok(Ret::Val(p.fds.install(open)?))
 }
@@ -209,10 +212,12 @@ pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
     let r = p.fds.install(OpenFile {
         kind: FileKind::PipeRead(pipe.clone()),
         flags: oflag::O_RDONLY,
+        path: None,
     })?;
     let w = match p.fds.install(OpenFile {
         kind: FileKind::PipeWrite(pipe),
         flags: oflag::O_WRONLY,
+        path: None,
     }) {
         Ok(w) => w,
         Err(e) => {
