@@ -101,6 +101,10 @@ fn emu_cc(root: &Path, dir: &TempDir, args: &[&str]) -> common::Run {
         root.display().to_string(),
         "--bind".into(),
         dir.path().display().to_string(),
+        // IDO 7.1's cc takes the working directory from PWD, as a shell
+        // would have set it.
+        "-E".into(),
+        format!("PWD={}", dir.path().display()),
         cc.display().to_string(),
     ];
     all.extend(args.iter().map(|s| s.to_string()));
@@ -217,6 +221,37 @@ fn ido_5_3_cc_links_a_program_that_runs_as_under_qemu_irix() {
     let theirs = run_command(cmd);
     assert_eq!(ours.stdout, theirs.stdout);
     assert_eq!(ours.status, theirs.status);
+}
+
+/// `cc -c -g` stores the host name and the source's full path in .mdebug:
+/// libc's getcwd walks up through `..` with getdents, across the bind and
+/// the private /tmp, so the guest's working directory must list correctly.
+fn cc_g_records_the_guest_host_name_and_path(var: &str) {
+    let Some(root) = irix_root(var) else { return };
+    let dir = TempDir::new("ido-g");
+    dir.write("prog.c", SOURCE.as_bytes());
+    let r = emu_cc(&root, &dir, &["-c", "-g", "prog.c"]);
+    assert_eq!(r.status, Status::Code(0), "{var} cc -c -g: {}", r.stderr);
+    let object = std::fs::read(dir.path().join("prog.o")).expect("prog.o");
+    let wanted = format!("irix-emu:{}/prog.c", dir.path().display());
+    assert!(
+        object.windows(wanted.len()).any(|w| w == wanted.as_bytes()),
+        "{var}: .mdebug lacks {wanted}: {:?}",
+        String::from_utf8_lossy(&object)
+            .split('\0')
+            .filter(|s| s.contains("prog.c"))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn ido_5_3_cc_g_records_the_guest_host_name_and_path() {
+    cc_g_records_the_guest_host_name_and_path("IRIX_ROOT_53");
+}
+
+#[test]
+fn ido_7_1_cc_g_records_the_guest_host_name_and_path() {
+    cc_g_records_the_guest_host_name_and_path("IRIX_ROOT_71");
 }
 
 #[test]

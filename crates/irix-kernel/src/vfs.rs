@@ -196,6 +196,20 @@ impl Vfs {
         Ok(())
     }
 
+    /// The names of the binds directly inside the guest directory `dir` (an
+    /// absolute, resolved guest path): entries a listing of `dir` must show
+    /// even when the directory underneath lacks them, as a mount point is.
+    pub fn bind_points_in(&self, dir: &str) -> Vec<Vec<u8>> {
+        let mut parts: Vec<Vec<u8>> = Vec::new();
+        push_components(&mut parts, dir.as_bytes());
+        parts.reverse();
+        self.binds
+            .iter()
+            .filter(|b| b.guest.len() == parts.len() + 1 && b.guest.starts_with(&parts))
+            .filter_map(|b| b.guest.last().cloned())
+            .collect()
+    }
+
     fn is_scratch(&self, host: &Path) -> bool {
         self.scratch
             .as_ref()

@@ -41,6 +41,8 @@ pub const ULIMIT: u32 = 1063;
 pub const LSEEK64: u32 = 1078;
 pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
+/// gethostname (BSD's, in IRIX's table).
+pub const GETHOSTNAME: u32 = 1108;
 pub const SIGRETURN: u32 = 1088;
 pub const GETTIMEOFDAY: u32 = 1128;
 pub const SPROC: u32 = 1129;

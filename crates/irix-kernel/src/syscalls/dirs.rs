@@ -80,7 +80,33 @@ fn read_entries(
     };
     let (host, _) = k.vfs.resolve("/", guest.as_bytes(), Follow::Yes)?;
     let (parent, _) = k.vfs.resolve(guest, b"..", Follow::Yes)?;
-    let entries = dir_entries(&host, &parent)?;
+    let mut entries = dir_entries(&host, &parent)?;
+    let mut extra: Vec<(Vec<u8>, u64)> = k
+        .vfs
+        .bind_points_in(guest)
+        .into_iter()
+        .filter(|n| !entries.iter().any(|(e, _)| e == n))
+        .map(|n| (n, 0))
+        .collect();
+    if !extra.is_empty() {
+        entries.append(&mut extra);
+        entries[2..].sort();
+    }
+    // A bind point's entry in its parent is the bound directory, as stat
+    // through the guest path sees it (libc's getcwd matches entries to
+    // directories by inode number).
+    for (name, ino) in entries.iter_mut().skip(2) {
+        let mut path = guest.clone().into_bytes();
+        path.push(b'/');
+        path.extend_from_slice(name);
+        if let Ok(m) = k
+            .vfs
+            .resolve("/", &path, Follow::No)
+            .and_then(|(h, _)| std::fs::symlink_metadata(h).map_err(|_| Errno::ENOENT))
+        {
+            *ino = std::os::unix::fs::MetadataExt::ino(&m);
+        }
+    }
     let mut out = Vec::new();
     let mut index = *next as usize;
     while let Some((name, ino)) = entries.get(index) {

@@ -157,6 +157,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
+    call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
     call(sys::GETTIMEOFDAY, "gettimeofday", &[Ptr], time::gettimeofday, Full),
     call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
     call(sys::PRCTL,        "prctl",        &[Int, Hex, Hex], sgi::prctl, Partial("PR_MAXPROCS, PR_MAXPPROCS, PR_ISBLOCKED, PR_GETNSHARE; other options ENOSYS")),
@@ -329,5 +330,24 @@ mod tests {
     fn unknown_numbers_are_not_in_the_table() {
         assert!(lookup(1999).is_none());
         assert!(syssgi::lookup(9999).is_none());
+    }
+
+    #[test]
+    fn the_readme_lists_every_partially_supported_call() {
+        let readme = include_str!("../../../../README.md");
+        let section = readme
+            .split("### Calls with partial support")
+            .nth(1)
+            .and_then(|rest| rest.split("\n### ").next())
+            .expect("README has the partial-support section");
+        for row in TABLE.iter().chain(syssgi::TABLE) {
+            if let Support::Partial(_) = row.support {
+                assert!(
+                    section.contains(&format!("`{}`", row.name)),
+                    "README's partial-support list lacks {}",
+                    row.name
+                );
+            }
+        }
     }
 }

@@ -73,3 +73,16 @@ pub fn sysinfo(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     }
     Ok(Ret::Val(value.len() as u32 + 1))
 }
+
+/// gethostname(name, namelen): the host name uname reports, NUL-terminated
+/// when namelen leaves room for the NUL, else cut to namelen bytes (IRIX
+/// gethostname(2): "null-terminated unless insufficient space is
+/// provided"). 0, or EFAULT.
+pub fn gethostname(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (buf, len) = (a.ptr(0), a.size(1) as usize);
+    let mut name = UTSNAME[1].as_bytes().to_vec();
+    name.push(0);
+    name.truncate(len);
+    p.mem.write_bytes(buf, &name)?;
+    Ok(Ret::Val(0))
+}
