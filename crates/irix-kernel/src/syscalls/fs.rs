@@ -248,6 +248,27 @@ pub fn fchmod(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     Ok(Ret::Val(0))
 }
 
+/// ftruncate(fd, length): sets the size of a file open for writing (the
+/// pc-sampling runtime truncates mon.out before writing it). EINVAL for a
+/// negative length or a descriptor that is not a regular file, EBADF for
+/// one not open for writing.
+pub fn ftruncate(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let length = a.word(1) as i32;
+    let file = p.fds.get(a.fd(0))?;
+    let f = file.borrow();
+    let FileKind::Host(host) = &f.kind else {
+        return Err(Errno::EINVAL);
+    };
+    if f.flags & oflag::O_ACCMODE == oflag::O_RDONLY {
+        return Err(Errno::EBADF);
+    }
+    if length < 0 || !host.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(Errno::EINVAL);
+    }
+    host.set_len(length as u64).map_err(|e| io_errno(&e))?;
+    Ok(Ret::Val(0))
+}
+
 pub fn umask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let old = p.umask;
     p.umask = a.word(0) & 0o777;
