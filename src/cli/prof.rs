@@ -18,18 +18,22 @@ use super::{say, status, Failure};
 use crate::gmon;
 use crate::report;
 
-/// Cycles retired at each instruction of the text, for --exact.
+/// Cycles retired at each instruction of the text, and how many times each
+/// instruction retired, for --exact.
 pub struct ExactCycles {
     base: u32,
     cycles: Vec<u64>,
+    retired: Vec<u64>,
 }
 
 impl ExactCycles {
     /// Covers [low, high) with one slot per 4-byte instruction.
     pub fn new(low: u32, high: u32) -> Self {
+        let slots = ((high - low) / 4) as usize;
         ExactCycles {
             base: low,
-            cycles: vec![0; ((high - low) / 4) as usize],
+            cycles: vec![0; slots],
+            retired: vec![0; slots],
         }
     }
 }
@@ -37,11 +41,10 @@ impl ExactCycles {
 impl Observer for ExactCycles {
     #[inline(always)]
     fn retire(&mut self, pc: u32, cycles: u64) {
-        if let Some(slot) = self
-            .cycles
-            .get_mut((pc.wrapping_sub(self.base) >> 2) as usize)
-        {
+        let i = (pc.wrapping_sub(self.base) >> 2) as usize;
+        if let (Some(slot), Some(count)) = (self.cycles.get_mut(i), self.retired.get_mut(i)) {
             *slot += cycles;
+            *count += 1;
         }
     }
 }
@@ -109,6 +112,12 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     let objects = objects_of(&l.kernel, outside, hz);
     let unmapped: u64 = outside.unmapped.values().sum();
     let mut err = std::io::stderr().lock();
+    // Instructions retired per function of the program (the counts
+    // IRIX's prof -pixie reports), then cycles per bin.
+    let instructions = exact.as_ref().map(|obs| {
+        let per_insn = exact_histograms(obs.base, &obs.retired, 4, 1);
+        report::flat_profile(&per_insn, &symbols)
+    });
     let exact = exact.map(|obs| {
         exact_histograms(
             obs.base,
@@ -138,6 +147,9 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
                 writeln!(err)?;
                 report::render_exact_comparison(&entries, &mut err)?;
             }
+            if let Some(instructions) = &instructions {
+                render_instructions(instructions, &mut err)?;
+            }
             Ok(())
         }),
         Format::Json => report::render_json_with_objects(&entries, hz, None, &totals, &mut err),
@@ -156,6 +168,17 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         super::run::print_stats(&l.kernel, host);
     }
     Ok(code)
+}
+
+/// `--exact`: the instructions each function of the program retired, most
+/// first (what a basic-block counter such as IRIX's pixie measures).
+fn render_instructions(entries: &[report::FlatEntry], out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "\nInstructions retired per function (exact)\n")?;
+    writeln!(out, "   instructions  name")?;
+    for e in entries {
+        writeln!(out, "{:15}  {}", e.samples, e.name)?;
+    }
+    Ok(())
 }
 
 /// The shared objects (and the interpreter) that held sampled PCs, each with

@@ -50,20 +50,37 @@ pub fn read(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 }
 
 /// write(fd, buf, n): v0 = bytes written; EPIPE (and SIGPIPE) without readers.
+/// The transfer goes in pieces of at most [`MAX_IO`] bytes, until all is
+/// written or a piece is short (a full pipe): a regular file takes the
+/// whole request, as write(2) promises (IRIX's pixie treats a short write
+/// to its output file as a failure). An error after some bytes were
+/// written returns their count.
 pub fn write(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (fd, buf, n) = (a.word(0), a.word(1), a.word(2).min(MAX_IO));
+    let (fd, buf, total) = (a.word(0), a.word(1), a.word(2));
     let file = p.fds.get(fd)?;
-    let mut data = vec![0; n as usize];
-    p.mem.read_bytes(buf, &mut data)?;
-    let result = file.borrow_mut().write(&data);
-    match result {
-        Ok(Io::Done(n)) => Ok(Ret::Val(n as u32)),
-        Ok(Io::WouldBlock) => Ok(Ret::Block),
-        Err(Errno::EPIPE) => {
-            p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
-            Err(Errno::EPIPE)
+    let mut done = 0u32;
+    loop {
+        let n = (total - done).min(MAX_IO);
+        let mut data = vec![0; n as usize];
+        let piece = p
+            .mem
+            .read_bytes(buf.wrapping_add(done), &mut data)
+            .and_then(|()| file.borrow_mut().write(&data));
+        match piece {
+            Ok(Io::Done(got)) => {
+                done += got as u32;
+                if got < n as usize || done >= total {
+                    return Ok(Ret::Val(done));
+                }
+            }
+            _ if done > 0 => return Ok(Ret::Val(done)),
+            Ok(Io::WouldBlock) => return Ok(Ret::Block),
+            Err(Errno::EPIPE) => {
+                p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
+                return Err(Errno::EPIPE);
+            }
+            Err(e) => return Err(e),
         }
-        Err(e) => Err(e),
     }
 }
 
