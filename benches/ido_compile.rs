@@ -81,8 +81,8 @@ fn ido_compile(c: &mut Criterion) {
         eprintln!("SKIP: IRIX_ROOT_53 is not set (an IRIX root holding IDO 5.3)");
         return;
     };
-    let tmp = tempfile::tempdir().expect("temporary directory");
-    let dir = tmp.path().canonicalize().expect("canonical");
+    let tmp = test_support::Scratch::new("ido-bench");
+    let dir = tmp.path().to_path_buf();
     std::fs::write(dir.join("big.c"), source()).expect("writes big.c");
     let mut group = c.benchmark_group("ido53");
     group.sample_size(10);

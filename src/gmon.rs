@@ -2,14 +2,14 @@
 //! and a parser that rejects every malformed file with a message (never a panic).
 //!
 //! Contents
-//! - [`Histogram`], [`CallArc`], [`BasicBlockCount`], [`GmonFile`]: the data.
+//! - [`HistRecord`], [`CallArc`], [`BasicBlockCount`], [`GmonFile`]: the data.
 //! - [`GmonError`], [`GmonFileError`]: what can be wrong with a file, and where.
 //! - [`encode_gmon`], [`write_gmon`]: bytes out (counts above 65,535 become
 //!   repeated records with identical ranges).
 //! - [`parse_gmon`], [`read_gmon`]: bytes in (identical ranges summed back).
 //! - [`GmonFile::check_against_text`]: does this profile belong to that program?
 //!
-//! Format (/work/shared/ABI.md, "gmon.out", which follows binutils' gmon_out.h):
+//! Format (docs/abi.md, "gmon.out", which follows binutils' gmon_out.h):
 //! header "gmon", int32 version 1, 12 spare bytes; then records, each opened by a
 //! tag byte: 0 = time histogram, 1 = call arc, 2 = basic-block counts. All fields
 //! are in the executable's byte order (big-endian for MIPS/IRIX) and addresses are
@@ -36,7 +36,7 @@ pub const HEADER_LEN: usize = 20;
 pub const TAG_TIME_HIST: u8 = 0;
 pub const TAG_CG_ARC: u8 = 1;
 pub const TAG_BB_COUNT: u8 = 2;
-/// Histogram record header after the tag: low, high, size, rate (4 bytes each),
+/// HistRecord record header after the tag: low, high, size, rate (4 bytes each),
 /// dimension (15), abbreviation (1).
 pub const HIST_HEADER_LEN: usize = 32;
 /// Largest count one 16-bit bin carries; more needs a repeated record.
@@ -51,7 +51,7 @@ const DIMENSION_LEN: usize = 15;
 /// `low_pc..high_pc`. Bin `i` covers `bin_range(i)`; when the span is a
 /// multiple of the bin count every bin has `(high_pc - low_pc) / bins.len()` bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Histogram {
+pub struct HistRecord {
     /// First address covered.
     pub low_pc: u32,
     /// One past the last address covered.
@@ -62,7 +62,7 @@ pub struct Histogram {
     pub bins: Vec<u64>,
 }
 
-impl Histogram {
+impl HistRecord {
     /// Bytes covered: `high_pc - low_pc` (0 for an inverted range).
     pub fn span(&self) -> u64 {
         u64::from(self.high_pc.saturating_sub(self.low_pc))
@@ -112,7 +112,7 @@ pub struct BasicBlockCount {
 /// call arcs and basic-block counts kept in file order (irix-emu writes neither).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GmonFile {
-    pub histograms: Vec<Histogram>,
+    pub histograms: Vec<HistRecord>,
     pub arcs: Vec<CallArc>,
     pub basic_blocks: Vec<BasicBlockCount>,
 }
@@ -121,7 +121,7 @@ pub struct GmonFile {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordKind {
     Header,
-    Histogram,
+    HistRecord,
     CallArc,
     BasicBlock,
 }
@@ -130,7 +130,7 @@ impl fmt::Display for RecordKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             RecordKind::Header => "header",
-            RecordKind::Histogram => "histogram record",
+            RecordKind::HistRecord => "histogram record",
             RecordKind::CallArc => "call-arc record",
             RecordKind::BasicBlock => "basic-block record",
         })
@@ -293,7 +293,7 @@ impl Shape {
 }
 
 /// Check one record on its own, then against those already accepted (gprof's
-/// rules, ABI.md: identical ranges sum; disjoint ranges share bytes-per-bin;
+/// rules, docs/abi.md: identical ranges sum; disjoint ranges share bytes-per-bin;
 /// partial overlaps are rejected; one rate and one dimension per file).
 fn check_shape(shape: &Shape, accepted: &[Shape]) -> Result<(), GmonError> {
     let range = shape.range();
@@ -357,7 +357,7 @@ fn check_shape(shape: &Shape, accepted: &[Shape]) -> Result<(), GmonError> {
 }
 
 /// Check histograms before writing them: every rule the parser applies.
-pub fn check_histograms(hists: &[Histogram]) -> Result<(), GmonError> {
+pub fn check_histograms(hists: &[HistRecord]) -> Result<(), GmonError> {
     let mut accepted: Vec<Shape> = Vec::with_capacity(hists.len());
     for h in hists {
         let shape = h.shape();
@@ -371,7 +371,7 @@ pub fn check_histograms(hists: &[Histogram]) -> Result<(), GmonError> {
 /// 65,535 becomes several records with the same range, record `k` carrying
 /// `min(65535, count - 65535*k)` per bin, which gprof sums back. Same input,
 /// same bytes. Does not validate: [`write_gmon`] does (see [`check_histograms`]).
-pub fn encode_gmon(hists: &[Histogram]) -> Vec<u8> {
+pub fn encode_gmon(hists: &[HistRecord]) -> Vec<u8> {
     let mut out = Vec::with_capacity(
         HEADER_LEN
             + hists
@@ -408,7 +408,7 @@ pub fn encode_gmon(hists: &[Histogram]) -> Vec<u8> {
 /// Validate, encode and write `hists` to `path` atomically: the bytes go to a
 /// new temporary file in the same directory, which is synced and renamed over
 /// `path`. On any failure the temporary file is removed and `path` is untouched.
-pub fn write_gmon(path: &Path, hists: &[Histogram]) -> Result<(), GmonFileError> {
+pub fn write_gmon(path: &Path, hists: &[HistRecord]) -> Result<(), GmonFileError> {
     check_histograms(hists).map_err(|e| e.in_file(path))?;
     let bytes = encode_gmon(hists);
     let write_err = |source| GmonFileError::Write {
@@ -558,7 +558,7 @@ pub fn parse_gmon(bytes: &[u8]) -> Result<GmonFile, GmonError> {
 
 /// Read one histogram record after its tag byte.
 fn read_histogram(r: &mut Reader<'_>) -> Result<(Shape, Vec<u64>), GmonError> {
-    let kind = RecordKind::Histogram;
+    let kind = RecordKind::HistRecord;
     let low = r.u32(kind)?;
     let high = r.u32(kind)?;
     let bins = r.u32(kind)?;
@@ -583,7 +583,7 @@ fn read_histogram(r: &mut Reader<'_>) -> Result<(Shape, Vec<u64>), GmonError> {
 }
 
 /// Add a checked record to the merged list: sum into an identical range or append.
-fn merge(hists: &mut Vec<Histogram>, shape: &Shape, counts: Vec<u64>) {
+fn merge(hists: &mut Vec<HistRecord>, shape: &Shape, counts: Vec<u64>) {
     match hists
         .iter_mut()
         .find(|h| h.low_pc == shape.low && h.high_pc == shape.high)
@@ -593,7 +593,7 @@ fn merge(hists: &mut Vec<Histogram>, shape: &Shape, counts: Vec<u64>) {
                 *sum = sum.saturating_add(c);
             }
         }
-        None => hists.push(Histogram {
+        None => hists.push(HistRecord {
             low_pc: shape.low,
             high_pc: shape.high,
             rate_hz: shape.rate_hz,

@@ -2,6 +2,7 @@
 //! `report` commands, the gmon.out and IRIX mon.out formats and the profile reports.
 
 pub mod cli;
+pub mod exit;
 pub mod gmon;
 pub mod monout;
 pub mod profile;

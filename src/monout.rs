@@ -12,7 +12,7 @@
 
 use thiserror::Error;
 
-use crate::gmon::Histogram;
+use crate::gmon::HistRecord;
 
 /// The first word of the multi-segment layout ("PROF_MAGIC").
 pub const PROF_MAGIC: u32 = 0x0f0e_0030;
@@ -47,7 +47,7 @@ pub struct MonSegment {
     /// Its short name ("libc.so.1", the program's name).
     pub name: String,
     /// The counters as a histogram over the text they cover.
-    pub hist: Histogram,
+    pub hist: HistRecord,
 }
 
 /// A parsed mon.out.
@@ -201,7 +201,7 @@ fn parse_single(bytes: &[u8], options: u32) -> Result<MonOut, MonOutError> {
         segments: vec![MonSegment {
             path: String::new(),
             name: String::new(),
-            hist: Histogram {
+            hist: HistRecord {
                 low_pc: low,
                 high_pc: high,
                 rate_hz: OLD_RATE_HZ,
@@ -300,7 +300,7 @@ fn segment(
     Ok(MonSegment {
         path,
         name,
-        hist: Histogram {
+        hist: HistRecord {
             low_pc: text as u32,
             high_pc: high.min(u64::from(u32::MAX)) as u32,
             rate_hz,

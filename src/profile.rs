@@ -3,13 +3,13 @@
 
 use irix_kernel::profiling::HostProfile;
 
-use crate::gmon::Histogram;
+use crate::gmon::HistRecord;
 
 /// One histogram per profiled text range, bins as the kernel counted them.
-pub fn sampled_histograms(hist: &HostProfile, rate_hz: u32) -> Vec<Histogram> {
+pub fn sampled_histograms(hist: &HostProfile, rate_hz: u32) -> Vec<HistRecord> {
     let bpb = hist.bytes_per_bin();
     hist.regions()
-        .map(|(start, _end, bins)| Histogram {
+        .map(|(start, _end, bins)| HistRecord {
             low_pc: start,
             high_pc: start.saturating_add(bins.len() as u32 * bpb),
             rate_hz,
@@ -25,10 +25,10 @@ pub fn exact_histograms(
     cycles: &[u64],
     bytes_per_bin: u32,
     cpu_hz: u64,
-) -> Vec<Histogram> {
+) -> Vec<HistRecord> {
     let per_bin = (bytes_per_bin / 4).max(1) as usize;
     let bins: Vec<u64> = cycles.chunks(per_bin).map(|c| c.iter().sum()).collect();
-    vec![Histogram {
+    vec![HistRecord {
         low_pc: base,
         high_pc: base.saturating_add(bins.len() as u32 * bytes_per_bin),
         rate_hz: cpu_hz.min(u32::MAX as u64) as u32,

@@ -8,6 +8,8 @@
 //!   auxiliary vector; the interpreter finds the program from it.
 //! - SGI_ELFMAP: the library is mapped (and moved: its link address is 0),
 //!   and the program's calls reach it through relocated GOT entries.
+//! - execve of a dynamic program goes through its interpreter too; its
+//!   interpreter missing is ENOENT to the caller.
 //! - Bad input: a missing or corrupt interpreter is exit 126 at start-up; a
 //!   missing or corrupt library is the interpreter's error (127), from the
 //!   errno ELFMAP gave it; guest/src/elfmap_errors.c checks each errno.
@@ -17,22 +19,21 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{guest_program, repo_path, run_emu, Status, TempDir, NOT_RUNNABLE};
+use common::{exit, guest_program, repo_path, run_emu, Scratch, Status};
 
 const HELLO_OUTPUT: &str = "hello from libgreet.so\n2 + 40 = 42\nargc = 3\ntwo\ncalls = 7\n";
 
 fn dynroot() -> Option<PathBuf> {
     let root = repo_path("guest/bin/dynroot");
-    if root.join("bin/dyn_hello").is_file() {
-        Some(root)
-    } else {
-        eprintln!("SKIP: guest/bin/dynroot is not built yet");
-        None
-    }
+    test_support::tools::require_file(
+        &root.join("bin/dyn_hello"),
+        "guest/bin/dynroot/bin/dyn_hello",
+    )
+    .then_some(root)
 }
 
 /// A copy of the dynroot in a scratch directory, for cases that break it.
-fn copy_root(dir: &TempDir) -> Option<PathBuf> {
+fn copy_root(dir: &Scratch) -> Option<PathBuf> {
     let src = dynroot()?;
     for f in ["lib/ld.so", "lib/libgreet.so", "bin/dyn_hello"] {
         let bytes = std::fs::read(src.join(f)).expect("dynroot file");
@@ -85,11 +86,11 @@ fn strace_names_the_elfmap_request_and_its_result() {
 
 #[test]
 fn a_missing_interpreter_is_not_runnable() {
-    let dir = TempDir::new("dyn-nointerp");
+    let dir = Scratch::new("dyn-nointerp");
     let Some(root) = copy_root(&dir) else { return };
     std::fs::remove_file(root.join("lib/ld.so")).unwrap();
     let r = run_hello(&root, &[]);
-    assert_eq!(r.status, Status::Code(NOT_RUNNABLE));
+    assert_eq!(r.status, Status::Code(exit::NOT_RUNNABLE.into()));
     let prog = root.join("bin/dyn_hello");
     assert_eq!(
         r.stderr,
@@ -103,11 +104,11 @@ fn a_missing_interpreter_is_not_runnable() {
 
 #[test]
 fn a_corrupt_interpreter_is_not_runnable() {
-    let dir = TempDir::new("dyn-badinterp");
+    let dir = Scratch::new("dyn-badinterp");
     let Some(root) = copy_root(&dir) else { return };
     std::fs::write(root.join("lib/ld.so"), b"#!/bin/sh\n").unwrap();
     let r = run_hello(&root, &[]);
-    assert_eq!(r.status, Status::Code(NOT_RUNNABLE));
+    assert_eq!(r.status, Status::Code(exit::NOT_RUNNABLE.into()));
     assert!(
         r.stderr
             .ends_with(": interpreter /lib/ld.so: not an ELF file (bad magic 23 21 2f 62)\n"),
@@ -118,7 +119,7 @@ fn a_corrupt_interpreter_is_not_runnable() {
 
 #[test]
 fn a_missing_library_is_the_interpreters_error() {
-    let dir = TempDir::new("dyn-nolib");
+    let dir = Scratch::new("dyn-nolib");
     let Some(root) = copy_root(&dir) else { return };
     std::fs::remove_file(root.join("lib/libgreet.so")).unwrap();
     let r = run_hello(&root, &[]);
@@ -131,7 +132,7 @@ fn a_missing_library_is_the_interpreters_error() {
 
 #[test]
 fn a_corrupt_library_is_refused_by_elfmap_with_enoexec() {
-    let dir = TempDir::new("dyn-badlib");
+    let dir = Scratch::new("dyn-badlib");
     let Some(root) = copy_root(&dir) else { return };
     // Headers intact, segments cut off: ELFMAP finds the bytes missing.
     let lib = root.join("lib/libgreet.so");
@@ -159,7 +160,7 @@ fn elfmap_moves_a_taken_object_and_returns_irix_errnos() {
     let Some(prog) = guest_program("irix", "elfmap_errors") else {
         return;
     };
-    let dir = TempDir::new("elfmap");
+    let dir = Scratch::new("elfmap");
     std::fs::copy(&prog, dir.path().join("elfmap_errors")).unwrap();
     let r = run_emu(
         ["run", "--root", ".", "elfmap_errors", "/elfmap_errors"],
@@ -195,7 +196,7 @@ fn a_bound_directory_is_the_guests_working_directory() {
     let Some(prog) = guest_program("irix", "fileio") else {
         return;
     };
-    let work = TempDir::new("bind-cwd");
+    let work = Scratch::new("bind-cwd");
     let r = run_emu(
         [
             "run",
@@ -222,8 +223,8 @@ fn without_a_bind_the_guest_starts_at_the_root() {
     let Some(prog) = guest_program("irix", "fileio") else {
         return;
     };
-    let root = TempDir::new("bind-root");
-    let work = TempDir::new("bind-elsewhere");
+    let root = Scratch::new("bind-root");
+    let work = Scratch::new("bind-elsewhere");
     let r = run_emu(
         [
             "run",
@@ -243,13 +244,13 @@ fn without_a_bind_the_guest_starts_at_the_root() {
 
 #[test]
 fn bad_binds_are_refused() {
-    let dir = TempDir::new("bind-bad");
+    let dir = Scratch::new("bind-bad");
     let Some(prog) = guest_program("irix", "hello") else {
         return;
     };
     let prog = prog.display().to_string();
     let r = run_emu(["run", "--bind", "/no/such/dir", &prog], dir.path());
-    assert_eq!(r.status, Status::Code(common::EMULATOR_FAILURE));
+    assert_eq!(r.status, Status::Code(exit::EMULATOR_FAILURE.into()));
     assert_eq!(
         r.stderr,
         "irix-emu: --bind /no/such/dir: No such file or directory\n"
@@ -259,9 +260,57 @@ fn bad_binds_are_refused() {
         ["run", "--bind", &format!("{host}:relative"), &prog],
         dir.path(),
     );
-    assert_eq!(r.status, Status::Code(common::EMULATOR_FAILURE));
+    assert_eq!(r.status, Status::Code(exit::EMULATOR_FAILURE.into()));
     assert_eq!(
         r.stderr,
         format!("irix-emu: --bind {host}:relative: the guest path must be absolute\n")
     );
+}
+
+#[test]
+fn execve_starts_a_dynamic_program_through_its_interpreter() {
+    let Some(root) = dynroot() else { return };
+    let Some(exec) = guest_program("irix", "proc_exec") else {
+        return;
+    };
+    let root_s = root.display().to_string();
+    let exec_s = exec.display().to_string();
+    let r = run_emu(["run", "--root", &root_s, &exec_s, "/bin/dyn_hello"], &root);
+    assert_eq!(
+        r.stdout_text(),
+        "proc_exec: profil 0\n\
+         proc_exec: exec /bin/dyn_hello\n\
+         hello from libgreet.so\n\
+         2 + 40 = 42\n\
+         argc = 1\n\
+         /bin/dyn_hello\n\
+         calls = 7\n"
+    );
+    assert_eq!(r.status, Status::Code(42));
+}
+
+#[test]
+fn execve_of_a_program_whose_interpreter_is_missing_is_enoent() {
+    let dir = Scratch::new("dyn-exec-nointerp");
+    let Some(root) = copy_root(&dir) else { return };
+    let Some(exec) = guest_program("irix", "proc_exec") else {
+        return;
+    };
+    std::fs::remove_file(root.join("lib/ld.so")).unwrap();
+    let r = run_emu(
+        [
+            "run",
+            "--root",
+            &root.display().to_string(),
+            &exec.display().to_string(),
+            "/bin/dyn_hello",
+        ],
+        &root,
+    );
+    assert!(
+        r.stdout_text().ends_with("proc_exec: execve: ENOENT\n"),
+        "{}",
+        r.stdout_text()
+    );
+    assert_eq!(r.status, Status::Code(127));
 }

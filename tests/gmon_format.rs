@@ -1,14 +1,14 @@
 //! gmon.out encoding, parsing and rejection (src/gmon.rs), against the format in
-//! /work/shared/ABI.md ("gmon.out").
+//! docs/abi.md ("gmon.out").
 
 use irix_emu::gmon::{
     check_histograms, encode_gmon, parse_gmon, read_gmon, write_gmon, GmonError, GmonFile,
-    Histogram, PcRange,
+    HistRecord, PcRange,
 };
 use proptest::prelude::*;
 
-fn hist(low: u32, high: u32, bins: Vec<u64>) -> Histogram {
-    Histogram {
+fn hist(low: u32, high: u32, bins: Vec<u64>) -> HistRecord {
+    HistRecord {
         low_pc: low,
         high_pc: high,
         rate_hz: 100,
@@ -120,7 +120,7 @@ fn malformed_files_are_rejected_with_exact_messages() {
     ]);
     let mut rates = encode_gmon(&[hist(0x0040_0000, 0x0040_0004, vec![1])]);
     rates.extend_from_slice(
-        &encode_gmon(&[Histogram {
+        &encode_gmon(&[HistRecord {
             rate_hz: 50,
             ..hist(0x0040_1000, 0x0040_1004, vec![1])
         }])[20..],
@@ -221,7 +221,7 @@ fn the_writer_refuses_what_gprof_would_reject() {
             "histogram 0x400000-0x400002 has 4 bins for 2 bytes (less than a byte per bin)",
         ),
         (
-            vec![Histogram {
+            vec![HistRecord {
                 rate_hz: 0,
                 ..hist(0x400000, 0x400004, vec![0])
             }],
@@ -311,8 +311,8 @@ fn a_histogram_outside_the_programs_text_is_a_mismatch() {
 
 #[test]
 fn write_is_atomic_and_leaves_no_temporary_file() {
-    let dir = std::env::temp_dir().join(format!("irix-emu-gmon-write-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = test_support::Scratch::new("gmon-write");
+    let dir = scratch.path();
     let path = dir.join("gmon.out");
     let hists = vec![hist(0x400000, 0x400010, vec![1, 2, 3, 70_000])];
     write_gmon(&path, &hists).expect("writes");
@@ -327,11 +327,7 @@ fn write_is_atomic_and_leaves_no_temporary_file() {
         )
     );
     assert_eq!(read_gmon(&path).unwrap().histograms, hists);
-    let names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(names, vec![std::ffi::OsString::from("gmon.out")]);
+    assert_eq!(scratch.names(), ["gmon.out"]);
     // An unwritable destination reports the path and leaves nothing behind.
     let missing = dir.join("no-such-dir").join("gmon.out");
     let err = write_gmon(&missing, &hists).unwrap_err();
@@ -340,7 +336,6 @@ fn write_is_atomic_and_leaves_no_temporary_file() {
             .starts_with(&format!("{}: cannot write: ", missing.display())),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 proptest! {

@@ -19,7 +19,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{run_command, run_emu, Status, TempDir};
+use common::{run_command, run_emu, Scratch, Status};
 
 /// A C file using only what it declares (the IDO roots hold no headers).
 const SOURCE: &str = r#"
@@ -93,7 +93,7 @@ fn qemu_irix() -> Option<PathBuf> {
 }
 
 /// `irix-emu run --root ROOT --bind DIR ROOT/usr/bin/cc ARGS` in `dir`.
-fn emu_cc(root: &Path, dir: &TempDir, args: &[&str]) -> common::Run {
+fn emu_cc(root: &Path, dir: &Scratch, args: &[&str]) -> common::Run {
     let cc = root.join("usr/bin/cc");
     let mut all: Vec<String> = vec![
         "run".into(),
@@ -112,7 +112,7 @@ fn emu_cc(root: &Path, dir: &TempDir, args: &[&str]) -> common::Run {
 }
 
 /// `qemu-irix -silent -L ROOT ROOT/usr/bin/cc ARGS` in `dir`.
-fn qemu_cc(qemu: &Path, root: &Path, dir: &TempDir, args: &[&str]) -> common::Run {
+fn qemu_cc(qemu: &Path, root: &Path, dir: &Scratch, args: &[&str]) -> common::Run {
     let mut cmd = Command::new(qemu);
     cmd.arg("-silent")
         .arg("-L")
@@ -127,7 +127,7 @@ fn qemu_cc(qemu: &Path, root: &Path, dir: &TempDir, args: &[&str]) -> common::Ru
 fn objects_match_qemu_irix(var: &str) {
     let Some(root) = irix_root(var) else { return };
     let Some(qemu) = qemu_irix() else { return };
-    let dir = TempDir::new("ido");
+    let dir = Scratch::new("ido");
     dir.write("prog.c", SOURCE.as_bytes());
     for flags in FLAG_SETS {
         let mut ours_args = flags.to_vec();
@@ -181,7 +181,7 @@ fn ido_5_3_cc_links_a_program_that_runs_as_under_qemu_irix() {
     let Some(root) = irix_root("IRIX_ROOT_53") else {
         return;
     };
-    let dir = TempDir::new("ido-link");
+    let dir = Scratch::new("ido-link");
     dir.write("prog.c", SOURCE.as_bytes());
     let r = emu_cc(&root, &dir, &["prog.c", "-o", "prog"]);
     assert_eq!(r.status, Status::Code(0), "cc -o prog: {}", r.stderr);
@@ -228,7 +228,7 @@ fn ido_5_3_cc_links_a_program_that_runs_as_under_qemu_irix() {
 /// the private /tmp, so the guest's working directory must list correctly.
 fn cc_g_records_the_guest_host_name_and_path(var: &str) {
     let Some(root) = irix_root(var) else { return };
-    let dir = TempDir::new("ido-g");
+    let dir = Scratch::new("ido-g");
     dir.write("prog.c", SOURCE.as_bytes());
     let r = emu_cc(&root, &dir, &["-c", "-g", "prog.c"]);
     assert_eq!(r.status, Status::Code(0), "{var} cc -c -g: {}", r.stderr);
@@ -261,7 +261,7 @@ fn cc_without_a_bind_cannot_see_host_files() {
     let Some(root) = irix_root("IRIX_ROOT_53") else {
         return;
     };
-    let dir = TempDir::new("ido-nobind");
+    let dir = Scratch::new("ido-nobind");
     dir.write("prog.c", SOURCE.as_bytes());
     let cc = root.join("usr/bin/cc");
     let r = run_emu(

@@ -1,6 +1,6 @@
 //! The flat profile and its text forms (src/report/flat.rs, src/report/text.rs).
 
-use irix_emu::gmon::Histogram;
+use irix_emu::gmon::HistRecord;
 use irix_emu::report::{
     flat_profile, flat_profile_with_exact, render_exact_comparison, render_text, FlatEntry, Symbol,
 };
@@ -55,7 +55,7 @@ fn samples_are_charged_to_the_function_holding_them_most_first_then_by_address()
 fn a_bin_straddling_two_functions_is_split_by_bytes_in_whole_counts() {
     // One 16-byte bin over f (12 bytes) and g (4 bytes): 7 samples -> 5 + 2
     // (cumulative rounding: floor(7*12/16) = 5, then 7 - 5).
-    let h = Histogram {
+    let h = HistRecord {
         low_pc: 0x400000,
         high_pc: 0x400010,
         rate_hz: 100,
@@ -147,7 +147,7 @@ fn an_empty_profile_says_no_time_accumulated() {
 fn exact_mode_shows_sampled_share_exact_share_and_difference() {
     let symbols = vec![sym("hot", 0x400000, 8), sym("cold", 0x400008, 8)];
     let sampled = hist(BASE, vec![3, 3, 4, 0]);
-    let exact = Histogram {
+    let exact = HistRecord {
         rate_hz: 100_000_000,
         ..hist(BASE, vec![500, 250, 250, 0])
     };
@@ -239,7 +239,7 @@ mod properties {
             symbols in symbols(),
         ) {
             let n = bins.len() as u32;
-            let h = Histogram { low_pc: 0x400000, high_pc: 0x400000 + bytes_per_bin * n, rate_hz: 100, bins };
+            let h = HistRecord { low_pc: 0x400000, high_pc: 0x400000 + bytes_per_bin * n, rate_hz: 100, bins };
             let total = h.total();
             let entries = flat_profile(&[h], &symbols);
             prop_assert_eq!(entries.iter().map(|e| e.samples).sum::<u64>(), total);

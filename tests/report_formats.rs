@@ -1,7 +1,7 @@
 //! The other report formats: folded stacks, JSON, SVG, annotated disassembly
 //! (src/report/{folded,json,svg,annotate}.rs).
 
-use irix_emu::gmon::Histogram;
+use irix_emu::gmon::HistRecord;
 use irix_emu::report::{
     find_function, flat_profile, flat_profile_with_exact, render_annotate, render_folded,
     render_json, render_svg, LineEntry, Symbol,
@@ -177,7 +177,7 @@ fn annotate_lists_each_instruction_with_its_samples() {
         (0x400008, 0x03e00008),
     ];
     // 2-byte bins, as profil's scale 0x10000 gives: two per instruction.
-    let h = Histogram {
+    let h = HistRecord {
         low_pc: 0x400000,
         high_pc: 0x400010,
         rate_hz: 100,

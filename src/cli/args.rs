@@ -64,9 +64,9 @@ pub struct MachineArgs {
     /// Wall-clock time at virtual time 0, in seconds since 1970.
     #[arg(long, value_name = "SECONDS")]
     pub epoch: Option<u32>,
-    /// Whose rules the profiling calls follow.
-    #[arg(long, value_enum, default_value_t = PersonalityArg::Irix)]
-    pub personality: PersonalityArg,
+    /// Whose rules the profiling calls follow: irix, solaris, darwin, aix or hpux.
+    #[arg(long, value_name = "PERSONALITY", default_value_t = Personality::Irix, value_parser = str::parse::<Personality>)]
+    pub personality: Personality,
 }
 
 /// One edit of the guest environment, in the order given.
@@ -102,30 +102,9 @@ pub fn split_command(command: &[OsString]) -> Result<(PathBuf, &[OsString]), sup
     match command.split_first() {
         Some((program, args)) => Ok((PathBuf::from(program), args)),
         None => Err(super::Failure::new(
-            super::status::EMULATOR_FAILURE,
+            crate::exit::EMULATOR_FAILURE,
             "missing PROGRAM",
         )),
-    }
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PersonalityArg {
-    Irix,
-    Solaris,
-    Darwin,
-    Aix,
-    Hpux,
-}
-
-impl From<PersonalityArg> for Personality {
-    fn from(p: PersonalityArg) -> Self {
-        match p {
-            PersonalityArg::Irix => Personality::Irix,
-            PersonalityArg::Solaris => Personality::Solaris,
-            PersonalityArg::Darwin => Personality::Darwin,
-            PersonalityArg::Aix => Personality::Aix,
-            PersonalityArg::Hpux => Personality::Hpux,
-        }
     }
 }
 

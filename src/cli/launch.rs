@@ -12,7 +12,8 @@ use irix_kernel::SpawnError;
 use loader::{Executable, LoadOptions};
 
 use super::args::{EnvEdit, MachineArgs};
-use super::{status, Failure};
+use super::Failure;
+use crate::exit;
 
 /// A loaded program and the kernel about to run it.
 pub struct Launched {
@@ -31,14 +32,14 @@ pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Fai
     let name = program.display().to_string();
     let bytes = std::fs::read(program).map_err(|e| {
         let status = if e.kind() == std::io::ErrorKind::NotFound {
-            status::NOT_FOUND
+            exit::NOT_FOUND
         } else {
-            status::NOT_RUNNABLE
+            exit::NOT_RUNNABLE
         };
         Failure::new(status, format!("{name}: {}", io_message(&e)))
     })?;
     let exe = loader::load(&name, &bytes, &LoadOptions::PROGRAM)
-        .map_err(|e| Failure::new(status::NOT_RUNNABLE, e.to_string()))?;
+        .map_err(|e| Failure::new(exit::NOT_RUNNABLE, e.to_string()))?;
     Ok((exe, bytes, name))
 }
 
@@ -65,7 +66,7 @@ fn guest_env(m: &MachineArgs) -> Result<Vec<Vec<u8>>, Failure> {
                 let bytes = setting.as_bytes();
                 let Some(eq) = bytes.iter().position(|&b| b == b'=') else {
                     return Err(Failure::new(
-                        status::EMULATOR_FAILURE,
+                        exit::EMULATOR_FAILURE,
                         format!("-E {}: expected VAR=VALUE", setting.to_string_lossy()),
                     ));
                 };
@@ -102,7 +103,7 @@ fn binds(m: &MachineArgs) -> Result<Vec<(PathBuf, String)>, Failure> {
             };
             let absolute = host.canonicalize().map_err(|e| {
                 Failure::new(
-                    status::EMULATOR_FAILURE,
+                    exit::EMULATOR_FAILURE,
                     format!("--bind {}: {}", host.display(), io_message(&e)),
                 )
             })?;
@@ -115,7 +116,7 @@ fn binds(m: &MachineArgs) -> Result<Vec<(PathBuf, String)>, Failure> {
 /// The guest's file system: the root, the binds, private /tmp and /usr/tmp.
 fn guest_vfs(config: &KernelConfig, m: &MachineArgs) -> Result<Vfs, Failure> {
     Vfs::with_binds(config.root.clone(), &binds(m)?, true)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))
 }
 
 /// Builds the kernel configuration from the options.
@@ -124,27 +125,27 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
         Some(r) => r.clone(),
         None => std::env::current_dir().map_err(|e| {
             Failure::new(
-                status::EMULATOR_FAILURE,
+                exit::EMULATOR_FAILURE,
                 format!("current directory: {}", io_message(&e)),
             )
         })?,
     };
     let root = root.canonicalize().map_err(|e| {
         Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!("--root {}: {}", root.display(), io_message(&e)),
         )
     })?;
     if !root.is_dir() {
         return Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!("--root {}: not a directory", root.display()),
         ));
     }
     Ok(KernelConfig {
         root,
         cwd: "/".into(),
-        personality: m.personality.into(),
+        personality: m.personality,
         cpu_hz: m.cpu_mhz * 1_000_000,
         epoch: m.epoch.unwrap_or(DEFAULT_EPOCH),
         max_cycles: m.max_cycles,
@@ -177,8 +178,8 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Laun
         // A dynamic program whose interpreter is missing or unusable is not
         // runnable here (126), like an executable the kernel cannot load.
         let status = match e {
-            SpawnError::Interp(_) => status::NOT_RUNNABLE,
-            SpawnError::Start(_) => status::EMULATOR_FAILURE,
+            SpawnError::Interp(_) => exit::NOT_RUNNABLE,
+            SpawnError::Start(_) => exit::EMULATOR_FAILURE,
         };
         Failure::new(status, format!("{name}: {e}"))
     })?;
@@ -204,14 +205,14 @@ pub fn outcome_status(name: &str, outcome: &Outcome) -> (u8, Option<String>) {
                     msg.push_str(&format!(" (address 0x{addr:08x})"));
                 }
             }
-            (status::SIGNAL_BASE.saturating_add(*signal as u8), Some(msg))
+            (exit::SIGNAL_BASE.saturating_add(*signal as u8), Some(msg))
         }
         Outcome::CycleLimit => (
-            status::CYCLE_LIMIT,
+            exit::CYCLE_LIMIT,
             Some(format!("{name}: stopped at the --max-cycles limit")),
         ),
         Outcome::Deadlock => (
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             Some(format!(
                 "{name}: deadlock: every remaining process is blocked and none can wake the others"
             )),

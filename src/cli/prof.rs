@@ -10,11 +10,12 @@ use std::io::Write;
 
 use crate::profile::{exact_histograms, sampled_histograms};
 use cpu_mips::Observer;
-use irix_kernel::profiling::{HostProfile, Personality};
+use irix_kernel::profiling::HostProfile;
 
 use super::args::{split_command, Format, ProfArgs};
 use super::launch::{launch, outcome_status};
-use super::{say, status, Failure};
+use super::{say, Failure};
+use crate::exit;
 use crate::gmon;
 use crate::report;
 
@@ -49,22 +50,6 @@ impl Observer for ExactCycles {
     }
 }
 
-/// The sampling rate of the outside profile: the personality's clock, or
-/// PROF_FAST's millisecond.
-fn sample_hz(
-    args: &ProfArgs,
-    personality: Personality,
-    t: &irix_kernel::profiling::Tunables,
-) -> u32 {
-    if args.fast {
-        t.fast_hz
-    } else if personality == Personality::Aix {
-        60 // aix profil: "the user's program counter (pc) is examined 60 times a second"
-    } else {
-        t.hz
-    }
-}
-
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     check_output_dir(&args.output)?;
     let (program, guest_args) = split_command(&args.command)?;
@@ -72,11 +57,15 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     let ranges = l.exe.text_ranges();
     if ranges.is_empty() {
         return Err(Failure::new(
-            status::NOT_RUNNABLE,
+            exit::NOT_RUNNABLE,
             format!("{}: no executable segment to profile", l.name),
         ));
     }
-    let hz = sample_hz(args, l.kernel.config.personality, &l.kernel.config.tunables);
+    let hz = l
+        .kernel
+        .config
+        .tunables
+        .sample_hz(l.kernel.config.personality, args.fast);
     l.kernel
         .set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
 
@@ -100,13 +89,13 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
 
     let Some(outside) = l.kernel.outside_profile() else {
         return Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             "prof: the profile was lost",
         ));
     };
     let hists = sampled_histograms(&outside.hist, hz);
     gmon::write_gmon(&args.output, &hists)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
 
     let symbols = report::functions_of(&l.exe);
     let objects = objects_of(&l.kernel, outside, hz);
@@ -156,7 +145,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         Format::Folded => report::render_folded(&entries, Some(&l.name), &mut err),
     };
     written
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
     let _ = writeln!(
         err,
         "irix-emu: {} samples at {hz} Hz ({} outside the text) written to {}",
@@ -193,7 +182,7 @@ fn objects_of(
         .elsewhere
         .iter()
         .map(|(object, pcs)| {
-            let hists: Vec<gmon::Histogram> = object
+            let hists: Vec<gmon::HistRecord> = object
                 .text
                 .iter()
                 .map(|&(low, high)| {
@@ -203,7 +192,7 @@ fn objects_of(
                             *b += n;
                         }
                     }
-                    gmon::Histogram {
+                    gmon::HistRecord {
                         low_pc: low,
                         high_pc: low + bins.len() as u32 * 4,
                         rate_hz,
@@ -242,7 +231,7 @@ fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!(
                 "{}: cannot write: {} is not a directory",
                 output.display(),

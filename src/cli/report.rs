@@ -4,23 +4,24 @@
 //! function's annotated disassembly, and an SVG of the histogram.
 //!
 //! A truncated, foreign or mismatched gmon.out is refused with one line
-//! and exit status 125 (issue 6).
+//! and exit status 125 (`crate::exit::EMULATOR_FAILURE`).
 
 use std::io::Write;
 
 use super::args::{Format, ReportArgs};
 use super::launch::load_program;
-use super::{say, status, Failure};
+use super::{say, Failure};
+use crate::exit;
 use crate::{gmon, monout, report};
 
 fn bad_profile(message: impl std::fmt::Display) -> Failure {
-    Failure::new(status::EMULATOR_FAILURE, message.to_string())
+    Failure::new(exit::EMULATOR_FAILURE, message.to_string())
 }
 
 /// What `report` read: the program's histograms, the shared objects'
 /// samples (an IRIX mon.out has a segment per object; gmon.out has none).
 struct Profile {
-    hists: Vec<gmon::Histogram>,
+    hists: Vec<gmon::HistRecord>,
     rate: u32,
     objects: Vec<report::ObjectSamples>,
 }
@@ -177,8 +178,8 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     match written {
         // The reader went away (`report ... | head`): stop quietly, with the
         // status a C tool killed by SIGPIPE would have.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(status::SIGNAL_BASE + 13),
-        Err(e) => return Err(Failure::new(status::EMULATOR_FAILURE, e.to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::SIGNAL_BASE + 13),
+        Err(e) => return Err(Failure::new(exit::EMULATOR_FAILURE, e.to_string())),
         Ok(()) => {}
     }
 
@@ -191,7 +192,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
 /// Writes the SVG atomically: a temporary file beside it, then a rename.
 fn write_svg(
     path: &std::path::Path,
-    hists: &[gmon::Histogram],
+    hists: &[gmon::HistRecord],
     symbols: &[report::Symbol],
 ) -> Result<(), Failure> {
     let mut buf = Vec::new();
@@ -202,7 +203,7 @@ fn write_svg(
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             Failure::new(
-                status::EMULATOR_FAILURE,
+                exit::EMULATOR_FAILURE,
                 format!(
                     "{}: cannot write: {}",
                     path.display(),

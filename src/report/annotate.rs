@@ -14,8 +14,8 @@
 
 use std::io::{self, Write};
 
-use crate::gmon::Histogram;
-use crate::report::charge::{charge, Region};
+use crate::gmon::HistRecord;
+use crate::report::charge::{charge, AddrRange};
 use crate::report::text::{percent, seconds};
 use crate::report::Symbol;
 
@@ -28,10 +28,10 @@ pub fn find_function<'a>(symbols: &'a [Symbol], name: &str) -> Option<&'a Symbol
 }
 
 /// Samples per instruction of `code` ((address, word) pairs, ascending).
-pub fn instruction_samples(hists: &[Histogram], code: &[(u32, u32)]) -> Vec<u64> {
-    let regions: Vec<Region> = code
+pub fn instruction_samples(hists: &[HistRecord], code: &[(u32, u32)]) -> Vec<u64> {
+    let regions: Vec<AddrRange> = code
         .iter()
-        .map(|&(pc, _)| Region {
+        .map(|&(pc, _)| AddrRange {
             start: u64::from(pc),
             end: u64::from(pc) + INSN_BYTES,
         })
@@ -52,7 +52,7 @@ pub fn instruction_samples(hists: &[Histogram], code: &[(u32, u32)]) -> Vec<u64>
 pub fn render_annotate(
     function: &Symbol,
     code: &[(u32, u32)],
-    hists: &[Histogram],
+    hists: &[HistRecord],
     rate_hz: u32,
     disasm: impl Fn(u32, u32) -> String,
     out: &mut impl Write,

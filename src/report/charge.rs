@@ -1,7 +1,7 @@
 //! Charging histogram bins to named address ranges.
 //!
 //! Contents
-//! - [`Region`]: a half-open address range counts are charged to.
+//! - [`AddrRange`]: a half-open address range counts are charged to.
 //! - [`charge`]: split every bin over the regions (and the gaps between them).
 //! - [`function_regions`]: symbols turned into sorted, non-overlapping regions.
 //!
@@ -13,12 +13,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::gmon::Histogram;
+use crate::gmon::HistRecord;
 use crate::report::Symbol;
 
 /// Addresses `start..end` (u64 so that a range may end at 2^32).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Region {
+pub struct AddrRange {
     pub start: u64,
     pub end: u64,
 }
@@ -29,18 +29,18 @@ pub struct Region {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Charges {
     pub regions: Vec<u64>,
-    pub gaps: BTreeMap<Region, u64>,
+    pub gaps: BTreeMap<AddrRange, u64>,
 }
 
 /// Split every bin of `hists` over `regions`, which must be sorted by start
 /// and non-overlapping (unsorted input gives wrong totals, never a panic).
-pub fn charge(hists: &[Histogram], regions: &[Region]) -> Charges {
+pub fn charge(hists: &[HistRecord], regions: &[AddrRange]) -> Charges {
     let mut charges = Charges {
         regions: vec![0; regions.len()],
         gaps: BTreeMap::new(),
     };
     for h in hists {
-        let hist = Region {
+        let hist = AddrRange {
             start: u64::from(h.low_pc),
             end: u64::from(h.high_pc),
         };
@@ -53,7 +53,7 @@ pub fn charge(hists: &[Histogram], regions: &[Region]) -> Charges {
                 &mut charges,
                 regions,
                 hist,
-                Region { start: b0, end: b1 },
+                AddrRange { start: b0, end: b1 },
                 count,
             );
         }
@@ -62,7 +62,13 @@ pub fn charge(hists: &[Histogram], regions: &[Region]) -> Charges {
 }
 
 /// Hand `count` out over the pieces of `bin`, cumulatively rounded.
-fn charge_bin(charges: &mut Charges, regions: &[Region], hist: Region, bin: Region, count: u64) {
+fn charge_bin(
+    charges: &mut Charges,
+    regions: &[AddrRange],
+    hist: AddrRange,
+    bin: AddrRange,
+    count: u64,
+) {
     let width = u128::from(bin.end.saturating_sub(bin.start));
     if width == 0 {
         return;
@@ -75,11 +81,11 @@ fn charge_bin(charges: &mut Charges, regions: &[Region], hist: Region, bin: Regi
         let piece_end;
         let target = if inside {
             piece_end = regions[idx - 1].end.min(bin.end);
-            Target::Region(idx - 1)
+            Target::AddrRange(idx - 1)
         } else {
             let prev_end = if idx > 0 { regions[idx - 1].end } else { 0 };
             let next_start = regions.get(idx).map_or(u64::MAX, |r| r.start);
-            let gap = Region {
+            let gap = AddrRange {
                 start: prev_end.max(hist.start),
                 end: next_start.min(hist.end),
             };
@@ -95,7 +101,7 @@ fn charge_bin(charges: &mut Charges, regions: &[Region], hist: Region, bin: Regi
         given = upto;
         if share > 0 {
             match target {
-                Target::Region(r) => charges.regions[r] += share,
+                Target::AddrRange(r) => charges.regions[r] += share,
                 Target::Gap(g) => *charges.gaps.entry(g).or_insert(0) += share,
             }
         }
@@ -104,8 +110,8 @@ fn charge_bin(charges: &mut Charges, regions: &[Region], hist: Region, bin: Regi
 }
 
 enum Target {
-    Region(usize),
-    Gap(Region),
+    AddrRange(usize),
+    Gap(AddrRange),
 }
 
 /// Functions as sorted, non-overlapping regions, each with its symbol.
@@ -117,7 +123,7 @@ enum Target {
 /// the next symbol (gprof does the same for symbols without a size), or to
 /// `upper` if it is the last. A symbol running past the next one is cut at
 /// the next one's address.
-pub fn function_regions(symbols: &[Symbol], upper: u64) -> (Vec<Region>, Vec<&Symbol>) {
+pub fn function_regions(symbols: &[Symbol], upper: u64) -> (Vec<AddrRange>, Vec<&Symbol>) {
     let mut sorted: Vec<&Symbol> = symbols.iter().collect();
     sorted.sort_by(|a, b| (a.addr, a.size == 0, &a.name).cmp(&(b.addr, b.size == 0, &b.name)));
     sorted.dedup_by_key(|s| s.addr);
@@ -141,7 +147,7 @@ pub fn function_regions(symbols: &[Symbol], upper: u64) -> (Vec<Region>, Vec<&Sy
             (start + u64::from(s.size)).min(next)
         };
         if end > start {
-            regions.push(Region { start, end });
+            regions.push(AddrRange { start, end });
             kept.push(*s);
         }
     }

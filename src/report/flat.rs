@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::gmon::Histogram;
-use crate::report::charge::{charge, function_regions, Region};
+use crate::gmon::HistRecord;
+use crate::report::charge::{charge, function_regions, AddrRange};
 use crate::report::{FlatEntry, Symbol};
 
 /// The name of an unsymbolised stretch: "0x00400a00-0x00400a40".
@@ -19,7 +19,7 @@ pub fn gap_name(start: u64, end: u64) -> String {
 /// Sampled ticks per function and per unsymbolised stretch; only entries with
 /// samples (gprof -p leaves out functions without time unless asked with -z).
 /// Sorted by samples, most first, then by address.
-pub fn flat_profile(hists: &[Histogram], symbols: &[Symbol]) -> Vec<FlatEntry> {
+pub fn flat_profile(hists: &[HistRecord], symbols: &[Symbol]) -> Vec<FlatEntry> {
     let mut entries = charged_entries(hists, symbols, highest_pc(hists));
     entries.retain(|e| e.samples > 0);
     sort_entries(&mut entries);
@@ -30,8 +30,8 @@ pub fn flat_profile(hists: &[Histogram], symbols: &[Symbol]) -> Vec<FlatEntry> {
 /// per function; entries with either are kept, `exact_cycles` is always Some.
 /// Sorted like [`flat_profile`].
 pub fn flat_profile_with_exact(
-    sampled: &[Histogram],
-    exact: &[Histogram],
+    sampled: &[HistRecord],
+    exact: &[HistRecord],
     symbols: &[Symbol],
 ) -> Vec<FlatEntry> {
     let upper = highest_pc(sampled).max(highest_pc(exact));
@@ -70,7 +70,7 @@ pub fn total_samples(entries: &[FlatEntry]) -> u64 {
         .fold(0u64, |a, e| a.saturating_add(e.samples))
 }
 
-fn highest_pc(hists: &[Histogram]) -> u64 {
+fn highest_pc(hists: &[HistRecord]) -> u64 {
     hists
         .iter()
         .map(|h| u64::from(h.high_pc))
@@ -79,7 +79,7 @@ fn highest_pc(hists: &[Histogram]) -> u64 {
 }
 
 /// One entry per function (even with 0 samples) and per charged stretch.
-fn charged_entries(hists: &[Histogram], symbols: &[Symbol], upper: u64) -> Vec<FlatEntry> {
+fn charged_entries(hists: &[HistRecord], symbols: &[Symbol], upper: u64) -> Vec<FlatEntry> {
     let (regions, kept) = function_regions(symbols, upper);
     let charges = charge(hists, &regions);
     let functions = kept
@@ -96,7 +96,7 @@ fn charged_entries(hists: &[Histogram], symbols: &[Symbol], upper: u64) -> Vec<F
     let gaps = charges
         .gaps
         .iter()
-        .map(|(&Region { start, end }, &n)| FlatEntry {
+        .map(|(&AddrRange { start, end }, &n)| FlatEntry {
             name: gap_name(start, end),
             start: clamp(start),
             end: clamp(end),

@@ -20,8 +20,8 @@ use addr2line::gimli::{self, EndianSlice, RunTimeEndian, SectionId};
 use addr2line::Context;
 use goblin::elf::{section_header::SHT_NOBITS, Elf};
 
-use crate::gmon::Histogram;
-use crate::report::charge::{charge, Region};
+use crate::gmon::HistRecord;
+use crate::report::charge::{charge, AddrRange};
 use crate::report::text::{percent, seconds};
 
 /// A place in the source.
@@ -98,9 +98,9 @@ pub fn source_lines(elf_bytes: &[u8], addrs: &[u32]) -> Option<Vec<Option<Source
 /// The samples of `hists` per source line, most first (then by file and
 /// line), lines without samples left out; None without line information.
 /// A bin is split over the line-table ranges it covers, as over functions.
-pub fn line_profile(elf_bytes: &[u8], hists: &[Histogram]) -> Option<Vec<LineEntry>> {
+pub fn line_profile(elf_bytes: &[u8], hists: &[HistRecord]) -> Option<Vec<LineEntry>> {
     let ctx = context(elf_bytes)?;
-    let mut ranges: Vec<(Region, SourceLine)> = Vec::new();
+    let mut ranges: Vec<(AddrRange, SourceLine)> = Vec::new();
     for h in hists {
         let Ok(iter) = ctx.find_location_range(u64::from(h.low_pc), u64::from(h.high_pc)) else {
             continue;
@@ -108,7 +108,7 @@ pub fn line_profile(elf_bytes: &[u8], hists: &[Histogram]) -> Option<Vec<LineEnt
         for (addr, len, loc) in iter {
             if let Some(line) = to_line(loc.file, loc.line) {
                 ranges.push((
-                    Region {
+                    AddrRange {
                         start: addr,
                         end: addr.saturating_add(len),
                     },
@@ -121,7 +121,7 @@ pub fn line_profile(elf_bytes: &[u8], hists: &[Histogram]) -> Option<Vec<LineEnt
     ranges.dedup_by(|b, a| b.0 == a.0);
     // Keep the regions non-overlapping: a later range starts where the
     // previous one ended.
-    let mut regions: Vec<Region> = Vec::with_capacity(ranges.len());
+    let mut regions: Vec<AddrRange> = Vec::with_capacity(ranges.len());
     let mut lines: Vec<SourceLine> = Vec::with_capacity(ranges.len());
     for (mut r, line) in ranges {
         if let Some(prev) = regions.last() {

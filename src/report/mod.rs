@@ -44,10 +44,6 @@ pub use program::{code_of, functions_at, functions_of, object_functions, texts_o
 pub use svg::render_svg;
 pub use text::{render_exact_comparison, render_text};
 
-/// Exit status of `irix-emu report` for a truncated, foreign or mismatched
-/// gmon.out (issue 6: "exit status 125").
-pub const EXIT_BAD_PROFILE: i32 = 125;
-
 /// A function from the program's symbol table (the CLI converts the loader's
 /// symbols). `size` 0 means "unknown": the function then runs to the next
 /// symbol, or to the end of the profiled range for the last one.

@@ -15,7 +15,7 @@
 
 use std::io::{self, Write};
 
-use crate::gmon::Histogram;
+use crate::gmon::HistRecord;
 use crate::report::flat::{flat_profile, sort_entries, total_samples};
 use crate::report::text::percent;
 use crate::report::{FlatEntry, Symbol};
@@ -28,7 +28,7 @@ pub struct ObjectSamples {
     /// Its path in the guest ("/usr/lib/libc.so.1").
     pub path: String,
     /// Samples over its text, at its run-time addresses.
-    pub hists: Vec<Histogram>,
+    pub hists: Vec<HistRecord>,
     /// Its functions at their run-time addresses (.symtab, else .dynsym);
     /// empty when the object could not be read.
     pub symbols: Vec<Symbol>,
@@ -59,7 +59,7 @@ pub fn object_totals(
     totals.extend(objects.iter().map(|o| ObjectTotal {
         name: o.name.clone(),
         path: o.path.clone(),
-        samples: o.hists.iter().map(Histogram::total).sum(),
+        samples: o.hists.iter().map(HistRecord::total).sum(),
     }));
     if unmapped > 0 {
         totals.push(ObjectTotal {

@@ -15,8 +15,8 @@
 
 use std::io::{self, Write};
 
-use crate::gmon::Histogram;
-use crate::report::charge::{charge, function_regions, Region};
+use crate::gmon::HistRecord;
+use crate::report::charge::{charge, function_regions, AddrRange};
 
 const WIDTH: f64 = 1200.0;
 const HEIGHT: f64 = 560.0;
@@ -51,15 +51,15 @@ pub fn xml_escape(s: &str) -> String {
 
 /// The histograms in address order, their bins numbered globally.
 struct Layout<'a> {
-    hists: Vec<&'a Histogram>,
+    hists: Vec<&'a HistRecord>,
     /// Global index of each histogram's first bin.
     first_bin: Vec<u64>,
     total_bins: u64,
 }
 
 impl<'a> Layout<'a> {
-    fn new(hists: &'a [Histogram]) -> Self {
-        let mut sorted: Vec<&Histogram> = hists.iter().filter(|h| !h.bins.is_empty()).collect();
+    fn new(hists: &'a [HistRecord]) -> Self {
+        let mut sorted: Vec<&HistRecord> = hists.iter().filter(|h| !h.bins.is_empty()).collect();
         sorted.sort_by_key(|h| h.low_pc);
         let mut first_bin = Vec::with_capacity(sorted.len());
         let mut total_bins = 0u64;
@@ -118,7 +118,7 @@ impl<'a> Layout<'a> {
 
 /// Draw `hists` with the functions of `symbols` marked and labelled.
 pub fn render_svg(
-    hists: &[Histogram],
+    hists: &[HistRecord],
     symbols: &[crate::report::Symbol],
     out: &mut impl Write,
 ) -> io::Result<()> {
@@ -168,7 +168,7 @@ pub fn render_svg(
     busy.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut placed: Vec<f64> = Vec::new();
     for (rank, &(i, samples)) in busy.iter().enumerate() {
-        let Region { start, end } = regions[i];
+        let AddrRange { start, end } = regions[i];
         let (Some(p0), Some(p1)) = (
             layout.position(start.max(lowest(&layout))),
             layout.position(end.min(upper)),

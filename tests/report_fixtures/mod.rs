@@ -3,7 +3,7 @@
 
 #![allow(dead_code)] // each test file uses what it needs
 
-use irix_emu::gmon::Histogram;
+use irix_emu::gmon::HistRecord;
 use irix_emu::report::{FlatEntry, Symbol};
 
 /// A function symbol.
@@ -27,8 +27,8 @@ pub fn entry(name: &str, start: u32, end: u32, samples: u64) -> FlatEntry {
 }
 
 /// 4-byte bins from `low`, sampled at 100 Hz.
-pub fn hist(low: u32, bins: Vec<u64>) -> Histogram {
-    Histogram {
+pub fn hist(low: u32, bins: Vec<u64>) -> HistRecord {
+    HistRecord {
         low_pc: low,
         high_pc: low + 4 * bins.len() as u32,
         rate_hz: 100,

@@ -21,16 +21,17 @@ pub(crate) const PAGE_WORDS: usize = 1 << (PAGE_SHIFT - 2);
 /// Pages of the 2 GB user address space.
 const USER_PAGES: usize = 1 << (31 - PAGE_SHIFT);
 
-/// One decoded instruction.
+/// One instruction slot: its op once decoded (`None` until first
+/// executed), and the op's timing operands.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
-    pub op: Op,
+    pub op: Option<Op>,
     pub t: Operands,
 }
 
 impl Entry {
     pub const EMPTY: Entry = Entry {
-        op: Op::NotYetDecoded,
+        op: None,
         t: Operands {
             src: [0, 0],
             dst: crate::timing::SLOT_SINK,
@@ -39,7 +40,7 @@ impl Entry {
     };
     pub fn new(op: Op) -> Entry {
         Entry {
-            op,
+            op: Some(op),
             t: operands(&op),
         }
     }

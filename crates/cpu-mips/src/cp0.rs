@@ -14,7 +14,6 @@ pub mod status {
     /// ERL: error level.
     pub const ERL: u32 = 1 << 2;
     /// KSU field (bits 4..3): 0b10 = User mode.
-    pub const KSU_MASK: u32 = 0b11 << 3;
     pub const KSU_USER: u32 = 0b10 << 3;
     /// UX: 64-bit addressing and operations in User mode.
     pub const UX: u32 = 1 << 5;

@@ -608,16 +608,12 @@ pub enum Op {
     Reserved {
         word: u32,
     },
-    /// Internal to the decoded-code cache: "not decoded yet". [`decode`]
-    /// never returns it.
-    #[doc(hidden)]
-    NotYetDecoded,
 }
 
 /// Decodes one instruction word. Total: every word gives an `Op`.
 pub fn decode(word: u32) -> Op {
     let i = Instruction(word);
-    let (rs, rt, rd, sa) = (i.rs(), i.rt(), i.rd(), i.sa());
+    let (rs, rt) = (i.rs(), i.rt());
     let (imm, off) = (i.simm(), i.simm());
     let base = rs;
     match i.opcode() {
@@ -709,10 +705,7 @@ pub fn decode(word: u32) -> Op {
         0x3f => Op::Sd { rt, base, off },
         // 0x13 (COP3 in MIPS I/II, COP1X in MIPS IV), 0x1c..0x1f (MIPS32
         // SPECIAL2, JALX, SPECIAL3...), 0x33 (LWC3 / PREF), 0x3b (SWC3).
-        _ => {
-            let _ = (rd, sa);
-            Op::Reserved { word }
-        }
+        _ => Op::Reserved { word },
     }
 }
 

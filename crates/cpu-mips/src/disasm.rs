@@ -11,6 +11,7 @@ use std::fmt;
 
 use crate::decode::{decode, Op};
 use crate::insn::Reg;
+use crate::insn::{branch_target, jump_target};
 
 /// An [`Op`] together with its address, which branch and jump targets need.
 #[derive(Clone, Copy, Debug)]
@@ -29,18 +30,6 @@ impl Op {
 /// The assembler text of `word` located at `pc`.
 pub fn disassemble(word: u32, pc: u32) -> String {
     decode(word).at(pc).to_string()
-}
-
-/// Target of a PC-relative branch at `pc` (R4000 User's Manual, BEQ: "the
-/// 16-bit offset, shifted left two bits and sign-extended, added to the
-/// address of the instruction following the branch").
-pub(crate) fn branch_target(pc: u32, off: i16) -> u32 {
-    pc.wrapping_add(4).wrapping_add((off as i32 as u32) << 2)
-}
-
-/// Target of J/JAL at `pc`: the 256 MB region of the delay slot.
-pub(crate) fn jump_target(pc: u32, index: u32) -> u32 {
-    (pc.wrapping_add(4) & 0xf000_0000) | (index << 2)
 }
 
 /// `name $rs, $rt, target`-style helpers.
@@ -218,7 +207,6 @@ impl fmt::Display for Disasm {
             Cop1Reserved { word } | Cop2 { word } | Reserved { word } => {
                 write!(f, ".word 0x{word:08x}")
             }
-            NotYetDecoded => write!(f, "(not decoded)"),
         }
     }
 }

@@ -133,3 +133,15 @@ impl Instruction {
         ((self.0 >> 11) & 31) as u8
     }
 }
+
+/// Target of a PC-relative branch at `pc` (R4000 User's Manual, BEQ: "the
+/// 16-bit offset, shifted left two bits and sign-extended, added to the
+/// address of the instruction following the branch").
+pub(crate) fn branch_target(pc: u32, off: i16) -> u32 {
+    pc.wrapping_add(4).wrapping_add((off as i32 as u32) << 2)
+}
+
+/// Target of J/JAL at `pc`: the 256 MB region of the delay slot.
+pub(crate) fn jump_target(pc: u32, index: u32) -> u32 {
+    (pc.wrapping_add(4) & 0xf000_0000) | (index << 2)
+}

@@ -12,7 +12,7 @@
 
 use crate::code_cache::{Entry, PageStore, PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
-use crate::decode::{decode_for_mode, Op};
+use crate::decode::decode_for_mode;
 use crate::exec::{load_fault, USER_TOP};
 use crate::pipeline::{Fault, Flow};
 use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
@@ -81,21 +81,24 @@ impl Cpu {
             let written: u32 = loop {
                 let idx = (pc >> 2) as usize & (PAGE_WORDS - 1);
                 let mut e = page.entries[idx];
-                if let Op::NotYetDecoded = e.op {
-                    match mem.fetch32(pc) {
+                let op = match e.op {
+                    Some(op) => op,
+                    None => match mem.fetch32(pc) {
                         Ok(word) => {
-                            e = Entry::new(decode_for_mode(word, mode64));
+                            let op = decode_for_mode(word, mode64);
+                            e = Entry::new(op);
                             page.entries[idx] = e;
                             self.code_marks.mark(page_no);
+                            op
                         }
                         Err(f) => {
                             fault = Some(fetch_fault(f, pc));
                             break 'outer;
                         }
-                    }
-                }
+                    },
+                };
                 let issue = self.scoreboard.issue_cycle(cycles, &e.t);
-                let flow = match self.execute(e.op, pc, mem) {
+                let flow = match self.execute(op, pc, mem) {
                     Ok(flow) => flow,
                     Err(f) => {
                         fault = Some(f);

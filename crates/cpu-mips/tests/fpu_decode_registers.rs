@@ -131,13 +131,13 @@ fn scoreboard_facts_follow_gccs_r4000_model() {
 fn fr0_double_is_an_even_odd_pair_low_word_first() {
     let mut fpu = Fpu::new();
     fpu.write_dword(false, 2, 0x3ff0_0000_1234_5678);
-    assert_eq!(fpu.read_word(false, 2), 0x1234_5678);
-    assert_eq!(fpu.read_word(false, 3), 0x3ff0_0000);
+    assert_eq!(fpu.read_word(2), 0x1234_5678);
+    assert_eq!(fpu.read_word(3), 0x3ff0_0000);
     assert_eq!(fpu.read_dword(false, 2), 0x3ff0_0000_1234_5678);
     // Two MTC1s build the same double.
     let mut other = Fpu::new();
-    other.write_word(false, 4, 0x1234_5678);
-    other.write_word(false, 5, 0x3ff0_0000);
+    other.write_word(4, 0x1234_5678);
+    other.write_word(5, 0x3ff0_0000);
     assert_eq!(other.read_dword(false, 4), 0x3ff0_0000_1234_5678);
 }
 
@@ -154,10 +154,10 @@ fn fr1_has_thirty_two_independent_64_bit_registers() {
     fpu.write_dword(true, 1, 0x0123_4567_89ab_cdef);
     fpu.write_dword(true, 2, 0xfedc_ba98_7654_3210);
     assert_eq!(fpu.read_dword(true, 1), 0x0123_4567_89ab_cdef);
-    assert_eq!(fpu.read_word(true, 1), 0x89ab_cdef);
+    assert_eq!(fpu.read_word(1), 0x89ab_cdef);
     assert_eq!(fpu.read_dword(true, 2), 0xfedc_ba98_7654_3210);
     // MTC1 replaces only the low word.
-    fpu.write_word(true, 1, 0x1111_1111);
+    fpu.write_word(1, 0x1111_1111);
     assert_eq!(fpu.read_dword(true, 1), 0x0123_4567_1111_1111);
 }
 
@@ -166,13 +166,13 @@ fn add_d_under_fr0_reads_and_writes_register_pairs() {
     // add.d $f0, $f2, $f4 with 1.0 in $f2/$f3 and 2.0 in $f4/$f5.
     let op = decode_cop1(0x46241000).unwrap();
     let mut fpu = Fpu::new();
-    fpu.write_word(false, 2, 0);
-    fpu.write_word(false, 3, 0x3ff0_0000);
-    fpu.write_word(false, 4, 0);
-    fpu.write_word(false, 5, 0x4000_0000);
+    fpu.write_word(2, 0);
+    fpu.write_word(3, 0x3ff0_0000);
+    fpu.write_word(4, 0);
+    fpu.write_word(5, 0x4000_0000);
     fpu.execute(false, &op).unwrap();
-    assert_eq!(fpu.read_word(false, 0), 0);
-    assert_eq!(fpu.read_word(false, 1), 0x4008_0000);
+    assert_eq!(fpu.read_word(0), 0);
+    assert_eq!(fpu.read_word(1), 0x4008_0000);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Building a process image from an ELF executable: segments, the
 //! interpreter of a dynamic program, the PRDA, the stack with
-//! argc/argv/envp (and the auxiliary vector of a dynamic program), and the
-//! initial registers. Used at start-up and by execve.
+//! argc/argv/envp (and the auxiliary vector of a dynamic program) as
+//! docs/abi.md gives them, and the initial registers. Used at start-up and
+//! by execve. docs/dynamic-loading.md tells what a dynamic program needs.
 
 use cpu_mips::{Cpu, CpuConfig};
 use loader::Executable;
@@ -10,7 +11,7 @@ use crate::dynamic::{self, Interpreter};
 use crate::memory::{page_ceil, AddressSpace, Perms, PAGE_SIZE};
 use crate::Errno;
 
-/// The user stack ends here (ABI.md, "Process start-up").
+/// The user stack ends here (docs/abi.md, "Start-up").
 pub const STACK_TOP: u32 = 0x7fff_8000;
 /// The stack may grow down this far below STACK_TOP (IRIX's default stack
 /// limit is 64 MiB); pages are mapped only as they are touched.

@@ -46,7 +46,7 @@ pub fn default_action(sig: u32) -> DefaultAction {
 
 /// A synchronous signal raised by a fault, with what to say about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fault {
+pub struct FaultSignal {
     pub signal: u32,
     /// The faulting instruction (EPC).
     pub pc: u32,
@@ -56,7 +56,7 @@ pub struct Fault {
 
 /// Maps a CPU exception (other than SYSCALL) to the signal IRIX sends.
 /// `break_code` is the BREAK instruction's code field, when it was one.
-pub fn fault_signal(e: &Exception, break_code: Option<u32>) -> Fault {
+pub fn fault_signal(e: &Exception, break_code: Option<u32>) -> FaultSignal {
     let signal = match e.code {
         ExcCode::Mod | ExcCode::TlbL | ExcCode::TlbS => SIGSEGV,
         ExcCode::AdEL | ExcCode::AdES => SIGBUS,
@@ -68,7 +68,7 @@ pub fn fault_signal(e: &Exception, break_code: Option<u32>) -> Fault {
         },
         ExcCode::Sys => SIGSYS,
     };
-    Fault {
+    FaultSignal {
         signal,
         pc: e.epc,
         addr: e.bad_vaddr,

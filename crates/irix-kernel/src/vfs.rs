@@ -219,7 +219,7 @@ impl Vfs {
     fn insert_bind(&mut self, guest: Vec<Vec<u8>>, host: PathBuf) {
         self.binds.retain(|b| b.guest != guest);
         self.binds.push(Bind { guest, host });
-        self.binds.sort_by(|a, b| b.guest.len().cmp(&a.guest.len()));
+        self.binds.sort_by_key(|b| std::cmp::Reverse(b.guest.len()));
     }
 
     /// The guest path at which the host directory `host` (canonical) is

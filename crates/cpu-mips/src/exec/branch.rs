@@ -6,8 +6,8 @@
 
 use super::sx32;
 use crate::cpu::Cpu;
-use crate::disasm::{branch_target, jump_target};
 use crate::insn::Reg;
+use crate::insn::{branch_target, jump_target};
 use crate::pipeline::{Fault, Flow};
 
 type R = Result<Flow, Fault>;

@@ -43,7 +43,7 @@ impl Cpu {
     }
     pub(crate) fn mfc1(&mut self, rt: Reg, fs: u8) -> R {
         self.cop1_usable()?;
-        let v = self.fpu.read_word(self.cp0.fr(), fs as usize & 31);
+        let v = self.fpu.read_word(fs as usize & 31);
         self.logic(rt, sx32(v))
     }
     pub(crate) fn dmfc1(&mut self, rt: Reg, fs: u8) -> R {
@@ -58,8 +58,7 @@ impl Cpu {
     }
     pub(crate) fn mtc1(&mut self, rt: Reg, fs: u8) -> R {
         self.cop1_usable()?;
-        let fr = self.cp0.fr();
-        self.fpu.write_word(fr, fs as usize & 31, self.r32(rt));
+        self.fpu.write_word(fs as usize & 31, self.r32(rt));
         Ok(Flow::Next)
     }
     pub(crate) fn dmtc1(&mut self, rt: Reg, fs: u8) -> R {
@@ -93,8 +92,7 @@ impl Cpu {
     pub(crate) fn lwc1<M: Memory>(&mut self, mem: &mut M, ft: u8, base: Reg, off: i16) -> R {
         self.cop1_usable()?;
         let v = self.read32(mem, base, off)?;
-        let fr = self.cp0.fr();
-        self.fpu.write_word(fr, ft as usize & 31, v);
+        self.fpu.write_word(ft as usize & 31, v);
         Ok(Flow::Next)
     }
     pub(crate) fn ldc1<M: Memory>(&mut self, mem: &mut M, ft: u8, base: Reg, off: i16) -> R {
@@ -106,7 +104,7 @@ impl Cpu {
     }
     pub(crate) fn swc1<M: Memory>(&mut self, mem: &mut M, ft: u8, base: Reg, off: i16) -> R {
         self.cop1_usable()?;
-        let v = self.fpu.read_word(self.cp0.fr(), ft as usize & 31);
+        let v = self.fpu.read_word(ft as usize & 31);
         self.write32(mem, base, off, v)
     }
     pub(crate) fn sdc1<M: Memory>(&mut self, mem: &mut M, ft: u8, base: Reg, off: i16) -> R {

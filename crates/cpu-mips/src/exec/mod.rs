@@ -127,7 +127,7 @@ impl Cpu {
             Tltiu { rs, imm } => trap_if(self.r(rs) < imm as i64 as u64),
             Teqi { rs, imm } => trap_if(self.r(rs) as i64 == imm as i64),
             Tnei { rs, imm } => trap_if(self.r(rs) as i64 != imm as i64),
-            J { target } => Ok(Flow::Branch(crate::disasm::jump_target(pc, target))),
+            J { target } => Ok(Flow::Branch(crate::insn::jump_target(pc, target))),
             Jal { target } => self.jal(target, pc),
             Beq { rs, rt, off } => Ok(branch::cond(self.r(rs) == self.r(rt), pc, off)),
             Bne { rs, rt, off } => Ok(branch::cond(self.r(rs) != self.r(rt), pc, off)),
@@ -188,7 +188,7 @@ impl Cpu {
             Swc1 { ft, base, off } => self.swc1(mem, ft, base, off),
             Sdc1 { ft, base, off } => self.sdc1(mem, ft, base, off),
             Cop2 { .. } => self.cop2(),
-            Reserved { .. } | NotYetDecoded => Err(Fault::reserved()),
+            Reserved { .. } => Err(Fault::reserved()),
         }
     }
 }

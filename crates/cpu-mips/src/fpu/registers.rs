@@ -11,16 +11,14 @@ const LOW: u64 = 0xffff_ffff;
 impl Fpu {
     /// MFC1, SWC1: the 32-bit word of FPR `r` (the low word of slot `r` in
     /// both views).
-    pub fn read_word(&self, fr: bool, r: usize) -> u32 {
-        let _ = fr;
+    pub fn read_word(&self, r: usize) -> u32 {
         self.fpr[r & 31] as u32
     }
 
     /// MTC1, LWC1: sets the 32-bit word of FPR `r`. Under FR = 1 the upper
     /// half of the register keeps its old contents (MIPS III leaves it
     /// undefined; keeping it is one valid choice).
-    pub fn write_word(&mut self, fr: bool, r: usize, value: u32) {
-        let _ = fr;
+    pub fn write_word(&mut self, r: usize, value: u32) {
         let slot = &mut self.fpr[r & 31];
         *slot = (*slot & !LOW) | value as u64;
     }
@@ -45,8 +43,8 @@ impl Fpu {
             self.fpr[r & 31] = value;
         } else {
             let n = r & 30;
-            self.write_word(false, n, value as u32);
-            self.write_word(false, n + 1, (value >> 32) as u32);
+            self.write_word(n, value as u32);
+            self.write_word(n + 1, (value >> 32) as u32);
         }
     }
 
@@ -83,7 +81,7 @@ impl Fpu {
         if wide {
             self.read_dword(fr, r as usize)
         } else {
-            self.read_word(fr, r as usize) as u64
+            self.read_word(r as usize) as u64
         }
     }
 
@@ -92,7 +90,7 @@ impl Fpu {
         if wide {
             self.write_dword(fr, r as usize, value);
         } else {
-            self.write_word(fr, r as usize, value as u32);
+            self.write_word(r as usize, value as u32);
         }
     }
 }

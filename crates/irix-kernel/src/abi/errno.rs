@@ -1,4 +1,4 @@
-//! SVR4 errno values as IRIX numbers them (../shared/ABI.md), not Linux's.
+//! SVR4 errno values as IRIX numbers them (docs/abi.md), not Linux's.
 
 /// An error a system call returns to the guest (v0 = the number, a3 = 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

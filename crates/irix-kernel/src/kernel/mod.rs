@@ -34,7 +34,7 @@ pub use proctable::SpawnError;
 use crate::memory::AddressSpace;
 use crate::process::{Pid, Process};
 use crate::profiling::OutsideProfile;
-use crate::signals::Fault;
+use crate::signals::FaultSignal;
 use crate::vfs::Vfs;
 
 /// How a run ended: the fate of the first process.
@@ -44,7 +44,7 @@ pub enum Outcome {
     /// Killed by a signal; `fault` says where, for synchronous faults.
     Killed {
         signal: u32,
-        fault: Option<Fault>,
+        fault: Option<FaultSignal>,
     },
     /// `max_cycles` of virtual time passed.
     CycleLimit,

@@ -8,12 +8,16 @@ use super::{Kernel, Outcome};
 use crate::image;
 use crate::process::{ExitStatus, Process};
 use crate::sigframe;
-use crate::signals::{self, DefaultAction, Fault};
+use crate::signals::{self, DefaultAction, FaultSignal};
 
 impl Kernel {
     /// A synchronous fault with no handler: the default action, which for
     /// every fault signal is to terminate with a core image.
-    pub(super) fn fault_default_action(&mut self, p: &mut Process, fault: Fault) -> ExitStatus {
+    pub(super) fn fault_default_action(
+        &mut self,
+        p: &mut Process,
+        fault: FaultSignal,
+    ) -> ExitStatus {
         if Some(p.pid) == self.first {
             self.outcome = Some(Outcome::Killed {
                 signal: fault.signal,

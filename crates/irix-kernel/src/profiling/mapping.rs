@@ -7,7 +7,7 @@
 //!
 //! The formulas, one per page:
 //! - IRIX, HP-UX, Solaris: byte offset = `((pc - pr_off) * pr_scale) >> 16` in
-//!   64-bit arithmetic, counter = byte offset / counter size (ABI.md; irix
+//!   64-bit arithmetic, counter = byte offset / counter size (docs/abi.md; irix
 //!   sprofil(2): "You achieve a 1-1 mapping of instructions to counters for
 //!   PROF_USHORT and a pr_scale of 0x8000, or PROF_UINT and a pr_scale of 0x10000").
 //!   Scales 0 and 1 profile nothing (irix: "Profiling is not enabled for a
@@ -127,11 +127,6 @@ impl Formula {
             },
         }
     }
-}
-
-/// Whether `scale` profiles anything under `p` (see the module notes).
-pub fn scale_enabled(p: Personality, scale: u32) -> bool {
-    Formula::of(p, scale).is_some()
 }
 
 /// The counter a clock tick at `pc` increments in region `r` under `p`.

@@ -1,6 +1,8 @@
 //! Execution-time profiling: profil(2), sprofil(2) with PROF_FAST, pcsample(2),
-//! under five personalities, each following its own manual page
-//! (../shared/spec/), plus the host-side histogram of `irix-emu prof`.
+//! under five personalities, each following its own manual page (IRIX
+//! sprofil(2), Solaris profil(2) and pcsample(2), Darwin profil(2), AIX
+//! profil, HP-UX sprofil(2); docs/personalities.md), plus the host-side
+//! histogram of `irix-emu prof`.
 //!
 //! # Contents
 //! | module | what |
@@ -19,7 +21,7 @@
 //!
 //! # Documented choices (where the pages leave a gap)
 //! - **PROFIL_MAX** ([`DEFAULT_PROFIL_MAX`] = 1024, tunable): no public source
-//!   gives IRIX's value (ABI.md). 1024 regions is one per shared object with
+//!   gives IRIX's value (docs/abi.md). 1024 regions is one per shared object with
 //!   room for per-function regions of a large program, bounds what one call
 //!   reads from the guest (16 KiB of `struct prof`) and keeps resolution
 //!   (O(n log n)) and the tick (one binary search over at most 2n-1 ranges)
@@ -101,7 +103,7 @@ pub use crate::abi::prof::*;
 
 /// Default PROFIL_MAX (see "Documented choices").
 pub const DEFAULT_PROFIL_MAX: u32 = 1024;
-/// Default clock rate, HZ (ABI.md: sysconf(_SC_CLK_TCK) = 100).
+/// Default clock rate, HZ (docs/abi.md: sysconf(_SC_CLK_TCK) = 100).
 pub const DEFAULT_HZ: u32 = crate::abi::limits::HZ;
 /// PROF_FAST's rate: "forcing the system to take samples once every millisecond".
 pub const DEFAULT_FAST_HZ: u32 = 1000;
@@ -117,6 +119,19 @@ pub struct Tunables {
     pub profil_max: u32,
     /// restrict_fastprof: PROF_FAST gets EACCES (default false).
     pub restrict_fastprof: bool,
+}
+
+impl Tunables {
+    /// The one sample-rate rule: PROF_FAST's fast clock when `fast`, else
+    /// the personality's ordinary profiling clock (`Personality::clock_hz`:
+    /// HZ, or AIX's 60).
+    pub fn sample_hz(&self, p: Personality, fast: bool) -> u32 {
+        if fast {
+            self.fast_hz
+        } else {
+            p.clock_hz(self.hz)
+        }
+    }
 }
 
 impl Default for Tunables {

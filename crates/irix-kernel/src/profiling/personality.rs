@@ -13,7 +13,7 @@ use std::str::FromStr;
 pub const AIX_HZ: u32 = 60;
 
 /// The system whose manual page decides where the pages disagree
-/// (../shared/spec/README.md). IRIX is the default.
+/// (docs/personalities.md). IRIX is the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Personality {
     /// irix-sprofil.2.txt: sprofil(2), profil(2) as its one-region case.

@@ -27,7 +27,7 @@ use super::sprofil::build;
 use super::{Tunables, AIX_PROF_STRUCT_SIZE};
 use crate::Errno;
 
-/// Guest page size (ABI.md): the granularity of Darwin's buffer check.
+/// Guest page size (docs/abi.md): the granularity of Darwin's buffer check.
 const PAGE_SIZE: u64 = 4096;
 
 /// AIX: "If the second parameter (bufsize) has the value -1, then the

@@ -53,7 +53,7 @@ pub fn flags_width(p: Personality, flags: u32) -> Result<(CounterWidth, bool), E
 }
 
 /// Reads `profcnt` 16-byte `struct prof` entries at `profp` (o32/n32 layout,
-/// ABI.md: pr_base@0, pr_size@4, pr_off@8, pr_scale@12): `(base, size, off, scale)`.
+/// docs/abi.md: pr_base@0, pr_size@4, pr_off@8, pr_scale@12): `(base, size, off, scale)`.
 fn read_entries(
     mem: &mut impl ProfMemory,
     profp: u32,
@@ -143,7 +143,7 @@ pub fn tick_timeval(hz: u32) -> (u32, u32) {
     (usec / 1_000_000, usec % 1_000_000)
 }
 
-/// Stores a `struct timeval` (int32 tv_sec, int32 tv_usec; ABI.md) at `tvp`.
+/// Stores a `struct timeval` (int32 tv_sec, int32 tv_usec; docs/abi.md) at `tvp`.
 pub fn write_timeval(
     mem: &mut impl ProfMemory,
     tvp: u32,

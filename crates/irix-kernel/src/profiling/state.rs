@@ -52,12 +52,7 @@ impl ProfState {
     ) -> Result<u32, Errno> {
         let hist = sprofil::read_request(mem, p, t, profp, profcnt, tvp, flags)?;
         if tvp != 0 {
-            let hz = if hist.fast() {
-                t.fast_hz
-            } else {
-                p.clock_hz(t.hz)
-            };
-            sprofil::write_timeval(mem, tvp, tick_timeval(hz))?;
+            sprofil::write_timeval(mem, tvp, tick_timeval(t.sample_hz(p, hist.fast())))?;
         }
         self.install(hist);
         Ok(0)
@@ -132,10 +127,11 @@ impl ProfState {
     /// under PROF_FAST ("forcing the system to take samples once every
     /// millisecond"), 60 under AIX, else `t.hz`.
     pub fn tick_hz(&self, p: Personality, t: &Tunables) -> u32 {
-        match &self.histogram {
-            Some(h) if h.fast() && h.is_active() => t.fast_hz,
-            _ => p.clock_hz(t.hz),
-        }
+        let fast = self
+            .histogram
+            .as_ref()
+            .is_some_and(|h| h.fast() && h.is_active());
+        t.sample_hz(p, fast)
     }
 
     /// Whether a tick has anything to do.

@@ -36,7 +36,7 @@ fn resolve(
 
 /// read(fd, buf, n): v0 = bytes read, 0 at end of file.
 pub fn read(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (fd, buf, n) = (a.word(0), a.word(1), a.word(2).min(MAX_IO));
+    let (fd, buf, n) = (a.fd(0), a.ptr(1), a.size(2).min(MAX_IO));
     let file = p.fds.get(fd)?;
     p.mem.check_writable(buf, n)?;
     let mut data = vec![0; n as usize];
@@ -56,7 +56,7 @@ pub fn read(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// to its output file as a failure). An error after some bytes were
 /// written returns their count.
 pub fn write(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (fd, buf, total) = (a.word(0), a.word(1), a.word(2));
+    let (fd, buf, total) = (a.fd(0), a.ptr(1), a.size(2));
     let file = p.fds.get(fd)?;
     let mut done = 0u32;
     loop {
@@ -86,7 +86,7 @@ pub fn write(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 
 /// open(path, flags, mode): the lowest free descriptor.
 pub fn open(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    open_at(k, p, a.word(0), a.word(1), a.word(2))
+    open_at(k, p, a.ptr(0), a.word(1), a.word(2))
 }
 
 /// creat(path, mode) = open(path, O_WRONLY|O_CREAT|O_TRUNC, mode).
@@ -94,7 +94,7 @@ pub fn creat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     open_at(
         k,
         p,
-        a.word(0),
+        a.ptr(0),
         oflag::O_WRONLY | oflag::O_CREAT | oflag::O_TRUNC,
         a.word(1),
     )
@@ -142,19 +142,19 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
 }
 
 pub fn close(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    p.fds.close(a.word(0))?;
+    p.fds.close(a.fd(0))?;
     Ok(Ret::Val(0))
 }
 
 pub fn link(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let from = resolve(k, p, a.word(0), Follow::No)?;
-    let to = resolve(k, p, a.word(1), Follow::No)?;
+    let from = resolve(k, p, a.ptr(0), Follow::No)?;
+    let to = resolve(k, p, a.ptr(1), Follow::No)?;
     fs::hard_link(from, to).map_err(|e| io_errno(&e))?;
     Ok(Ret::Val(0))
 }
 
 pub fn unlink(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let host = resolve(k, p, a.word(0), Follow::No)?;
+    let host = resolve(k, p, a.ptr(0), Follow::No)?;
     if host.is_dir() && !host.is_symlink() {
         return Err(Errno::EPERM);
     }
@@ -163,7 +163,7 @@ pub fn unlink(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 }
 
 pub fn chdir(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let path = path_arg(p, a.word(0))?;
+    let path = path_arg(p, a.ptr(0))?;
     let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
     match fs::metadata(&host) {
         Ok(m) if m.is_dir() => {
@@ -178,7 +178,7 @@ pub fn chdir(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// access(path, mode): F_OK 0, X_OK 1, W_OK 2, R_OK 4, checked against the
 /// file's permission bits for its owner (the guest runs as the file owner).
 pub fn access(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let host = resolve(k, p, a.word(0), Follow::Yes)?;
+    let host = resolve(k, p, a.ptr(0), Follow::Yes)?;
     let meta = fs::metadata(&host).map_err(|e| io_errno(&e))?;
     let want = a.word(1) & 7;
     let have = (meta.permissions().mode() >> 6) & 7;
@@ -199,8 +199,8 @@ fn whence(offset: i64, whence: u32) -> Result<SeekFrom, Errno> {
 
 /// lseek(fd, offset, whence): EOVERFLOW if the result does not fit off_t.
 pub fn lseek(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let file = p.fds.get(a.word(0))?;
-    let pos = whence(a.word(1) as i32 as i64, a.word(2))?;
+    let file = p.fds.get(a.fd(0))?;
+    let pos = whence(i64::from(a.int(1)), a.word(2))?;
     let new = file.borrow_mut().seek(pos)?;
     if new > i32::MAX as u64 {
         return Err(Errno::EOVERFLOW);
@@ -210,15 +210,15 @@ pub fn lseek(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 
 /// lseek64(fd, pad, hi, lo, whence) (docs/abi.md): v0 = high word, v1 = low word.
 pub fn lseek64(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let file = p.fds.get(a.word(0))?;
-    let offset = ((a.word(2) as u64) << 32 | a.word(3) as u64) as i64;
+    let file = p.fds.get(a.fd(0))?;
+    let offset = a.u64_pair(2) as i64;
     let pos = whence(offset, a.word(4))?;
     let new = file.borrow_mut().seek(pos)?;
     Ok(Ret::Pair((new >> 32) as u32, new as u32))
 }
 
 pub fn dup(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    Ok(Ret::Val(p.fds.dup(a.word(0), 0)?))
+    Ok(Ret::Val(p.fds.dup(a.fd(0), 0)?))
 }
 
 /// pipe(): the read end in v0, the write end in v1.
@@ -293,7 +293,7 @@ pub fn umask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 }
 
 pub fn fcntl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let fd = a.word(0);
+    let fd = a.fd(0);
     match a.word(1) {
         F_DUPFD => Ok(Ret::Val(p.fds.dup(fd, a.word(2))?)),
         F_GETFD => Ok(Ret::Val(p.fds.close_on_exec(fd)? as u32)),
@@ -321,7 +321,7 @@ pub fn fcntl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 const TERMIO_SIZE: usize = 4 * 2 + 1 + 23;
 
 pub fn ioctl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let file = p.fds.get(a.word(0))?;
+    let file = p.fds.get(a.fd(0))?;
     match a.word(1) {
         TCGETA if file.borrow().is_terminal() => {
             // A cooked terminal: ICRNL|IXON, OPOST|ONLCR, B9600|CS8|CREAD,
@@ -331,7 +331,7 @@ pub fn ioctl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             t[2..4].copy_from_slice(&(0o1u16 | 0o4).to_be_bytes());
             t[4..6].copy_from_slice(&(0o15u16 | 0o60 | 0o200).to_be_bytes());
             t[6..8].copy_from_slice(&(0o1u16 | 0o2 | 0o10 | 0o20 | 0o40).to_be_bytes());
-            p.mem.write_bytes(a.word(2), &t)?;
+            p.mem.write_bytes(a.ptr(2), &t)?;
             Ok(Ret::Val(0))
         }
         TCGETA => Err(Errno::ENOTTY),
@@ -392,22 +392,22 @@ fn store_stat(
 
 /// xstat(version, path, buf): stat following links.
 pub fn xstat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let host = resolve(k, p, a.word(1), Follow::Yes)?;
-    store_stat(p, a.word(0), fs::metadata(host), a.word(2))
+    let host = resolve(k, p, a.ptr(1), Follow::Yes)?;
+    store_stat(p, a.word(0), fs::metadata(host), a.ptr(2))
 }
 
 /// lxstat(version, path, buf): stat of a link itself.
 pub fn lxstat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let host = resolve(k, p, a.word(1), Follow::No)?;
-    store_stat(p, a.word(0), fs::symlink_metadata(host), a.word(2))
+    let host = resolve(k, p, a.ptr(1), Follow::No)?;
+    store_stat(p, a.word(0), fs::symlink_metadata(host), a.ptr(2))
 }
 
 /// fxstat(version, fd, buf). A pipe reports a FIFO with no size.
 pub fn fxstat(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let file = p.fds.get(a.word(1))?;
+    let file = p.fds.get(a.fd(1))?;
     let meta = file.borrow().metadata();
     match meta {
-        Some(m) => store_stat(p, a.word(0), Ok(m), a.word(2)),
+        Some(m) => store_stat(p, a.word(0), Ok(m), a.ptr(2)),
         None => {
             if a.word(0) != STAT_VER_O32 {
                 return Err(Errno::EINVAL);
@@ -416,7 +416,7 @@ pub fn fxstat(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             b[20..24].copy_from_slice(&0o010600u32.to_be_bytes()); // S_IFIFO | rw-------
             b[24..28].copy_from_slice(&1u32.to_be_bytes());
             b[80..84].copy_from_slice(&(crate::pipe::PIPE_CAPACITY as u32).to_be_bytes());
-            p.mem.write_bytes(a.word(2), &b)?;
+            p.mem.write_bytes(a.ptr(2), &b)?;
             Ok(Ret::Val(0))
         }
     }

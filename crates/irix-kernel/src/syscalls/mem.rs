@@ -13,7 +13,7 @@ use crate::Errno;
 /// brk(addr): moves the break; 0 or ENOMEM (docs/abi.md). The heap may not
 /// shrink below its start nor reach into a mapping or the stack area.
 pub fn brk(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let want = a.word(0);
+    let want = a.ptr(0);
     if want < p.brk.start {
         return Err(Errno::ENOMEM);
     }
@@ -41,11 +41,11 @@ pub fn brk(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// faked (its writes would have to reach the file).
 pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (hint, len, prot, flags, fd, off) = (
-        a.word(0),
-        a.word(1),
+        a.ptr(0),
+        a.size(1),
         a.word(2),
         a.word(3),
-        a.word(4),
+        a.fd(4),
         a.word(5),
     );
     if len == 0 || prot & !PROT_MASK != 0 || off % PAGE_SIZE != 0 {
@@ -122,7 +122,7 @@ pub(super) fn find_free(p: &Process, size: u64) -> Result<u32, Errno> {
 }
 
 pub fn munmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (addr, len) = (a.word(0), a.word(1));
+    let (addr, len) = (a.ptr(0), a.size(1));
     if addr % PAGE_SIZE != 0 || len == 0 || addr as u64 + len as u64 > USER_TOP {
         return Err(Errno::EINVAL);
     }
@@ -132,7 +132,7 @@ pub fn munmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 }
 
 pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (addr, len, prot) = (a.word(0), a.word(1), a.word(2));
+    let (addr, len, prot) = (a.ptr(0), a.size(1), a.word(2));
     if addr % PAGE_SIZE != 0 || prot & !PROT_MASK != 0 {
         return Err(Errno::EINVAL);
     }

@@ -12,7 +12,7 @@ use crate::{image, Errno};
 
 /// exit(status): the low 8 bits are the status a parent sees.
 pub fn exit(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
-    Ok(Ret::Exit(ExitStatus::Exited(a.word(0) as u8)))
+    Ok(Ret::Exit(ExitStatus::Exited(a.int(0) as u8)))
 }
 
 /// fork(): parent v0 = child pid, v1 = 0; child v1 = 1 (docs/abi.md).
@@ -34,16 +34,16 @@ pub fn sproc(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         crate::memory::Perms::R | crate::memory::Perms::W,
     )?;
     p.mmap_next = stack + size;
-    start_member(k, p, a.word(0), a.word(2), stack + size - 16)
+    start_member(k, p, a.ptr(0), a.word(2), stack + size - 16)
 }
 
 /// sprocsp(entry, inh, arg, sp, len): sproc on a stack the caller supplies.
 pub fn sprocsp(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (sp, len) = (a.word(3), a.word(4));
+    let (sp, len) = (a.ptr(3), a.size(4));
     if sp == 0 || len == 0 {
         return Err(Errno::EINVAL);
     }
-    start_member(k, p, a.word(0), a.word(2), sp & !15)
+    start_member(k, p, a.ptr(0), a.word(2), sp & !15)
 }
 
 fn start_member(k: &mut Kernel, p: &mut Process, entry: u32, arg: u32, sp: u32) -> SysResult {
@@ -85,9 +85,9 @@ fn read_vector(p: &Process, mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
 /// descriptors (but close-on-exec ones) and ignored signals. "Profiling is
 /// turned off when an exec(2) is executed" (sprofil(2)); pcsample too.
 pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let path = p.mem.read_cstr(a.word(0), PATH_MAX)?;
-    let argv = read_vector(p, a.word(1))?;
-    let envp = read_vector(p, a.word(2))?;
+    let path = p.mem.read_cstr(a.ptr(0), PATH_MAX)?;
+    let argv = read_vector(p, a.ptr(1))?;
+    let envp = read_vector(p, a.ptr(2))?;
     let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
     let bytes = std::fs::read(&host).map_err(|e| crate::files::io_errno(&e))?;
     let exe =
@@ -171,7 +171,7 @@ fn collect(k: &mut Kernel, p: &mut Process, child: u32) {
 /// waitsys(idtype, id, info, options, rusage): SVR4 waitid. Blocks until a
 /// matching child has exited unless WNOHANG; ECHILD without such children.
 pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (idtype, id, info, options) = (a.word(0), a.word(1), a.word(2), a.word(3));
+    let (idtype, id, info, options) = (a.word(0), a.word(1), a.ptr(2), a.word(3));
     if options & (WEXITED | WTRAPPED | WSTOPPED | WCONTINUED) == 0
         || options & !(WEXITED | WTRAPPED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) != 0
     {
@@ -246,7 +246,7 @@ pub fn wait(k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
 /// the run, pid > 0 one process; any other group is ESRCH. sig 0 only
 /// checks that the target exists.
 pub fn kill(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (pid, sig) = (a.word(0) as i32, a.word(1));
+    let (pid, sig) = (a.int(0), a.word(1));
     if sig >= NSIG {
         return Err(Errno::EINVAL);
     }
@@ -288,7 +288,7 @@ const SIGACTION_SIZE: usize = 32;
 
 /// sigaction(sig, act, oact, trampoline).
 pub fn sigaction(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (sig, act, oact, tramp) = (a.word(0), a.word(1), a.word(2), a.word(3));
+    let (sig, act, oact, tramp) = (a.word(0), a.ptr(1), a.ptr(2), a.ptr(3));
     if sig == 0 || sig >= NSIG {
         return Err(Errno::EINVAL);
     }
@@ -325,7 +325,7 @@ pub fn sigaction(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// sigprocmask(how, set, oset): SIG_BLOCK 1, SIG_UNBLOCK 2, SIG_SETMASK 3
 /// (SVR4); sigset_t is four words, signal n at bit n-1 of word 0/1.
 pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (how, set, oset) = (a.word(0), a.word(1), a.word(2));
+    let (how, set, oset) = (a.word(0), a.ptr(1), a.ptr(2));
     let old = p.signals.blocked;
     if set != 0 {
         let lo = p.mem.read_u32(set)? as u64;
@@ -350,6 +350,6 @@ pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// sigreturn(scp, ucp, signo): back from a handler, to the context saved
 /// in the sigcontext at scp (see `sigframe`).
 pub fn sigreturn(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    crate::sigframe::sigreturn(p, a.word(0))?;
+    crate::sigframe::sigreturn(p, a.ptr(0))?;
     Ok(Ret::Jumped)
 }

@@ -34,10 +34,12 @@ pub fn lookup(nr: u32) -> Option<&'static Syscall> {
 /// A request not in the table: ENOSYS, with a one-line warning (like an
 /// unknown system call); nothing succeeds silently.
 pub fn unknown_request(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let nr = a.word(0);
+    let shown =
+        crate::abi::names::syssgi_request_name(nr).map_or_else(String::new, |n| format!(" ({n})"));
     k.warn(&format!(
-        "{}: unimplemented syssgi request {} at pc 0x{:08x}: ENOSYS",
+        "{}: unimplemented syssgi request {nr}{shown} at pc 0x{:08x}: ENOSYS",
         p.name,
-        a.word(0),
         p.cpu.pc()
     ));
     Err(Errno::ENOSYS)
