@@ -227,7 +227,7 @@ fn parse_segmented(bytes: &[u8]) -> Result<MonOut, MonOutError> {
     let n_segments = r.u64("the segment count", 40)?;
     let strtab = u64::from(r.u32_of_u64("the string table", 48)?);
     let interval_us = r.u64("the sampling interval", 56)?;
-    if interval_us == 0 || 1_000_000 % interval_us != 0 {
+    if interval_us == 0 || !1_000_000u64.is_multiple_of(interval_us) {
         return Err(MonOutError::Interval(interval_us));
     }
     let rate_hz = (1_000_000 / interval_us) as u32;
@@ -281,7 +281,7 @@ fn segment(
     if text + size > 1 << 32 {
         return Err(bad(format!("text {text:#x} + {size:#x} passes 4 GiB")));
     }
-    if buf_size % u64::from(count_size) != 0 {
+    if !buf_size.is_multiple_of(u64::from(count_size)) {
         return Err(bad(format!(
             "buffer of {buf_size} bytes is not whole {count_size}-byte counters"
         )));
@@ -292,7 +292,7 @@ fn segment(
     // falls in [i * count_size, (i + 1) * count_size): each covers
     // count_size * 0x10000 / scale bytes of text when that divides evenly.
     let span = u64::from(count_size) * SCALE_ONE;
-    let high = if span % scale == 0 {
+    let high = if span.is_multiple_of(scale) {
         text + bins.len() as u64 * (span / scale)
     } else {
         text + size

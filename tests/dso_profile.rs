@@ -7,22 +7,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{repo_path, run_emu, Status, TempDir};
-
-fn dynroot() -> Option<PathBuf> {
-    let root = repo_path("guest/bin/dynroot");
-    if root.join("bin/dyn_hello").is_file() {
-        Some(root)
-    } else {
-        eprintln!("SKIP: guest/bin/dynroot is not built yet");
-        None
-    }
-}
+use common::{dynroot, run_emu, Scratch, Status};
 
 /// Runs `prof` on dyn_hello with `extra` options; returns stderr.
-fn prof_hello(extra: &[&str], dir: &TempDir) -> String {
+fn prof_hello(extra: &[&str], dir: &Scratch) -> String {
     let root = dynroot().expect("checked by the caller");
     let root_s = root.display().to_string();
     let prog = root.join("bin/dyn_hello").display().to_string();
@@ -88,7 +76,7 @@ fn every_sample_is_charged_to_the_object_and_function_holding_the_pc() {
     if dynroot().is_none() {
         return;
     }
-    let dir = TempDir::new("dso-prof");
+    let dir = Scratch::new("dso-prof");
     let err = prof_hello(&[], &dir);
     let flat = flat_lines(&err);
     let objects = object_lines(&err);
@@ -140,7 +128,7 @@ fn gmon_out_covers_the_program_only() {
     if dynroot().is_none() {
         return;
     }
-    let dir = TempDir::new("dso-gmon");
+    let dir = Scratch::new("dso-gmon");
     let err = prof_hello(&[], &dir);
     let program: u64 = flat_lines(&err)
         .iter()
@@ -167,7 +155,7 @@ fn json_carries_every_object_and_function() {
     if dynroot().is_none() {
         return;
     }
-    let dir = TempDir::new("dso-json");
+    let dir = Scratch::new("dso-json");
     let text = prof_hello(&[], &dir);
     let json = prof_hello(&["--format", "json"], &dir);
     for (samples, name) in flat_lines(&text) {

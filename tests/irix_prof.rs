@@ -17,7 +17,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{run_emu, Status, TempDir};
+use common::{run_emu, Scratch, Status};
 
 /// Declares what it uses (the root has no headers). Time goes to two
 /// functions of the program and to strlen and memset in libc.so.1.
@@ -94,7 +94,7 @@ fn irix_root() -> Option<PathBuf> {
 /// ARGS...` in `dir`: the guest starts with the host's environment, where
 /// cargo has set LD_LIBRARY_PATH to host directories; rld and prof -pixie
 /// look for instrumented libraries (libc.so.1.pixie) through it.
-fn emu(cmd: &str, root: &Path, dir: &TempDir, args: &[&str]) -> common::Run {
+fn emu(cmd: &str, root: &Path, dir: &Scratch, args: &[&str]) -> common::Run {
     let mut all: Vec<String> = vec![
         cmd.into(),
         "--root".into(),
@@ -111,7 +111,7 @@ fn emu(cmd: &str, root: &Path, dir: &TempDir, args: &[&str]) -> common::Run {
 }
 
 /// `cc -p -o NAME NAME.c` under irix-emu; returns the program's path.
-fn cc_p(root: &Path, dir: &TempDir, name: &str, source: &str) -> String {
+fn cc_p(root: &Path, dir: &Scratch, name: &str, source: &str) -> String {
     dir.write(&format!("{name}.c"), source.as_bytes());
     let d = dir.path().display();
     let cc = root.join("usr/bin/cc").display().to_string();
@@ -122,7 +122,7 @@ fn cc_p(root: &Path, dir: &TempDir, name: &str, source: &str) -> String {
 }
 
 /// IRIX prof's -p listing: samples per procedure.
-fn irix_prof(root: &Path, dir: &TempDir, args: &[&str]) -> BTreeMap<String, u64> {
+fn irix_prof(root: &Path, dir: &Scratch, args: &[&str]) -> BTreeMap<String, u64> {
     let prof = root.join("usr/bin/prof").display().to_string();
     let mut all = vec![prof.as_str()];
     all.extend_from_slice(args);
@@ -164,7 +164,7 @@ fn outside_flat(stderr: &str) -> BTreeMap<String, u64> {
 #[test]
 fn cc_p_program_writes_mon_out_that_irix_prof_lists() {
     let Some(root) = irix_root() else { return };
-    let dir = TempDir::new("irix-prof");
+    let dir = Scratch::new("irix-prof");
     let prog = cc_p(&root, &dir, "hot", SOURCE);
     let r = emu("run", &root, &dir, &[&prog]);
     assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
@@ -184,7 +184,7 @@ fn cc_p_program_writes_mon_out_that_irix_prof_lists() {
 /// One run under `irix-emu prof` with `env`; IRIX prof reads its mon.out.
 fn differential(env: &[&str], fast: bool) {
     let Some(root) = irix_root() else { return };
-    let dir = TempDir::new("irix-prof-diff");
+    let dir = Scratch::new("irix-prof-diff");
     let prog = cc_p(&root, &dir, "hot", SOURCE);
     let gmon = dir.path().join("gmon.out").display().to_string();
     let mut args: Vec<&str> = env.to_vec();
@@ -236,7 +236,7 @@ fn prof_countsize_2_gives_the_same_listing() {
 #[test]
 fn profdir_names_the_file_and_an_empty_profdir_turns_profiling_off() {
     let Some(root) = irix_root() else { return };
-    let dir = TempDir::new("irix-profdir");
+    let dir = Scratch::new("irix-profdir");
     cc_p(&root, &dir, "hot", SOURCE);
     dir.mkdir("pd");
     let pd = format!("PROFDIR={}/pd", dir.path().display());
@@ -259,7 +259,7 @@ fn profdir_names_the_file_and_an_empty_profdir_turns_profiling_off() {
 #[test]
 fn a_forking_program_writes_a_file_per_process_and_prof_sums_them() {
     let Some(root) = irix_root() else { return };
-    let dir = TempDir::new("irix-prof-fork");
+    let dir = Scratch::new("irix-prof-fork");
     let prog = cc_p(&root, &dir, "forky", FORKS);
     let r = emu("run", &root, &dir, &[&prog]);
     assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
@@ -319,7 +319,7 @@ fn pixie_counts_equal_the_exact_instruction_counts() {
         eprintln!("SKIP: IRIX_ROOT_53 has no usr/bin/pixie");
         return;
     }
-    let dir = TempDir::new("irix-pixie");
+    let dir = Scratch::new("irix-pixie");
     dir.write("plain.c", SOURCE.as_bytes());
     let cc = root.join("usr/bin/cc").display().to_string();
     let r = emu("run", &root, &dir, &[&cc, "-O", "-o", "plain", "plain.c"]);

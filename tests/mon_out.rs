@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{guest_program, repo_path, run_emu, Status, TempDir};
+use common::{guest_program, run_emu, Scratch, Status};
 use irix_emu::monout::{parse_mon_out, MonOutError};
 
 /// One segment to write: its text, counter size and scale, counts per
@@ -159,7 +159,7 @@ fn flat(out: &str) -> Vec<(u64, String)> {
 #[test]
 fn a_segmented_mon_out_gives_samples_per_function_with_either_counter_size() {
     let Some(p) = program() else { return };
-    let dir = TempDir::new("monout-seg");
+    let dir = Scratch::new("monout-seg");
     let (lo, hi) = p.text;
     // (counter bytes, scale for one counter per instruction)
     for (count_size, scale) in [(4u64, 0x10000u64), (2, 0x8000)] {
@@ -199,7 +199,7 @@ fn a_segmented_mon_out_gives_samples_per_function_with_either_counter_size() {
 #[test]
 fn the_sampling_interval_sets_the_rate() {
     let Some(p) = program() else { return };
-    let dir = TempDir::new("monout-rate");
+    let dir = Scratch::new("monout-rate");
     let (lo, hi) = p.text;
     let counts = [(((p.main - lo) / 4) as usize, 7)];
     let file = segmented(
@@ -227,11 +227,9 @@ fn the_sampling_interval_sets_the_rate() {
 #[test]
 fn shared_object_segments_are_totalled_and_named_from_the_root() {
     let Some(p) = program() else { return };
-    let dynroot = repo_path("guest/bin/dynroot");
-    if !dynroot.join("lib/libgreet.so").is_file() {
-        eprintln!("SKIP: guest/bin/dynroot is not built yet");
+    let Some(dynroot) = common::dynroot() else {
         return;
-    }
+    };
     let lib = std::fs::read(dynroot.join("lib/libgreet.so")).unwrap();
     let lib_exe = loader::load("libgreet.so", &lib, &loader::LoadOptions::INTERPRETER).unwrap();
     let (llo, lhi) = lib_exe.text_ranges()[0];
@@ -263,7 +261,7 @@ fn shared_object_segments_are_totalled_and_named_from_the_root() {
             },
         ],
     );
-    let dir = TempDir::new("monout-dso");
+    let dir = Scratch::new("monout-dso");
     dir.write("mon.out", &file);
     let root = dynroot.display().to_string();
     let r = report(dir.path(), &["--root", &root], &p.path, "mon.out");
@@ -306,7 +304,7 @@ fn shared_object_segments_are_totalled_and_named_from_the_root() {
 #[test]
 fn the_single_segment_layout_of_prof_header_h_is_read() {
     let Some(p) = program() else { return };
-    let dir = TempDir::new("monout-old");
+    let dir = Scratch::new("monout-old");
     let (lo, hi) = p.text;
     dir.write(
         "mon.out",
@@ -320,7 +318,7 @@ fn the_single_segment_layout_of_prof_header_h_is_read() {
 #[test]
 fn a_damaged_mon_out_is_one_line_and_status_125() {
     let Some(p) = program() else { return };
-    let dir = TempDir::new("monout-bad");
+    let dir = Scratch::new("monout-bad");
     let (lo, hi) = p.text;
     let good = segmented(
         4,
