@@ -13,6 +13,9 @@ use crate::syscalls::{self, Next};
 pub(super) enum SliceEnd {
     Preempted,
     Blocked,
+    /// Waiting on a host FIFO or device: a clock tick of virtual time
+    /// passes before the call is tried again.
+    WaitHost,
     /// A stop signal's default action: off the CPU until SIGCONT.
     Stopped,
     Exited(ExitStatus),
@@ -31,6 +34,15 @@ impl Kernel {
     pub fn run_observed<O: Observer>(&mut self, obs: &mut O) -> Outcome {
         let mut idle_rounds = 0usize;
         while let Some(pid) = self.run_queue.pop_front() {
+            if self
+                .config
+                .host_deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.run_queue.push_front(pid);
+                self.outcome = Some(Outcome::TimeLimit);
+                break;
+            }
             let Some(mut p) = self.procs.remove(&pid) else {
                 continue;
             };
@@ -67,13 +79,19 @@ impl Kernel {
                     p.state = RunState::Blocked;
                     idle_rounds = if was_blocked { idle_rounds + 1 } else { 0 };
                 }
+                SliceEnd::WaitHost => {
+                    p.state = RunState::Blocked;
+                    idle_rounds = 0;
+                    self.sleep(self.tick_cycles());
+                }
                 SliceEnd::Stopped => {
                     p.state = RunState::Stopped;
                     idle_rounds = 0;
                 }
                 SliceEnd::Exited(status) => {
                     idle_rounds = 0;
-                    self.exit_process(&mut p, status);
+                    self.exit_process(p, status);
+                    continue;
                 }
                 SliceEnd::CycleLimit => {
                     self.procs.insert(pid, p);
@@ -81,13 +99,8 @@ impl Kernel {
                     break;
                 }
             }
-            if !matches!(p.state, RunState::Zombie(_)) || self.procs.contains_key(&p.ppid) {
-                let keep_queued = !matches!(p.state, RunState::Zombie(_));
-                self.procs.insert(pid, p);
-                if keep_queued {
-                    self.run_queue.push_back(pid);
-                }
-            }
+            self.procs.insert(pid, p);
+            self.run_queue.push_back(pid);
             if idle_rounds > self.run_queue.len() {
                 // Every queued process retried its blocking call in a row
                 // and none could proceed: nothing can ever wake them.
@@ -124,6 +137,7 @@ impl Kernel {
             self.now += ran;
             self.stats.user_cycles += ran;
             self.stats.instructions += p.cpu.instructions() - instret;
+            self.charge_memory_work(p);
             self.deliver_ticks(p);
             match stop {
                 StopReason::Deadline => {
@@ -141,6 +155,7 @@ impl Kernel {
                         }
                         Next::Continue => {}
                         Next::Block => return SliceEnd::Blocked,
+                        Next::WaitHost => return SliceEnd::WaitHost,
                         Next::Exit(status) => return SliceEnd::Exited(status),
                     }
                 }
