@@ -32,19 +32,23 @@ fn read_profile(
     exe: &loader::Executable,
     name: &str,
 ) -> Result<Profile, Failure> {
-    let bytes = std::fs::read(&args.gmon).map_err(|e| {
-        bad_profile(format!(
-            "{}: cannot read: {}",
-            args.gmon.display(),
-            super::launch::io_message(&e)
-        ))
-    })?;
+    // A regular file of gmon.out's size limit, whichever format it holds.
+    let bytes = crate::input::read_bounded(&args.gmon, "gmon.out", crate::input::MAX_GMON_BYTES)
+        .map_err(|e| {
+            bad_profile(gmon::GmonFileError::Read {
+                path: args.gmon.clone(),
+                source: match e {
+                    crate::input::InputError::Io(io) => io,
+                    other => std::io::Error::other(other.to_string()),
+                },
+            })
+        })?;
     if monout::is_mon_out(&bytes) {
         let file = monout::parse_mon_out(&bytes)
             .map_err(|e| bad_profile(format!("{}: {e}", args.gmon.display())))?;
         return Ok(split_mon_out(file, exe, args.root.as_deref()));
     }
-    let file = gmon::read_gmon(&args.gmon).map_err(bad_profile)?;
+    let file = gmon::parse_gmon(&bytes).map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
     file.check_against_texts(name, &report::texts_of(exe))
         .map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
     let Some(rate) = file.rate_hz() else {
