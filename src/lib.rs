@@ -1,5 +1,5 @@
 //! irix-emu's command-line front end as a library: the `run`, `prof` and
-//! `report` commands, the gmon.out format and the profile reports.
+//! `report` commands, the gmon.out and IRIX mon.out formats and the profile reports.
 
 pub mod callgraph;
 pub mod cli;
@@ -8,5 +8,6 @@ pub mod exit;
 pub mod fuzzing;
 pub mod gmon;
 pub mod input;
+pub mod monout;
 pub mod profile;
 pub mod report;

@@ -19,18 +19,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{exit, guest_program, repo_path, run_emu, Scratch, Status};
+use common::{dynroot, exit, guest_program, run_emu, Scratch, Status};
 
 const HELLO_OUTPUT: &str = "hello from libgreet.so\n2 + 40 = 42\nargc = 3\ntwo\ncalls = 7\n";
-
-fn dynroot() -> Option<PathBuf> {
-    let root = repo_path("guest/bin/dynroot");
-    test_support::tools::require_file(
-        &root.join("bin/dyn_hello"),
-        "guest/bin/dynroot/bin/dyn_hello",
-    )
-    .then_some(root)
-}
 
 /// A copy of the dynroot in a scratch directory, for cases that break it.
 fn copy_root(dir: &Scratch) -> Option<PathBuf> {

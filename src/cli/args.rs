@@ -202,9 +202,13 @@ pub struct ReportArgs {
     /// when GMON.callgraph exists, else the histogram.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// The guest root the program ran in: where the shared objects named in
+    /// an IRIX mon.out are read for their symbols.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
     /// The profiled executable (for its symbols).
     pub program: PathBuf,
-    /// The profile.
+    /// The profile: a gmon.out or an IRIX mon.out (told apart by content).
     pub gmon: PathBuf,
 }
 

@@ -163,7 +163,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     if let Some(svg) = &args.svg {
         write_report(svg, |mut out| view.render_svg(&mut out))?;
     }
-    if args.format != Format::Text || args.report.is_some() {
+    if !matches!(args.format, Format::Text | Format::Json) || args.report.is_some() {
         match &args.report {
             Some(path) => write_report(path, |out| view.render(args.format, out))?,
             None => view
@@ -177,30 +177,57 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         }
         return Ok(code);
     }
+    let objects = objects_of(&l.kernel, outside, hz);
+    let unmapped: u64 = outside.unmapped.values().sum();
     let mut err = std::io::stderr().lock();
-    let written = match &exact {
-        Some(obs) => {
-            let exact = exact_histograms(
-                obs.base,
-                &obs.cycles,
-                args.granularity,
-                l.kernel.config.cpu_hz,
-            );
-            let entries = report::flat_profile_with_exact(&hists, &exact, &symbols);
-            report::render_text(&entries, hz, &mut err).and_then(|_| {
-                writeln!(err)?;
-                report::render_exact_comparison(&entries, &mut err)
-            })
-        }
-        None => report::render_text(&report::flat_profile(&hists, &symbols), hz, &mut err),
-    }
-    .and_then(|_| {
-        if view.has_call_graph() {
-            writeln!(err)?;
-            view.render_call_graph(&mut err)?;
-        }
-        Ok(())
+    // Instructions retired per function of the program (the counts
+    // IRIX's prof -pixie reports), then cycles per bin.
+    let instructions = exact.as_ref().map(|obs| {
+        let per_insn = exact_histograms(obs.base, &obs.instructions, 4, 1);
+        report::flat_profile(&per_insn, &symbols)
     });
+    let exact = exact.map(|obs| {
+        exact_histograms(
+            obs.base,
+            &obs.cycles,
+            args.granularity,
+            l.kernel.config.cpu_hz,
+        )
+    });
+    let program_entries = match &exact {
+        Some(exact) => report::flat_profile_with_exact(&hists, exact, &symbols),
+        None => report::flat_profile(&hists, &symbols),
+    };
+    let totals = if objects.is_empty() && unmapped == 0 {
+        Vec::new()
+    } else {
+        let path = program.display().to_string();
+        let name = path.rsplit('/').next().unwrap_or_default().to_string();
+        report::object_totals((&name, &path), &program_entries, &objects, unmapped)
+    };
+    let entries = report::profile_with_objects(program_entries, &objects);
+    let written = match args.format {
+        Format::Text => report::render_text(&entries, hz, &mut err).and_then(|_| {
+            if !totals.is_empty() {
+                report::render_object_totals(&totals, &mut err)?;
+            }
+            if exact.is_some() {
+                writeln!(err)?;
+                report::render_exact_comparison(&entries, &mut err)?;
+            }
+            if let Some(instructions) = &instructions {
+                render_instructions(instructions, &mut err)?;
+            }
+            if view.has_call_graph() {
+                writeln!(err)?;
+                view.render_call_graph(&mut err)?;
+            }
+            Ok(())
+        }),
+        // Text's and JSON's are the only formats left here (the view
+        // rendered the others above); JSON carries every object.
+        _ => report::render_json_with_objects(&entries, hz, None, &totals, &mut err),
+    };
     written
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
     let _ = writeln!(
@@ -253,4 +280,65 @@ fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
             ),
         ))
     }
+}
+
+/// `--exact`: the instructions each function of the program retired, most
+/// first (what a basic-block counter such as IRIX's pixie measures).
+fn render_instructions(entries: &[report::FlatEntry], out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "\nInstructions retired per function (exact)\n")?;
+    writeln!(out, "   instructions  name")?;
+    for e in entries {
+        writeln!(out, "{:15}  {}", e.samples, e.name)?;
+    }
+    Ok(())
+}
+
+/// The shared objects (and the interpreter) that held sampled PCs, each with
+/// one 4-byte bin per instruction over its text and its own symbols
+/// (.symtab, else .dynsym) read from the guest's file system.
+fn objects_of(
+    kernel: &irix_kernel::Kernel,
+    outside: &irix_kernel::profiling::OutsideProfile,
+    rate_hz: u32,
+) -> Vec<report::ObjectSamples> {
+    outside
+        .elsewhere
+        .iter()
+        .map(|(object, pcs)| {
+            let hists: Vec<gmon::HistRecord> = object
+                .text
+                .iter()
+                .map(|&(low, high)| {
+                    let mut bins = vec![0u64; (high.saturating_sub(low) / 4) as usize];
+                    for (&pc, &n) in pcs.range(low..high) {
+                        if let Some(b) = bins.get_mut(((pc - low) / 4) as usize) {
+                            *b += n;
+                        }
+                    }
+                    gmon::HistRecord {
+                        low_pc: low,
+                        high_pc: low + bins.len() as u32 * 4,
+                        rate_hz,
+                        bins,
+                    }
+                })
+                .collect();
+            let low = object.text.iter().map(|t| t.0).min().unwrap_or(0);
+            let symbols = kernel
+                .host_path(&object.path)
+                .map(|host| report::object_functions(&host, low))
+                .unwrap_or_default();
+            report::ObjectSamples {
+                name: object
+                    .path
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+                path: object.path.clone(),
+                hists,
+                symbols,
+            }
+        })
+        .collect()
 }

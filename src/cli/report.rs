@@ -1,8 +1,9 @@
-//! `irix-emu report PROGRAM GMON`: the flat profile of a gmon.out, as text
-//! (like gprof -p, then the call graph like gprof -q when the file has
-//! arcs), folded stacks, JSON, callgrind, pprof or speedscope; optionally
-//! source lines, one function's annotated disassembly, and an SVG (a flame
-//! graph when GMON.callgraph holds the real stacks, else the histogram).
+//! `irix-emu report PROGRAM FILE`: the flat profile of a gmon.out or of an
+//! IRIX mon.out (told apart by content; docs/mon-out.md), as text (like
+//! gprof -p, then the call graph like gprof -q when the file has arcs),
+//! folded stacks, JSON, callgrind, pprof or speedscope; optionally source
+//! lines, one function's annotated disassembly, and an SVG (a flame graph
+//! when GMON.callgraph holds the real stacks, else the histogram).
 //!
 //! A truncated, foreign or mismatched gmon.out is refused with one line
 //! and exit status 125 (`crate::exit::EMULATOR_FAILURE`).
@@ -14,16 +15,48 @@ use super::launch::load_program;
 use super::output::{write_report, ProfileView};
 use super::{say, Failure};
 use crate::exit;
-use crate::{callgraph, gmon, report};
+use crate::{callgraph, gmon, monout, report};
 
 fn bad_profile(message: impl std::fmt::Display) -> Failure {
     Failure::new(exit::EMULATOR_FAILURE, message.to_string())
 }
 
-pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
-    let (exe, bytes, name) = load_program(&args.program)?;
-    let file = gmon::read_gmon(&args.gmon).map_err(bad_profile)?;
-    file.check_against_texts(&name, &report::texts_of(&exe))
+/// What `report` read: the program's histograms, the shared objects'
+/// samples (an IRIX mon.out has a segment per object; gmon.out has none).
+struct Profile {
+    hists: Vec<gmon::HistRecord>,
+    rate: u32,
+    objects: Vec<report::ObjectSamples>,
+    /// gmon.out's call arcs (none in a mon.out).
+    arcs: Vec<gmon::CallArc>,
+    /// The call-graph sidecar beside a gmon.out, when there is one.
+    call: Option<callgraph::CallProfile>,
+}
+
+/// Reads a gmon.out or an IRIX mon.out, told apart by their first bytes.
+fn read_profile(
+    args: &ReportArgs,
+    exe: &loader::Executable,
+    name: &str,
+) -> Result<Profile, Failure> {
+    // A regular file of gmon.out's size limit, whichever format it holds.
+    let bytes = crate::input::read_bounded(&args.gmon, "gmon.out", crate::input::MAX_GMON_BYTES)
+        .map_err(|e| {
+            bad_profile(gmon::GmonFileError::Read {
+                path: args.gmon.clone(),
+                source: match e {
+                    crate::input::InputError::Io(io) => io,
+                    other => std::io::Error::other(other.to_string()),
+                },
+            })
+        })?;
+    if monout::is_mon_out(&bytes) {
+        let file = monout::parse_mon_out(&bytes)
+            .map_err(|e| bad_profile(format!("{}: {e}", args.gmon.display())))?;
+        return Ok(split_mon_out(file, exe, args.root.as_deref()));
+    }
+    let file = gmon::parse_gmon(&bytes).map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
+    file.check_against_texts(name, &report::texts_of(exe))
         .map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
     let Some(rate) = file.rate_hz() else {
         return Err(bad_profile(format!(
@@ -45,6 +78,72 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
             )));
         }
     }
+    Ok(Profile {
+        hists: file.histograms,
+        rate,
+        objects: Vec::new(),
+        arcs: file.arcs,
+        call,
+    })
+}
+
+/// The mon.out segments inside the program's text are the program's; every
+/// other is a shared object, whose symbols come from its file under `root`
+/// (the guest root the program ran in), when given.
+fn split_mon_out(
+    file: monout::MonOut,
+    exe: &loader::Executable,
+    root: Option<&std::path::Path>,
+) -> Profile {
+    let texts = exe.text_ranges();
+    let mut hists = Vec::new();
+    let mut objects = Vec::new();
+    for seg in file.segments {
+        let h = seg.hist;
+        if texts
+            .iter()
+            .any(|&(lo, hi)| h.low_pc < hi && lo < h.high_pc)
+        {
+            hists.push(h);
+            continue;
+        }
+        let symbols = match root {
+            Some(root) if !seg.path.is_empty() => {
+                report::object_functions(&root.join(seg.path.trim_start_matches('/')), h.low_pc)
+            }
+            _ => Vec::new(),
+        };
+        let name = if seg.name.is_empty() {
+            seg.path.rsplit('/').next().unwrap_or_default().to_string()
+        } else {
+            seg.name
+        };
+        objects.push(report::ObjectSamples {
+            name,
+            path: seg.path,
+            hists: vec![h],
+            symbols,
+        });
+    }
+    Profile {
+        hists,
+        rate: file.rate_hz,
+        objects,
+        arcs: Vec::new(),
+        call: None,
+    }
+}
+
+pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
+    let (exe, bytes, name) = load_program(&args.program)?;
+    let Profile {
+        hists,
+        rate,
+        objects,
+        arcs,
+        call,
+    } = read_profile(args, &exe, &name)?;
+    let hists = &hists;
     let symbols = report::functions_of(&exe);
     let texts = report::texts_of(&exe);
     let view = ProfileView {
@@ -54,10 +153,18 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         texts: &texts,
         hists,
         rate_hz: rate,
-        arcs: &file.arcs,
+        arcs: &arcs,
         call: call.as_ref(),
     };
-    let entries = report::flat_profile(hists, &symbols);
+    let program_entries = report::flat_profile(hists, &symbols);
+    let totals = if objects.is_empty() {
+        Vec::new()
+    } else {
+        let path = args.program.display().to_string();
+        let short = path.rsplit('/').next().unwrap_or_default().to_string();
+        report::object_totals((&short, &path), &program_entries, &objects, 0)
+    };
+    let entries = report::profile_with_objects(program_entries, &objects);
     let lines = if args.lines {
         match report::line_profile(&bytes, hists) {
             Some(l) => Some(l),
@@ -77,6 +184,9 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         match args.format {
             Format::Text => {
                 report::render_text(&entries, rate, &mut out)?;
+                if !totals.is_empty() {
+                    report::render_object_totals(&totals, &mut out)?;
+                }
                 if let Some(lines) = &lines {
                     report::render_lines_text(
                         lines,
@@ -90,7 +200,18 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
                     view.render_call_graph(&mut out)?;
                 }
             }
-            Format::Json => report::render_json(&entries, rate, lines.as_deref(), &mut out)?,
+            Format::Json => report::render_json_with_objects(
+                &entries,
+                rate,
+                lines.as_deref(),
+                &totals,
+                &mut out,
+            )?,
+            // Without real stacks, folded lines are the flat profile's,
+            // shared objects' functions included.
+            Format::Folded if call.is_none() => {
+                report::render_folded(&entries, Some(&name), &mut out)?
+            }
             other => view.render(other, &mut out)?,
         }
         if let Some(function) = &args.annotate {

@@ -110,7 +110,8 @@ fn clamp(a: u64) -> u32 {
     u32::try_from(a).unwrap_or(u32::MAX)
 }
 
-fn sort_entries(entries: &mut [FlatEntry]) {
+/// Sorts like gprof -p: samples (then exact cycles) most first, then by address.
+pub fn sort_entries(entries: &mut [FlatEntry]) {
     entries.sort_by(|a, b| {
         b.samples
             .cmp(&a.samples)

@@ -18,6 +18,8 @@
 //! ```
 //! With `--exact` each function also has "exact_cycles", "exact_percent" and
 //! "difference" (sampled minus exact percent), and the document "total_cycles".
+//! "objects" (per-object totals, see [`render_json_with_objects`]) is
+//! present only for profiles that reach beyond the program.
 //! "lines" is present only when line information was asked for and found;
 //! their "percent" is of all samples (those without a line are not listed).
 
@@ -26,7 +28,7 @@ use std::io::{self, Write};
 
 use crate::report::flat::total_samples;
 use crate::report::text::{percent, seconds};
-use crate::report::{FlatEntry, LineEntry};
+use crate::report::{FlatEntry, LineEntry, ObjectTotal};
 
 /// `s` as a JSON string literal.
 pub fn json_string(s: &str) -> String {
@@ -63,6 +65,20 @@ pub fn render_json(
     entries: &[FlatEntry],
     rate_hz: u32,
     lines: Option<&[LineEntry]>,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    render_json_with_objects(entries, rate_hz, lines, &[], out)
+}
+
+/// [`render_json`] plus, when `objects` is not empty, an "objects" array:
+/// `{"name": "libc.so.1", "path": "/usr/lib/libc.so.1", "samples": 100,
+/// "percent": 10}` per object, the program first. Functions of objects
+/// other than the program are named `function@object` in "functions".
+pub fn render_json_with_objects(
+    entries: &[FlatEntry],
+    rate_hz: u32,
+    lines: Option<&[LineEntry]>,
+    objects: &[ObjectTotal],
     out: &mut impl Write,
 ) -> io::Result<()> {
     let total = total_samples(entries);
@@ -107,6 +123,24 @@ pub fn render_json(
         write!(out, "}}")?;
     }
     write!(out, "{}]", if entries.is_empty() { "" } else { "\n  " })?;
+    if !objects.is_empty() {
+        let all = objects
+            .iter()
+            .fold(0u64, |a, o| a.saturating_add(o.samples));
+        write!(out, ",\n  \"objects\": [")?;
+        for (i, o) in objects.iter().enumerate() {
+            let sep = if i == 0 { "\n" } else { ",\n" };
+            write!(
+                out,
+                "{sep}    {{\"name\": {}, \"path\": {}, \"samples\": {}, \"percent\": {}}}",
+                json_string(&o.name),
+                json_string(&o.path),
+                o.samples,
+                number(percent(o.samples, all))
+            )?;
+        }
+        write!(out, "\n  ]")?;
+    }
     if let Some(lines) = lines {
         write!(out, ",\n  \"lines\": [")?;
         for (i, l) in lines.iter().enumerate() {

@@ -12,6 +12,8 @@
 //!   ([`render_annotate`]).
 //! - [`lines`]: DWARF source lines through addr2line ([`source_lines`],
 //!   [`line_profile`], [`render_lines_text`]).
+//! - [`objects`]: samples in shared objects, `function@object` names and
+//!   per-object totals ([`profile_with_objects`], [`render_object_totals`]).
 //! - [`program`]: symbols, text ranges and code from the loader's Executable.
 //! - Call graphs (`prof --callgraph`): [`stacks`] (PCs to functions, costs
 //!   from real stacks), [`graph`] (gprof -q style text), [`flame`] (flame
@@ -32,6 +34,7 @@ pub mod folded;
 pub mod graph;
 pub mod json;
 pub mod lines;
+pub mod objects;
 pub mod pprof;
 pub mod program;
 pub mod speedscope;
@@ -42,9 +45,12 @@ pub mod text;
 pub use annotate::{find_function, render_annotate};
 pub use flat::{flat_profile, flat_profile_with_exact, total_samples};
 pub use folded::{render_folded, render_folded_stacks};
-pub use json::render_json;
+pub use json::{render_json, render_json_with_objects};
 pub use lines::{line_profile, render_lines_text, source_lines, LineEntry, SourceLine};
-pub use program::{code_of, functions_of, texts_of};
+pub use objects::{
+    object_totals, profile_with_objects, render_object_totals, ObjectSamples, ObjectTotal,
+};
+pub use program::{code_of, functions_at, functions_of, object_functions, texts_of};
 pub use svg::render_svg;
 pub use text::{render_exact_comparison, render_text};
 

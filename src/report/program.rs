@@ -55,3 +55,30 @@ pub fn code_of(exe: &Executable, function: &Symbol) -> Vec<(u32, u32)> {
         })
         .collect()
 }
+
+/// The text symbols of a shared object loaded so that its lowest executable
+/// segment starts at `runtime_low` (each symbol moved by the same amount).
+pub fn functions_at(exe: &Executable, runtime_low: u32) -> Vec<Symbol> {
+    let linked_low = exe.text_ranges().iter().map(|r| r.0).min().unwrap_or(0);
+    let bias = runtime_low.wrapping_sub(linked_low);
+    functions_of(exe)
+        .into_iter()
+        .map(|s| Symbol {
+            addr: s.addr.wrapping_add(bias),
+            ..s
+        })
+        .collect()
+}
+
+/// The text symbols of the ELF object at `host_path`, placed as
+/// [`functions_at`] says; empty when it cannot be read or loaded.
+pub fn object_functions(host_path: &std::path::Path, runtime_low: u32) -> Vec<Symbol> {
+    let Ok(bytes) = std::fs::read(host_path) else {
+        return Vec::new();
+    };
+    let name = host_path.display().to_string();
+    match loader::load(&name, &bytes, &loader::LoadOptions::INTERPRETER) {
+        Ok(exe) => functions_at(&exe, runtime_low),
+        Err(_) => Vec::new(),
+    }
+}

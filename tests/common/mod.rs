@@ -89,6 +89,17 @@ pub fn guest_program(personality: &str, name: &str) -> Option<PathBuf> {
     test_support::tools::require_file(&path, &shown).then_some(path)
 }
 
+/// The dynamic guest's root, guest/bin/dynroot (`/lib/ld.so`,
+/// `/lib/libgreet.so`, `/bin/dyn_hello`), or None as [`guest_program`].
+pub fn dynroot() -> Option<PathBuf> {
+    let root = repo_path("guest/bin/dynroot");
+    test_support::tools::require_file(
+        &root.join("bin/dyn_hello"),
+        "guest/bin/dynroot/bin/dyn_hello",
+    )
+    .then_some(root)
+}
+
 /// A Command for `irix-emu` with these arguments, run in `cwd`, with the
 /// test's environment.
 pub fn emu_command<I, S>(args: I, cwd: &Path) -> Command

@@ -183,6 +183,18 @@ pub fn map_segments(
     Ok(())
 }
 
+/// The executable segments of `segs` moved by `bias`, as
+/// [`crate::memory::MappedObject::text`] wants them.
+pub fn text_of(segs: &[ObjectSegment], bias: u32) -> Vec<(u32, u32)> {
+    segs.iter()
+        .filter(|s| s.perms.contains(Perms::X))
+        .map(|s| {
+            let start = s.vaddr.wrapping_add(bias);
+            (start, start.saturating_add(s.mem_size))
+        })
+        .collect()
+}
+
 /// The segments of a loaded executable or shared object.
 pub fn segments_of(exe: &Executable) -> Vec<ObjectSegment<'_>> {
     exe.segments

@@ -42,6 +42,9 @@ pub struct OpenFile {
     pub kind: FileKind,
     /// The O_* flags it was opened with (fcntl F_GETFL).
     pub flags: u32,
+    /// The guest path it was opened by, for a file opened by name (what
+    /// SGI_ELFMAP records as the name of the object it maps).
+    pub path: Option<String>,
 }
 
 /// The outcome of a read or write that may have to wait for another process.
@@ -61,6 +64,7 @@ impl OpenFile {
         OpenFile {
             kind: FileKind::Host(file),
             flags,
+            path: None,
         }
     }
 

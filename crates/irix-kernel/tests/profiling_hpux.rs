@@ -176,7 +176,10 @@ fn prof_uint64_counters_are_eight_bytes() {
     m.store64(BUF + 8, 0xffff_ffff).unwrap();
     ticks(&mut st, &mut m, &[TEXT + 4, TEXT + 12]);
     assert_eq!(u64s(&mut m, BUF, 4), vec![0, 0x1_0000_0000, 0, 1]);
-    assert_eq!(PROF_UINT64, 4);
+    assert_eq!(
+        PROF_UINT64, 8,
+        "the project's value, the bit above PROF_FAST"
+    );
 }
 
 /// PROF_UINT64 is HP-UX's: PROF_UINT with it is EINVAL (two widths).

@@ -191,7 +191,12 @@ fn pr_off_is_the_start_address() {
 fn tvp_receives_one_clock_tick() {
     let cases = [
         ("100 Hz", PROF_USHORT, Tunables::default(), (0, 10_000)),
-        ("PROF_FAST", PROF_FAST, Tunables::default(), (0, 1_000)),
+        (
+            "PROF_FAST",
+            PROF_USHORT | PROF_FAST,
+            Tunables::default(),
+            (0, 1_000),
+        ),
         (
             "HZ tunable 50",
             PROF_USHORT,
@@ -332,7 +337,14 @@ fn prof_fast_samples_every_millisecond() {
     let t = tunables();
     let (mut st, mut m) = (ProfState::default(), mem());
     assert_eq!(st.tick_hz(IRIX, &t), 100);
-    sprofil(&mut st, &mut m, IRIX, &[(BUF, 8, TEXT, 0x8000)], PROF_FAST).unwrap();
+    sprofil(
+        &mut st,
+        &mut m,
+        IRIX,
+        &[(BUF, 8, TEXT, 0x8000)],
+        PROF_USHORT | PROF_FAST,
+    )
+    .unwrap();
     assert_eq!(st.tick_hz(IRIX, &t), 1000);
     sprofil(
         &mut st,
@@ -358,7 +370,7 @@ fn restrict_fastprof_makes_prof_fast_eacces() {
                 restrict_fastprof: true,
                 ..Tunables::default()
             },
-            PROF_FAST,
+            PROF_USHORT | PROF_FAST,
             Err(Errno::EACCES),
         ),
         (
@@ -379,7 +391,12 @@ fn restrict_fastprof_makes_prof_fast_eacces() {
             PROF_UINT,
             Ok(0),
         ),
-        ("allowed", Tunables::default(), PROF_FAST, Ok(0)),
+        (
+            "allowed",
+            Tunables::default(),
+            PROF_USHORT | PROF_FAST,
+            Ok(0),
+        ),
     ];
     for (name, t, flags, want) in cases {
         let (mut st, mut m) = (ProfState::default(), mem());
@@ -581,16 +598,20 @@ fn read_only_tvp_is_efault() {
 }
 
 /// irix sprofil(2): "[EINVAL] ... flags does not contain one of the values
-/// (PROF_USHORT or PROF_UINT)." -- any bit besides PROF_UINT and PROF_FAST.
+/// (PROF_USHORT or PROF_UINT)." -- exactly one width, and no bit besides
+/// the widths and PROF_FAST.
 #[test]
 fn flags_with_unknown_bits_is_einval() {
     let cases = [
         (PROF_USHORT, Ok(0)),
         (PROF_UINT, Ok(0)),
-        (PROF_FAST, Ok(0)),
+        (PROF_USHORT | PROF_FAST, Ok(0)),
+        (PROF_FAST, Err(Errno::EINVAL)), // no width
+        (0, Err(Errno::EINVAL)),
+        (PROF_USHORT | PROF_UINT, Err(Errno::EINVAL)), // two widths
         (PROF_UINT | PROF_FAST, Ok(0)),
         (PROF_UINT64, Err(Errno::EINVAL)), // HP-UX's flag is not IRIX's
-        (8, Err(Errno::EINVAL)),
+        (16, Err(Errno::EINVAL)),
         (0x8000_0000, Err(Errno::EINVAL)),
     ];
     for (flags, want) in cases {
@@ -619,7 +640,7 @@ fn errors_are_checked_in_documented_order() {
             UNMAPPED,
             3,
             UNMAPPED,
-            8 | PROF_FAST,
+            16 | PROF_USHORT | PROF_FAST,
             Err(Errno::E2BIG),
         ),
         (
@@ -627,7 +648,7 @@ fn errors_are_checked_in_documented_order() {
             UNMAPPED,
             2,
             0,
-            8 | PROF_FAST,
+            16 | PROF_USHORT | PROF_FAST,
             Err(Errno::EFAULT),
         ),
         (
@@ -643,7 +664,7 @@ fn errors_are_checked_in_documented_order() {
             PROFP,
             2,
             0,
-            PROF_FAST,
+            PROF_USHORT | PROF_FAST,
             Err(Errno::EINVAL),
         ),
         (
@@ -651,10 +672,17 @@ fn errors_are_checked_in_documented_order() {
             PROFP,
             1,
             0,
-            8 | PROF_FAST,
+            16 | PROF_USHORT | PROF_FAST,
             Err(Errno::EINVAL),
         ),
-        ("EACCES", PROFP, 1, 0, PROF_FAST, Err(Errno::EACCES)),
+        (
+            "EACCES",
+            PROFP,
+            1,
+            0,
+            PROF_USHORT | PROF_FAST,
+            Err(Errno::EACCES),
+        ),
     ];
     for (name, profp, profcnt, tvp, flags, want) in cases {
         let (mut st, mut m) = (ProfState::default(), mem());
@@ -837,7 +865,14 @@ fn read_only_counter_buffer_turns_region_off() {
 #[test]
 fn exec_turns_profiling_off() {
     let (mut st, mut m) = (ProfState::default(), mem());
-    sprofil(&mut st, &mut m, IRIX, &[(BUF, 8, TEXT, 0x8000)], PROF_FAST).unwrap();
+    sprofil(
+        &mut st,
+        &mut m,
+        IRIX,
+        &[(BUF, 8, TEXT, 0x8000)],
+        PROF_USHORT | PROF_FAST,
+    )
+    .unwrap();
     st.exec();
     assert!(!st.is_active());
     assert_eq!(st.tick_hz(IRIX, &tunables()), 100);
@@ -856,7 +891,7 @@ fn fork_and_sproc_keep_profiling_in_both() {
         &mut pm,
         IRIX,
         &[(BUF, 8, TEXT, 0x8000)],
-        PROF_FAST,
+        PROF_USHORT | PROF_FAST,
     )
     .unwrap();
     let mut child = parent.clone();
@@ -921,7 +956,14 @@ fn profil_scale_0_turns_profiling_off() {
 #[test]
 fn profil_replaces_sprofil() {
     let (mut st, mut m) = (ProfState::default(), mem());
-    sprofil(&mut st, &mut m, IRIX, &[(BUF, 8, TEXT, 0x8000)], PROF_FAST).unwrap();
+    sprofil(
+        &mut st,
+        &mut m,
+        IRIX,
+        &[(BUF, 8, TEXT, 0x8000)],
+        PROF_USHORT | PROF_FAST,
+    )
+    .unwrap();
     profil(&mut st, &mut m, IRIX, BUF2, 8, LIB, 0x8000).unwrap();
     ticks(&mut st, &mut m, &[TEXT, LIB]);
     assert_eq!(

@@ -27,10 +27,11 @@ struct prof {
 	unsigned pr_scale;      /* pc scaling, 16.16 fixed point */
 };
 
-#define PROF_USHORT 0
-#define PROF_UINT 1
-#define PROF_FAST 2
-#define PROF_UINT64 4
+/* The values IRIX's own profiling runtime passes (see docs/mon-out.md). */
+#define PROF_USHORT 1
+#define PROF_UINT 2
+#define PROF_FAST 4
+#define PROF_UINT64 8
 
 #define SGI_SPROFIL 55
 

@@ -7,6 +7,18 @@ pub const SGI_SYSID: u32 = 1;
 pub const SGI_INVENT: u32 = 5;
 pub const SGI_INV_SIZEOF: u32 = 1;
 pub const SGI_INV_READ: u32 = 2;
+/// The name of a process: `syssgi(SGI_RDNAME, pid, buf, len)`.
+pub const SGI_RDNAME: u32 = 6;
+/// Inventory classes and types (<sys/invent.h>): a processor, and its
+/// board, CPU chip and FPU chip records.
+pub const INV_PROCESSOR: u32 = 1;
+pub const INV_CPUBOARD: u32 = 1;
+pub const INV_CPUCHIP: u32 = 2;
+pub const INV_FPUCHIP: u32 = 3;
+/// The CPU board state of an Indigo R4000 (IP20). Doubt: the number is
+/// from memory of <sys/invent.h>, which is not in the public headers we
+/// could check.
+pub const INV_IP20BOARD: u32 = 11;
 pub const SGI_SYSCONF: u32 = 22;
 /// pathconf(2)/fpathconf(2): `syssgi(SGI_PATHCONF, path or fd, name, which)`.
 pub const SGI_PATHCONF: u32 = 24;

@@ -43,6 +43,7 @@ pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
 /// gethostname (BSD's, in IRIX's table).
 pub const GETHOSTNAME: u32 = 1108;
+pub const FTRUNCATE: u32 = 1113;
 pub const SIGRETURN: u32 = 1088;
 pub const GETTIMEOFDAY: u32 = 1128;
 pub const SPROC: u32 = 1129;

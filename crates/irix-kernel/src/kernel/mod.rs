@@ -144,4 +144,13 @@ impl Kernel {
     pub fn stats(&self) -> RunStats {
         self.stats
     }
+
+    /// The host file an absolute guest path names, resolved inside the root
+    /// as the guest's own calls resolve it (links followed, binds applied).
+    pub fn host_path(&self, guest: &str) -> Option<std::path::PathBuf> {
+        self.vfs
+            .resolve("/", guest.as_bytes(), crate::vfs::Follow::Yes)
+            .ok()
+            .map(|(host, _)| host)
+    }
 }

@@ -82,6 +82,26 @@ pub struct AddressSpace {
     budget: Rc<Budget>,
     /// What this space has charged for its directories and regions.
     charged: u64,
+    /// The ELF objects mapped here by name (the interpreter, and each object
+    /// SGI_ELFMAP mapped), in mapping order: what a profiler needs to name
+    /// a PC outside the program. Unmapping does not remove an entry.
+    objects: Vec<MappedObject>,
+}
+
+/// An ELF object mapped into an address space.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MappedObject {
+    /// The guest path it was mapped from ("/usr/lib/libc.so.1").
+    pub path: String,
+    /// Its executable segments at their run-time addresses, `[start, end)`.
+    pub text: Vec<(u32, u32)>,
+}
+
+impl MappedObject {
+    /// Does one of its executable segments hold `pc`?
+    pub fn holds(&self, pc: u32) -> bool {
+        self.text.iter().any(|&(s, e)| (s..e).contains(&pc))
+    }
 }
 
 /// The bytes of a page for writing: a shared page (fork, the zero page) is
@@ -133,6 +153,7 @@ impl Clone for AddressSpace {
             dirs: self.dirs.clone(),
             budget: self.budget.clone(),
             charged: self.charged,
+            objects: self.objects.clone(),
         }
     }
 }
@@ -161,7 +182,18 @@ impl AddressSpace {
             dirs: vec![None; DIR_ENTRIES],
             budget,
             charged: SPACE_COST,
+            objects: Vec::new(),
         }
+    }
+
+    /// Records that `object` was mapped (see [`MappedObject`]).
+    pub fn note_object(&mut self, object: MappedObject) {
+        self.objects.push(object);
+    }
+
+    /// The most recently mapped object holding `pc`.
+    pub fn object_at(&self, pc: u32) -> Option<&MappedObject> {
+        self.objects.iter().rev().find(|o| o.holds(pc))
     }
 
     /// The budget this space charges.

@@ -83,9 +83,10 @@ impl HostProfile {
         }
     }
 
-    /// Counts one tick at `pc`; a PC outside every range counts in `outside`.
+    /// Counts one tick at `pc`; a PC outside every range counts in `outside`
+    /// (the result is then false).
     #[inline]
-    pub fn tick(&mut self, pc: u32) {
+    pub fn tick(&mut self, pc: u32) -> bool {
         self.total += 1;
         let hit = self.table.lookup(pc).and_then(|id| {
             let id = id as usize;
@@ -95,8 +96,14 @@ impl HostProfile {
             }
         });
         match hit {
-            Some(bin) => *bin += 1,
-            None => self.outside += 1,
+            Some(bin) => {
+                *bin += 1;
+                true
+            }
+            None => {
+                self.outside += 1;
+                false
+            }
         }
     }
 

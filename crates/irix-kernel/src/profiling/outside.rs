@@ -2,9 +2,12 @@
 //! one process's user-time grid, independent of the guest's own profiling;
 //! with `prof --callgraph`, also the process's [`CallGraph`].
 
+use std::collections::BTreeMap;
+
 use super::{CallGraph, HostProfile};
 use crate::clock;
 use crate::kernel::Kernel;
+use crate::memory::MappedObject;
 use crate::process::{Pid, Process};
 
 /// The outside profiler (`irix-emu prof`): a host-side histogram ticked on
@@ -20,6 +23,12 @@ pub struct OutsideProfile {
     pub active: bool,
     /// The call graph (`prof --callgraph`), when asked for.
     pub callgraph: Option<CallGraph>,
+    /// Ticks outside the program's text, per object holding the PC (the
+    /// interpreter, each object SGI_ELFMAP mapped), per PC.
+    pub elsewhere: Vec<(MappedObject, BTreeMap<u32, u64>)>,
+    /// Ticks at PCs in no mapped object (a signal trampoline on the
+    /// stack, the sproc exit stub), per PC.
+    pub unmapped: BTreeMap<u32, u64>,
 }
 
 impl Kernel {
@@ -34,6 +43,8 @@ impl Kernel {
             next: clock::next_grid_point(now, interval),
             active: true,
             callgraph: None,
+            elsewhere: Vec::new(),
+            unmapped: BTreeMap::new(),
         });
     }
 
@@ -88,12 +99,33 @@ impl Kernel {
         let now = p.user_cycles();
         if let Some(o) = self.outside.as_mut().filter(|o| o.active && o.pid == p.pid) {
             while now >= o.next {
-                o.hist.tick(p.cpu.sample_pc());
+                let pc = p.cpu.sample_pc();
                 if let Some(cg) = o.callgraph.as_mut() {
-                    cg.sample(p.cpu.sample_pc());
+                    cg.sample(pc);
+                }
+                if !o.hist.tick(pc) {
+                    o.tick_elsewhere(p, pc);
                 }
                 o.next += o.interval;
             }
         }
+    }
+}
+
+impl OutsideProfile {
+    /// A tick outside the program: charged to the object holding `pc`.
+    fn tick_elsewhere(&mut self, p: &Process, pc: u32) {
+        let Some(object) = p.mem.object_at(pc) else {
+            *self.unmapped.entry(pc).or_insert(0) += 1;
+            return;
+        };
+        let slot = match self.elsewhere.iter().position(|(o, _)| o == object) {
+            Some(i) => i,
+            None => {
+                self.elsewhere.push((object.clone(), BTreeMap::new()));
+                self.elsewhere.len() - 1
+            }
+        };
+        *self.elsewhere[slot].1.entry(pc).or_insert(0) += 1;
     }
 }

@@ -10,8 +10,8 @@
 //!    is read; tvp's 8 bytes are checked readable and writable, unchanged).
 //! 3. EINVAL: "The overflow bin is not last in the list of specified regions,
 //!    or flags does not contain one of the values (PROF_USHORT or PROF_UINT)":
-//!    flags with a bit other than PROF_UINT and PROF_FAST (and, under HP-UX,
-//!    PROF_UINT64); PROF_UINT with PROF_UINT64 is also EINVAL (two widths).
+//!    flags without exactly one width (PROF_USHORT, PROF_UINT and, under
+//!    HP-UX, PROF_UINT64), or with a bit other than those and PROF_FAST.
 //! 4. EACCES: "The flags field specified PROF_FAST but the feature has been
 //!    disabled using the restrict_fastprof tuneable system parameter or the
 //!    hardware does not support fast clock ticks" (the latter: fast_hz 0).
@@ -23,7 +23,7 @@ use super::histogram::{Histogram, ProfEntry};
 use super::mapping::{CounterWidth, Region};
 use super::memory::{probe32, ProfMemory};
 use super::personality::Personality;
-use super::{Tunables, PROF_FAST, PROF_STRUCT_SIZE, PROF_UINT, PROF_UINT64};
+use super::{Tunables, PROF_FAST, PROF_STRUCT_SIZE, PROF_UINT, PROF_UINT64, PROF_USHORT};
 use crate::Errno;
 
 /// The overflow bin's signature: "A text region with the pr_off of 0 and
@@ -34,22 +34,20 @@ pub fn is_overflow_bin(offset: u32, scale: u32) -> bool {
 
 /// The counter width and PROF_FAST from `flags`, or EINVAL.
 pub fn flags_width(p: Personality, flags: u32) -> Result<(CounterWidth, bool), Errno> {
-    let allowed = PROF_UINT
-        | PROF_FAST
+    let widths = PROF_USHORT
+        | PROF_UINT
         | if p == Personality::Hpux {
             PROF_UINT64
         } else {
             0
         };
-    if flags & !allowed != 0 || (flags & PROF_UINT != 0 && flags & PROF_UINT64 != 0) {
+    if flags & !(widths | PROF_FAST) != 0 || (flags & widths).count_ones() != 1 {
         return Err(Errno::EINVAL);
     }
-    let width = if flags & PROF_UINT64 != 0 {
-        CounterWidth::U64
-    } else if flags & PROF_UINT != 0 {
-        CounterWidth::U32
-    } else {
-        CounterWidth::U16
+    let width = match flags & widths {
+        PROF_UINT64 => CounterWidth::U64,
+        PROF_UINT => CounterWidth::U32,
+        _ => CounterWidth::U16,
     };
     Ok((width, flags & PROF_FAST != 0))
 }

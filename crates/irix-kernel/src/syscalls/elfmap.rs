@@ -79,6 +79,7 @@ pub fn sgi_elfmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// Maps the object open on `fd`; returns where its first segment went.
 pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, Errno> {
     let file = p.fds.get(fd)?;
+    let path = file.borrow().path.clone().unwrap_or_default();
     if count == 0 || count > MAX_SEGMENTS {
         return Err(Errno::EINVAL);
     }
@@ -139,6 +140,10 @@ pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, E
     }
     let bias = dynamic::place(&p.mem, &segs, true, MMAP_BASE, p.stack_limit.min(STACK_TOP))?;
     dynamic::map_segments(&mut p.mem, &segs, bias)?;
+    p.mem.note_object(crate::memory::MappedObject {
+        path,
+        text: dynamic::text_of(&segs, bias),
+    });
     for s in &segs {
         p.cpu
             .invalidate_code(s.vaddr.wrapping_add(bias), s.mem_size);

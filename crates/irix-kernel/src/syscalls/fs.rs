@@ -51,21 +51,38 @@ pub fn read(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 }
 
 /// write(fd, buf, n): v0 = bytes written; EPIPE (and SIGPIPE) without readers.
+/// The transfer goes in pieces of at most [`MAX_IO`] bytes, until all is
+/// written or a piece is short (a full pipe): a regular file takes the
+/// whole request, as write(2) promises (IRIX's pixie treats a short write
+/// to its output file as a failure). An error after some bytes were
+/// written returns their count.
 pub fn write(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (fd, buf, n) = (a.fd(0), a.ptr(1), a.size(2).min(MAX_IO));
+    let (fd, buf, total) = (a.fd(0), a.ptr(1), a.size(2));
     let file = p.fds.get(fd)?;
-    let mut data = vec![0; n as usize];
-    p.mem.read_bytes(buf, &mut data)?;
-    let result = file.borrow_mut().write(&data);
-    match result {
-        Ok(Io::Done(n)) => Ok(Ret::Val(n as u32)),
-        Ok(Io::WouldBlock) => Ok(Ret::Block),
-        Ok(Io::WaitHost) => Ok(Ret::WaitHost),
-        Err(Errno::EPIPE) => {
-            p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
-            Err(Errno::EPIPE)
+    let mut done = 0u32;
+    loop {
+        let n = (total - done).min(MAX_IO);
+        let mut data = vec![0; n as usize];
+        let piece = p
+            .mem
+            .read_bytes(buf.wrapping_add(done), &mut data)
+            .and_then(|()| file.borrow_mut().write(&data));
+        match piece {
+            Ok(Io::Done(got)) => {
+                done += got as u32;
+                if got < n as usize || done >= total {
+                    return Ok(Ret::Val(done));
+                }
+            }
+            _ if done > 0 => return Ok(Ret::Val(done)),
+            Ok(Io::WouldBlock) => return Ok(Ret::Block),
+            Ok(Io::WaitHost) => return Ok(Ret::WaitHost),
+            Err(Errno::EPIPE) => {
+                p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
+                return Err(Errno::EPIPE);
+            }
+            Err(e) => return Err(e),
         }
-        Err(e) => Err(e),
     }
 }
 
@@ -131,6 +148,7 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
         OpenFile {
             kind: FileKind::Device(file),
             flags,
+            path: None,
         }
     } else if file.metadata().is_ok_and(|m| m.is_dir()) {
         OpenFile {
@@ -140,9 +158,12 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
                 next: 0,
             },
             flags,
+            path: None,
         }
     } else {
-        OpenFile::host(file, flags)
+        let mut open = OpenFile::host(file, flags);
+        open.path = Some(guest);
+        open
     };
     Ok(Ret::Val(p.fds.install(open)?))
 }
@@ -235,10 +256,12 @@ pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
     let r = p.fds.install(OpenFile {
         kind: FileKind::PipeRead(pipe.clone()),
         flags: oflag::O_RDONLY,
+        path: None,
     })?;
     let w = match p.fds.install(OpenFile {
         kind: FileKind::PipeWrite(pipe),
         flags: oflag::O_WRONLY,
+        path: None,
     }) {
         Ok(w) => w,
         Err(e) => {
@@ -266,6 +289,27 @@ pub fn fchmod(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     };
     let perms = fs::Permissions::from_mode(a.word(1) & 0o7777);
     host.set_permissions(perms).map_err(|e| io_errno(&e))?;
+    Ok(Ret::Val(0))
+}
+
+/// ftruncate(fd, length): sets the size of a file open for writing (the
+/// pc-sampling runtime truncates mon.out before writing it). EINVAL for a
+/// negative length or a descriptor that is not a regular file, EBADF for
+/// one not open for writing.
+pub fn ftruncate(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let length = a.word(1) as i32;
+    let file = p.fds.get(a.fd(0))?;
+    let f = file.borrow();
+    let FileKind::Host(host) = &f.kind else {
+        return Err(Errno::EINVAL);
+    };
+    if f.flags & oflag::O_ACCMODE == oflag::O_RDONLY {
+        return Err(Errno::EBADF);
+    }
+    if length < 0 || !host.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(Errno::EINVAL);
+    }
+    host.set_len(length as u64).map_err(|e| io_errno(&e))?;
     Ok(Ret::Val(0))
 }
 

@@ -16,7 +16,8 @@ use crate::Errno;
 #[rustfmt::skip]
 pub static TABLE: &[Syscall] = &[
     call(SGI_SYSID,        "SGI_SYSID",        &[Ptr], sysid, Full),
-    call(SGI_INVENT,       "SGI_INVENT",       &[Int, Ptr, Int], invent, Partial("an empty inventory: no hardware records")),
+    call(SGI_INVENT,       "SGI_INVENT",       &[Int, Ptr, Int], invent, Partial("the processor only: an R4000 board, CPU and FPU at --cpu-mhz")),
+    call(SGI_RDNAME,       "SGI_RDNAME",       &[Int, Ptr, Int], rdname, Full),
     call(SGI_SYSCONF,      "SGI_SYSCONF",      &[Int], sysconf, Full),
     call(SGI_PATHCONF,     "SGI_PATHCONF",     &[Hex, Int, Int], pathconf, Partial("LINK_MAX, NAME_MAX, PATH_MAX, PIPE_BUF; other names EINVAL")),
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
@@ -78,17 +79,74 @@ fn use_fp_bcopy(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
     Ok(Ret::Val(0))
 }
 
+/// Bytes of one o32 `inventory_t`: a next pointer, class, type,
+/// controller, unit and state, one word each.
+const INVENTORY_SIZE: u32 = 24;
+
+/// The machine's inventory records `(class, type, controller, unit, state)`:
+/// one R4000 processor, as hinv(1) would list it. The board record's
+/// controller is the clock in MHz (`--cpu-mhz`); the chips' states are the
+/// CPU's PRId and the FPU's implementation/revision register, the values
+/// the emulated CPU itself reports (cpu_mips `PRID_R4000`, `FIR_R4000`).
+fn inventory(k: &Kernel) -> [[u32; 5]; 3] {
+    let mhz = (k.config.cpu_hz / 1_000_000) as u32;
+    [
+        [INV_PROCESSOR, INV_CPUBOARD, mhz, 0, INV_IP20BOARD],
+        [INV_PROCESSOR, INV_CPUCHIP, 0, 0, cpu_mips::cp0::PRID_R4000],
+        [
+            INV_PROCESSOR,
+            INV_FPUCHIP,
+            0,
+            0,
+            cpu_mips::fpu::fcsr::FIR_R4000 & 0xffff,
+        ],
+    ]
+}
+
 /// SGI_INVENT(SGI_INV_SIZEOF | SGI_INV_READ, buf, size): the hardware
-/// inventory. irix-emu reports none: SIZEOF gives the size of one o32
-/// `inventory_t` record (a next pointer, class, type, controller, unit and
-/// state: six words), READ copies nothing and returns 0 bytes.
-fn invent(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
-    const INVENTORY_SIZE: u32 = 24;
+/// inventory. SIZEOF gives the size of one record; READ copies as many
+/// whole records as fit in `size` bytes (next pointers 0) and returns the
+/// bytes copied.
+fn invent(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     match a.word(0) {
         SGI_INV_SIZEOF => Ok(Ret::Val(INVENTORY_SIZE)),
-        SGI_INV_READ => Ok(Ret::Val(0)),
+        SGI_INV_READ => {
+            let fit = (a.word(2) / INVENTORY_SIZE) as usize;
+            let mut bytes = Vec::new();
+            for r in inventory(k).iter().take(fit) {
+                bytes.extend_from_slice(&0u32.to_be_bytes());
+                for w in r {
+                    bytes.extend_from_slice(&w.to_be_bytes());
+                }
+            }
+            p.mem.write_bytes(a.ptr(1), &bytes)?;
+            Ok(Ret::Val(bytes.len() as u32))
+        }
         _ => Err(Errno::EINVAL),
     }
+}
+
+/// SGI_RDNAME(pid, buf, len): the name of process `pid` (its program's
+/// file name, as `ps` shows it), NUL-terminated and cut to `len` bytes;
+/// returns the length copied without the NUL. ESRCH for no such process.
+/// The pc-sampling runtime names its profile after its own process.
+fn rdname(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let pid = a.word(0);
+    let name = if pid == p.pid {
+        p.name.clone()
+    } else {
+        k.procs.get(&pid).ok_or(Errno::ESRCH)?.name.clone()
+    };
+    let len = a.word(2) as usize;
+    if len == 0 {
+        return Ok(Ret::Val(0));
+    }
+    let mut bytes: Vec<u8> = name.into_bytes();
+    bytes.truncate(len - 1);
+    let n = bytes.len() as u32;
+    bytes.push(0);
+    p.mem.write_bytes(a.ptr(1), &bytes)?;
+    Ok(Ret::Val(n))
 }
 
 /// SGI_PATHCONF(path or fd, name, which): pathconf(2) and fpathconf(2).
