@@ -26,7 +26,11 @@ COMMON="hello args_env fileio workload fault_segv fault_divzero fault_overflow f
 IRIX_ONLY="prof_profil prof_sprofil prof_fast prof_errors prof_pcsample
 proc_fork_profil proc_exec proc_pcsample_fork proc_pipeline
 proc_sigsegv_handler proc_kill_child proc_deadlock
-prof_times prof_scale proc_exec_profil_off proc_times_child proc_sproc sys_calls proc_stop_cont"
+prof_times prof_scale proc_exec_profil_off proc_times_child proc_sproc sys_calls proc_stop_cont
+gdb_target"
+# Programs for the debugger tests: with DWARF and no optimisation, so GDB
+# sees every line and local.
+DEBUG_PROGS="gdb_target"
 
 LIBC_COMMON="crt0.S syscall.S errno.c string.c stdlib.c malloc.c stdio.c fmt_float.c libgcc.c stat.c setjmp.S"
 LIBC_IRIX="signal.c sigtramp.S wait.c profiling.c"
@@ -86,7 +90,9 @@ build_program() { # $1 = personality, $2 = object dir, $3 = program, $4 = output
 	fi
 	# Compile, then link: a one-step build would name the object after a
 	# random temporary file in the symbol table (assembly sources).
-	(cd "$GUEST" && $CC $CFLAGS $define -c "$src" -o "$dir/prog-$prog.o")
+	extra=
+	case " $DEBUG_PROGS " in *" $prog "*) extra="-g -O0" ;; esac
+	(cd "$GUEST" && $CC $CFLAGS $extra $define -c "$src" -o "$dir/prog-$prog.o")
 	$CC $CFLAGS $LDFLAGS -o "$out/$prog" "$dir/crt0.o" "$dir/prog-$prog.o" "$dir/libc.a"
 	if $OBJDUMP -d -m mips:isa64r2 "$out/$prog" | awk '{print $3}' |
 		grep -Ex "$FORBIDDEN" >/dev/null; then

@@ -15,6 +15,7 @@ use irix_kernel::profiling::HostProfile;
 use super::args::{split_command, ProfArgs};
 use super::launch::{launch, outcome_status};
 use super::{say, status, Failure};
+use crate::gdb::run_kernel;
 use crate::gmon;
 use crate::report;
 
@@ -70,12 +71,13 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         ranges.iter().map(|r| r.1).max().unwrap_or(0),
     );
     let started = std::time::Instant::now();
+    let gdb = args.machine.gdb.as_ref();
     let (outcome, exact) = if args.exact {
         let mut obs = ExactCycles::new(low, high);
-        let outcome = l.kernel.run_observed(&mut obs);
+        let outcome = run_kernel(&mut l.kernel, l.pid, &mut obs, gdb)?;
         (outcome, Some(obs))
     } else {
-        (l.kernel.run(), None)
+        (run_kernel(&mut l.kernel, l.pid, &mut (), gdb)?, None)
     };
     let host = started.elapsed();
     let (code, line) = outcome_status(&l.name, &outcome);

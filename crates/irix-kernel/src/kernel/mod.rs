@@ -7,7 +7,9 @@
 //! - `ticks`: the profiling clock's ticks, the guest's and the outside
 //!   profiler's;
 //! - `signals`: delivering pending signals and faults;
-//! - `exit`: a process's end, zombies and orphans.
+//! - `exit`: a process's end, zombies and orphans;
+//! - `debug`: the debugger's hook into the run loop, and its access to
+//!   registers and memory.
 //!
 //! The time API (`now`, `wall_time`, ticks and cycles) is in `crate::clock`
 //! and the outside profiler in `crate::profiling::outside`.
@@ -19,6 +21,7 @@
 //! `(&mut Kernel, &mut Process)` without aliasing.
 
 mod config;
+mod debug;
 mod exit;
 mod proctable;
 mod sched;
@@ -29,6 +32,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 
 pub use config::{KernelConfig, DEFAULT_EPOCH, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES};
+pub use debug::{DebugHook, RunEnd};
 
 use crate::memory::AddressSpace;
 use crate::process::{Pid, Process};
@@ -76,6 +80,10 @@ pub struct Kernel {
     /// last (another member's decode cache may be stale).
     pub(crate) share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
     pub(crate) stats: RunStats,
+    /// A time slice a debugger stopped, resumed by the next run.
+    pub(crate) paused: Option<debug::Paused>,
+    /// Queued processes that got no further in a row (deadlock detection).
+    pub(crate) idle_rounds: usize,
     pub(crate) log: Box<dyn Write>,
 }
 
@@ -99,6 +107,8 @@ impl Kernel {
             outside: None,
             share_groups: BTreeMap::new(),
             stats: RunStats::default(),
+            paused: None,
+            idle_rounds: 0,
             log: Box::new(std::io::stderr()),
         }
     }

@@ -4,6 +4,7 @@
 
 use cpu_mips::{ExcCode, Observer, StopReason};
 
+use super::debug::{DebugHook, Paused, RunEnd};
 use super::{Kernel, Outcome};
 use crate::process::{ExitStatus, Process, RunState};
 use crate::signals;
@@ -17,6 +18,8 @@ pub(super) enum SliceEnd {
     Stopped,
     Exited(ExitStatus),
     CycleLimit,
+    /// A debugger stopped the process (the slice resumes later).
+    DebugStop,
 }
 
 impl Kernel {
@@ -29,8 +32,25 @@ impl Kernel {
     /// As `run`, with `obs` seeing every instruction the outside-profiled
     /// process retires while its profile is active (until it execs).
     pub fn run_observed<O: Observer>(&mut self, obs: &mut O) -> Outcome {
-        let mut idle_rounds = 0usize;
-        while let Some(pid) = self.run_queue.pop_front() {
+        loop {
+            if let RunEnd::Finished(outcome) = self.run_debug(obs, &mut ()) {
+                return outcome;
+            }
+        }
+    }
+
+    /// As `run_observed`, with a debugger's hook: returns at each stop
+    /// it asks for and when the traced process ends. Calling it again
+    /// resumes exactly where it returned.
+    pub fn run_debug<O: Observer, D: DebugHook>(&mut self, obs: &mut O, dbg: &mut D) -> RunEnd {
+        loop {
+            let (pid, resumed) = match self.paused.take() {
+                Some(paused) => (paused.pid, Some(paused)),
+                None => match self.run_queue.pop_front() {
+                    Some(pid) => (pid, None),
+                    None => break,
+                },
+            };
             let Some(mut p) = self.procs.remove(&pid) else {
                 continue;
             };
@@ -41,8 +61,8 @@ impl Kernel {
                 if p.signals.pending & wake == 0 {
                     self.procs.insert(pid, p);
                     self.run_queue.push_back(pid);
-                    idle_rounds += 1;
-                    if idle_rounds > self.run_queue.len() {
+                    self.idle_rounds += 1;
+                    if self.idle_rounds > self.run_queue.len() {
                         self.outcome.get_or_insert(Outcome::Deadlock);
                         break;
                     }
@@ -50,30 +70,50 @@ impl Kernel {
                 }
                 p.state = RunState::Runnable;
             }
-            let was_blocked = p.state == RunState::Blocked;
+            let (was_blocked, slice_end) = match resumed {
+                Some(r) => (r.was_blocked, r.slice_end),
+                None => (
+                    p.state == RunState::Blocked,
+                    p.user_cycles() + self.config.quantum_cycles,
+                ),
+            };
             self.load_shared_memory(&mut p);
-            let end = if Some(pid) == self.outside_pid() {
-                self.run_slice(&mut p, obs)
-            } else {
-                self.run_slice(&mut p, &mut ())
+            let end = match (Some(pid) == self.outside_pid(), Some(pid) == dbg.traced()) {
+                (true, true) => self.run_slice(&mut p, slice_end, obs, dbg),
+                (true, false) => self.run_slice(&mut p, slice_end, obs, &mut ()),
+                (false, true) => self.run_slice(&mut p, slice_end, &mut (), dbg),
+                (false, false) => self.run_slice(&mut p, slice_end, &mut (), &mut ()),
             };
             self.park_shared_memory(&mut p);
+            let mut traced_exit = None;
             match end {
+                SliceEnd::DebugStop => {
+                    self.procs.insert(pid, p);
+                    self.paused = Some(Paused {
+                        pid,
+                        slice_end,
+                        was_blocked,
+                    });
+                    return RunEnd::DebugStop;
+                }
                 SliceEnd::Preempted => {
                     p.state = RunState::Runnable;
-                    idle_rounds = 0;
+                    self.idle_rounds = 0;
                 }
                 SliceEnd::Blocked => {
                     p.state = RunState::Blocked;
-                    idle_rounds = if was_blocked { idle_rounds + 1 } else { 0 };
+                    self.idle_rounds = if was_blocked { self.idle_rounds + 1 } else { 0 };
                 }
                 SliceEnd::Stopped => {
                     p.state = RunState::Stopped;
-                    idle_rounds = 0;
+                    self.idle_rounds = 0;
                 }
                 SliceEnd::Exited(status) => {
-                    idle_rounds = 0;
+                    self.idle_rounds = 0;
                     self.exit_process(&mut p, status);
+                    if dbg.traced() == Some(pid) {
+                        traced_exit = Some(status);
+                    }
                 }
                 SliceEnd::CycleLimit => {
                     self.procs.insert(pid, p);
@@ -88,19 +128,27 @@ impl Kernel {
                     self.run_queue.push_back(pid);
                 }
             }
-            if idle_rounds > self.run_queue.len() {
+            if let Some(status) = traced_exit {
+                return RunEnd::TracedExited(status);
+            }
+            if self.idle_rounds > self.run_queue.len() {
                 // Every queued process retried its blocking call in a row
                 // and none could proceed: nothing can ever wake them.
                 self.outcome.get_or_insert(Outcome::Deadlock);
                 break;
             }
         }
-        self.outcome.clone().unwrap_or(Outcome::Deadlock)
+        RunEnd::Finished(self.outcome.clone().unwrap_or(Outcome::Deadlock))
     }
 
     /// Runs `p` for one quantum, handling its exceptions and ticks.
-    fn run_slice<O: Observer>(&mut self, p: &mut Process, obs: &mut O) -> SliceEnd {
-        let slice_end = p.user_cycles() + self.config.quantum_cycles;
+    fn run_slice<O: Observer, D: DebugHook>(
+        &mut self,
+        p: &mut Process,
+        slice_end: u64,
+        obs: &mut O,
+        dbg: &mut D,
+    ) -> SliceEnd {
         // An exec ends the outside profile: the observer must not see the
         // new image, so the slice ends there (the next one is unobserved).
         let observed = self.outside_pid() == Some(p.pid);
@@ -116,8 +164,15 @@ impl Kernel {
             if self.config.max_cycles.is_some_and(|max| self.now >= max) {
                 return SliceEnd::CycleLimit;
             }
+            if dbg.stop_here(p) {
+                return SliceEnd::DebugStop;
+            }
             let outside_next = self.outside_deadline(p.pid);
-            let deadline = slice_end.min(p.next_tick).min(outside_next).min(limit);
+            let deadline = slice_end
+                .min(p.next_tick)
+                .min(outside_next)
+                .min(limit)
+                .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
             let stop = p.cpu.run(&mut p.mem, obs, deadline);
             let ran = p.user_cycles() - start;
@@ -135,7 +190,16 @@ impl Kernel {
                     }
                 }
                 StopReason::Exception(e) if e.code == ExcCode::Sys => {
-                    match syscalls::dispatch(self, p) {
+                    let next_pid = self.next_pid;
+                    let next = syscalls::dispatch(self, p);
+                    if dbg.traced() == Some(p.pid) {
+                        let new = (next_pid..self.next_pid)
+                            .filter(|c| self.procs.get(c).is_some_and(|c| c.ppid == p.pid));
+                        for child in new {
+                            dbg.forked(p.pid, child);
+                        }
+                    }
+                    match next {
                         Next::Continue if observed && self.outside_pid() != Some(p.pid) => {
                             return SliceEnd::Preempted;
                         }
