@@ -27,7 +27,7 @@ IRIX_ONLY="prof_profil prof_sprofil prof_fast prof_errors prof_pcsample
 proc_fork_profil proc_exec proc_pcsample_fork proc_pipeline
 proc_sigsegv_handler proc_kill_child proc_deadlock
 prof_times prof_scale proc_exec_profil_off proc_times_child proc_sproc sys_calls proc_stop_cont
-gdb_target"
+fault_divzero_break gdb_target"
 # Programs for the debugger tests: with DWARF and no optimisation, so GDB
 # sees every line and local.
 DEBUG_PROGS="gdb_target"

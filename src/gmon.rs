@@ -9,7 +9,7 @@
 //! - [`parse_gmon`], [`read_gmon`]: bytes in (identical ranges summed back).
 //! - [`GmonFile::check_against_text`]: does this profile belong to that program?
 //!
-//! Format (/work/shared/ABI.md, "gmon.out", which follows binutils' gmon_out.h):
+//! Format (docs/abi.md, "gmon.out", which follows binutils' gmon_out.h):
 //! header "gmon", int32 version 1, 12 spare bytes; then records, each opened by a
 //! tag byte: 0 = time histogram, 1 = call arc, 2 = basic-block counts. All fields
 //! are in the executable's byte order (big-endian for MIPS/IRIX) and addresses are
@@ -293,7 +293,7 @@ impl Shape {
 }
 
 /// Check one record on its own, then against those already accepted (gprof's
-/// rules, ABI.md: identical ranges sum; disjoint ranges share bytes-per-bin;
+/// rules, docs/abi.md: identical ranges sum; disjoint ranges share bytes-per-bin;
 /// partial overlaps are rejected; one rate and one dimension per file).
 fn check_shape(shape: &Shape, accepted: &[Shape]) -> Result<(), GmonError> {
     let range = shape.range();

@@ -2,6 +2,7 @@
 //! `report` commands, the gmon.out format and the profile reports.
 
 pub mod cli;
+pub mod exit;
 pub mod gdb;
 pub mod gmon;
 pub mod profile;

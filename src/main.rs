@@ -4,7 +4,8 @@
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
-use irix_emu::cli::{self, args::Cli, args::Command, status};
+use irix_emu::cli::{self, args::Cli, args::Command};
+use irix_emu::exit;
 
 fn main() -> ExitCode {
     let parsed = Cli::command().try_get_matches().and_then(|m| {
@@ -23,7 +24,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // --help and --version are not failures.
             let code = if e.use_stderr() {
-                status::EMULATOR_FAILURE
+                exit::EMULATOR_FAILURE
             } else {
                 0
             };

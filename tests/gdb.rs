@@ -12,7 +12,7 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{emu_command, guest_program, require_tool, run_command, Run, Status, TempDir};
+use common::{emu_command, guest_program, require_tool, run_command, Run, Status, Scratch};
 
 const GDB: &str = "gdb-multiarch";
 
@@ -32,7 +32,7 @@ fn wait_for_socket(sock: &Path) {
 /// Starts `irix-emu <command> --gdb unix:SOCK <extra> PROGRAM <args>` on a
 /// thread; returns the socket path and the thread's handle.
 fn start_emu(
-    dir: &TempDir,
+    dir: &Scratch,
     command: &str,
     extra: &[&str],
     program: &Path,
@@ -55,7 +55,7 @@ fn start_emu(
 
 /// Runs GDB in batch mode: loads `program`, connects to `sock`, then runs
 /// `commands`. Returns GDB's output (stdout and stderr).
-fn gdb(dir: &TempDir, program: &Path, sock: &Path, commands: &str) -> String {
+fn gdb(dir: &Scratch, program: &Path, sock: &Path, commands: &str) -> String {
     let script = format!(
         "set pagination off\nset confirm off\nset width 0\nfile {}\ntarget remote {}\n{commands}\n",
         program.display(),
@@ -74,7 +74,7 @@ fn session(command: &str, extra: &[&str], args: &[&str], commands: &str) -> Opti
         return None;
     }
     let program = guest_program("irix", "gdb_target")?;
-    let dir = TempDir::new("gdb");
+    let dir = Scratch::new("gdb");
     let (sock, emu) = start_emu(&dir, command, extra, &program, args);
     let out = gdb(&dir, &program, &sock, commands);
     let run = emu.join().expect("irix-emu thread");
@@ -203,7 +203,7 @@ fn interrupt_stops_a_spinning_program() {
     let Some(program) = guest_program("irix", "gdb_target") else {
         return;
     };
-    let dir = TempDir::new("gdb-int");
+    let dir = Scratch::new("gdb-int");
     let (sock, emu) = start_emu(&dir, "run", &[], &program, &["spin"]);
     let mut s = UnixStream::connect(&sock).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
@@ -256,7 +256,7 @@ fn a_closed_connection_ends_the_run_with_status_125() {
     let Some(program) = guest_program("irix", "gdb_target") else {
         return;
     };
-    let dir = TempDir::new("gdb-closed");
+    let dir = Scratch::new("gdb-closed");
     let (sock, emu) = start_emu(&dir, "run", &[], &program, &[]);
     let mut s = UnixStream::connect(&sock).expect("connect");
     s.write_all(b"$garbage").unwrap();
@@ -274,7 +274,7 @@ fn a_fatal_signal_is_reported_to_gdb_and_in_the_exit_status() {
     let Some(program) = guest_program("irix", "fault_segv") else {
         return;
     };
-    let dir = TempDir::new("gdb-segv");
+    let dir = Scratch::new("gdb-segv");
     let (sock, emu) = start_emu(&dir, "run", &[], &program, &[]);
     let out = gdb(&dir, &program, &sock, "continue");
     let run = emu.join().unwrap();
@@ -293,7 +293,7 @@ fn a_debugged_profile_is_the_undebugged_profile_bit_for_bit() {
     let Some(program) = guest_program("irix", "gdb_target") else {
         return;
     };
-    let dir = TempDir::new("gdb-prof");
+    let dir = Scratch::new("gdb-prof");
     // At 1 MHz PROF_FAST samples every 1000 cycles: a few dozen samples.
     let plain = run_command(emu_command(
         [

@@ -1,5 +1,5 @@
 //! gmon.out encoding, parsing and rejection (src/gmon.rs), against the format in
-//! /work/shared/ABI.md ("gmon.out").
+//! docs/abi.md ("gmon.out").
 
 use irix_emu::gmon::{
     check_histograms, encode_gmon, parse_gmon, read_gmon, write_gmon, GmonError, GmonFile,
@@ -311,8 +311,8 @@ fn a_histogram_outside_the_programs_text_is_a_mismatch() {
 
 #[test]
 fn write_is_atomic_and_leaves_no_temporary_file() {
-    let dir = std::env::temp_dir().join(format!("irix-emu-gmon-write-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = test_support::Scratch::new("gmon-write");
+    let dir = scratch.path();
     let path = dir.join("gmon.out");
     let hists = vec![hist(0x400000, 0x400010, vec![1, 2, 3, 70_000])];
     write_gmon(&path, &hists).expect("writes");
@@ -327,11 +327,7 @@ fn write_is_atomic_and_leaves_no_temporary_file() {
         )
     );
     assert_eq!(read_gmon(&path).unwrap().histograms, hists);
-    let names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(names, vec![std::ffi::OsString::from("gmon.out")]);
+    assert_eq!(scratch.names(), ["gmon.out"]);
     // An unwritable destination reports the path and leaves nothing behind.
     let missing = dir.join("no-such-dir").join("gmon.out");
     let err = write_gmon(&missing, &hists).unwrap_err();
@@ -340,7 +336,6 @@ fn write_is_atomic_and_leaves_no_temporary_file() {
             .starts_with(&format!("{}: cannot write: ", missing.display())),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 proptest! {

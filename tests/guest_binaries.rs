@@ -1,10 +1,11 @@
 //! The committed guest binaries: rebuilt byte for byte by guest/build.sh,
-//! and made only of instructions an R4000 has (issue 4: "A test decodes
-//! every instruction of every guest binary's text and fails on any encoding
-//! an R4000 does not have").
+//! and made only of instructions an R4000 has (every instruction of every
+//! guest binary's text is decoded; an encoding an R4000 lacks fails).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use test_support::tools::require_tool;
 
 fn guest_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("guest")
@@ -24,23 +25,6 @@ fn binaries() -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-/// True when the tool runs; otherwise skips visibly, or panics under
-/// IRIX_EMU_REQUIRE_TOOLS=1 (CI).
-fn have_tool(tool: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("IRIX_EMU_REQUIRE_TOOLS").is_none_or(|v| v != "1"),
-            "{tool} is required (IRIX_EMU_REQUIRE_TOOLS=1) but was not found"
-        );
-        eprintln!("SKIP: {tool} not found");
-    }
-    ok
 }
 
 #[test]
@@ -80,7 +64,7 @@ fn every_text_word_of_every_guest_binary_is_an_r4000_instruction() {
 
 #[test]
 fn guest_binaries_rebuild_byte_for_byte() {
-    if !have_tool("mips-linux-gnu-gcc") {
+    if !require_tool("mips-linux-gnu-gcc") {
         return;
     }
     let out = Command::new("sh")

@@ -1,4 +1,4 @@
-//! Kernel profiling seen from inside the guest (issue 5): the guest programs
+//! Kernel profiling seen from inside the guest: the guest programs
 //! call profil, sprofil and pcsample through the guest libc and print what
 //! the kernel wrote into their buffers. The unit-level sentence tests live in
 //! crates/irix-kernel/tests/profiling_*.rs; these check the whole path
@@ -34,12 +34,12 @@
 //!   (2: the branch, also latched for its delay slot) = 4 x 17. For hot_b,
 //!   1,000,000 mod 11 = 1: each of 11 positions 4 times: 12, 4 x 6, 8.
 
-mod support;
+mod common;
 
-use support::{emu, field, guest, lines_with, Out};
+use common::{emu, field, guest, lines_with, Run, Status};
 
 /// `irix-emu run [--personality P] PROGRAM ARGS` from the repository root.
-fn run(personality: Option<&str>, program: &str, args: &[&str]) -> Out {
+fn run(personality: Option<&str>, program: &str, args: &[&str]) -> Run {
     let path = guest(program);
     let mut all = vec!["run"];
     if let Some(p) = personality {
@@ -56,7 +56,8 @@ fn run_twice(personality: Option<&str>, program: &str, args: &[&str]) -> String 
     let first = run(personality, program, args);
     let second = run(personality, program, args);
     assert_eq!(
-        first.status, 0,
+        first.status,
+        Status::Code(0),
         "{program} {args:?}: stderr {}",
         first.stderr
     );
@@ -65,7 +66,7 @@ fn run_twice(personality: Option<&str>, program: &str, args: &[&str]) -> String 
         first.stdout, second.stdout,
         "{program} {args:?}: two runs printed different bytes"
     );
-    first.text()
+    first.stdout_text()
 }
 
 /// Fills in what depends on where the linker put things (the guest libc's
@@ -209,7 +210,7 @@ fn with_each_clock_tick_the_current_subdivision_is_identified_and_its_count_incr
     // identified and its corresponding histogram count is incremented."
     // prof_profil's bins fall inside hot_a and hot_b, and each function's
     // bins sum to the ticks its loop takes (68 and 44, worked out above).
-    let out = run(None, "prof_profil", &[]).text();
+    let out = run(None, "prof_profil", &[]).stdout_text();
     let text_line = lines_with(&out, "text: ")[0];
     let hot_a = u32::from_str_radix(
         &text_line[text_line.find("hot_a at +0x").unwrap() + 12..][..2],
@@ -243,8 +244,8 @@ fn prof_fast_forces_the_system_to_take_samples_once_every_millisecond() {
     // irix sprofil(2): "PROF_FAST ... will provide more accurate profiling by
     // forcing the system to take samples once every millisecond": tvp reads
     // 1000 us instead of 10000, and the same work takes 10 times the ticks.
-    let slow = run(None, "prof_sprofil", &[]).text();
-    let fast = run(None, "prof_fast", &[]).text();
+    let slow = run(None, "prof_sprofil", &[]).stdout_text();
+    let fast = run(None, "prof_fast", &[]).stdout_text();
     assert_eq!(
         lines_with(&slow, "tick: "),
         ["tick: tv_sec 0 tv_usec 10000"]
@@ -286,7 +287,7 @@ fn aix_examines_the_program_counter_60_times_a_second() {
     // aix profil: "After this call, the user's program counter (pc) is
     // examined 60 times a second": the same 112,000,000-odd profiled cycles
     // take 0.6 x 112 = 67.2 -> 67 ticks of 1,666,666.7 cycles.
-    let irix = run(None, "prof_profil", &[]).text();
+    let irix = run(None, "prof_profil", &[]).stdout_text();
     let aix = run_twice(Some("aix"), "prof_profil", &[]);
     let total = |out: &str| field(lines_with(out, "ticks: ")[0], "total ");
     assert_eq!(total(&aix), 67);
@@ -379,8 +380,8 @@ fn darwin_bins_are_half_the_pc_offset_times_scale_over_65536() {
         );
     }
     // The formulas really differ where the remainder is odd: mode 1.
-    let odd_irix = scale_counters(&run(None, "prof_scale", &["1"]).text());
-    let odd_darwin = scale_counters(&run(Some("darwin"), "prof_scale", &["1"]).text());
+    let odd_irix = scale_counters(&run(None, "prof_scale", &["1"]).stdout_text());
+    let odd_darwin = scale_counters(&run(Some("darwin"), "prof_scale", &["1"]).stdout_text());
     assert_ne!(odd_irix, odd_darwin);
     assert_eq!(
         odd_irix[0],

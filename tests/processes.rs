@@ -1,4 +1,4 @@
-//! Processes (issue 7): fork, pipes, exec, signals, kill and waitsys,
+//! Processes: fork, pipes, exec, signals, kill and waitsys,
 //! deadlock detection, times() of children, and determinism of
 //! multi-process runs, on the committed IRIX guest programs.
 //!
@@ -13,12 +13,14 @@
 //! Scheduling is round-robin in pid order with 1,000,000-cycle slices
 //! (README "Scheduling"), so the interleaving and every output are fixed.
 
-mod support;
+mod common;
 
-use support::{emu, field, guest, lines_with, Out, Scratch, EMULATOR_FAILURE, KILLED_BY_SIGSEGV};
+use common::{
+    emu, exit, exited, field, guest, lines_with, Run, Scratch, Status, KILLED_BY_SIGSEGV,
+};
 
 /// `irix-emu run PROGRAM` from the repository root.
-fn run(program: &str) -> Out {
+fn run(program: &str) -> Run {
     emu(&["run", &guest(program)])
 }
 
@@ -29,10 +31,10 @@ fn a_pipe_pipeline_of_three_processes_produces_the_right_output() {
     let sum: u64 = (1..=333u64).map(|k| 9 * k * k).sum();
     assert_eq!(sum, 111_277_611);
     let r = run("proc_pipeline");
-    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
+    assert_eq!(r.status, Status::Code(0), "stderr: {}", r.stderr);
     assert_eq!(r.stderr, "");
     assert_eq!(
-        r.text(),
+        r.stdout_text(),
         format!(
             "consumer: 333 values, sum {sum}
 parent: producer exited 0, filter exited 0, consumer exited 0
@@ -50,7 +52,7 @@ fn a_sigsegv_handler_runs_and_returns_then_the_default_action_kills() {
     let program = guest("proc_sigsegv_handler");
     let r = run("proc_sigsegv_handler");
     assert_eq!(
-        r.text(),
+        r.stdout_text(),
         "part 1: faulting store at the label fault_store
 handler: signal 11 (SIGSEGV), sc_pc at the faulting store: yes
 part 1: resumed after the store, handler ran 1 time
@@ -60,7 +62,7 @@ part 2: recovered by siglongjmp, SIGSEGV blocked: no
 part 3: default action, faulting once more
 "
     );
-    assert_eq!(r.status, KILLED_BY_SIGSEGV);
+    assert_eq!(r.status, Status::Code(KILLED_BY_SIGSEGV));
     let lines: Vec<&str> = r.stderr.lines().collect();
     assert_eq!(lines.len(), 1, "{}", r.stderr);
     let prefix = format!("irix-emu: {program}: killed by SIGSEGV at pc 0x");
@@ -73,10 +75,10 @@ fn killing_a_child_is_reported_through_waitsys() {
     // waitsys's siginfo (CLD_KILLED + signal, CLD_EXITED + status) as libc's
     // waitpid status word; kill of a reaped child is ESRCH.
     let r = run("proc_kill_child");
-    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
+    assert_eq!(r.status, Status::Code(0), "stderr: {}", r.stderr);
     assert_eq!(r.stderr, "");
     assert_eq!(
-        r.text(),
+        r.stdout_text(),
         "kill SIGKILL: 0
 child 1: killed by signal 9 (SIGKILL)
 kill SIGTERM: 0
@@ -92,12 +94,12 @@ fn no_guest_can_make_the_emulator_hang() {
     // proc_deadlock: parent and child each block reading a pipe only the
     // other could write. irix-emu must notice that no process can run and
     // stop with 125 (README: "a deadlock of guest processes") and one line.
-    // (support::run's time limit turns a hang into a failure.)
+    // (common::run_command's time limit turns a hang into a failure.)
     let program = guest("proc_deadlock");
     let r = run("proc_deadlock");
-    assert_eq!(r.status, EMULATOR_FAILURE);
+    assert_eq!(r.status, exited(exit::EMULATOR_FAILURE));
     assert_eq!(
-        r.text(),
+        r.stdout_text(),
         "proc_deadlock: parent and child will both block reading pipes nobody writes\n"
     );
     assert_eq!(
@@ -118,7 +120,7 @@ fn two_runs_of_a_multi_process_guest_print_identical_output_and_identical_profil
         "proc_times_child",
     ] {
         let (a, b) = (run(program), run(program));
-        assert_eq!(a.status, 0, "{program}: {}", a.stderr);
+        assert_eq!(a.status, Status::Code(0), "{program}: {}", a.stderr);
         assert_eq!(a.stdout, b.stdout, "{program}: stdout");
         assert_eq!(a.stderr, b.stderr, "{program}: stderr");
     }
@@ -128,7 +130,7 @@ fn two_runs_of_a_multi_process_guest_print_identical_output_and_identical_profil
     let mut printed = Vec::new();
     for out in &outs {
         let r = emu(&["prof", "-o", out, &guest("proc_fork_profil")]);
-        assert_eq!(r.status, 0, "{}", r.stderr);
+        assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
         printed.push(r.stdout);
     }
     assert_eq!(printed[0], printed[1]);
@@ -150,8 +152,8 @@ fn times_reports_a_waited_for_child_in_cutime_and_cstime() {
     // child's own figures (or one more tick: the child's printf and exit
     // come after its times()).
     let r = run("proc_times_child");
-    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
-    let out = r.text();
+    assert_eq!(r.status, Status::Code(0), "stderr: {}", r.stderr);
+    let out = r.stdout_text();
     assert_eq!(
         out,
         "parent before wait: cutime 0 cstime 0
@@ -182,9 +184,9 @@ fn sproc_members_share_the_address_space_and_the_profiling_buffer() {
     // and hot_b's (member, 3,000,000 x 11 cycles = 33 ticks). The member's
     // entry returns 7, which the kernel's exit stub makes its status.
     let r = run("proc_sproc");
-    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
+    assert_eq!(r.status, Status::Code(0), "stderr: {}", r.stderr);
     assert_eq!(
-        r.text(),
+        r.stdout_text(),
         "proc_sproc: profil 0
 member: running hot_b
 parent: member exited with status 7
@@ -200,9 +202,9 @@ fn a_stopped_process_takes_no_cpu_until_sigcont() {
     // it off the CPU, so its "resumed" line can only follow the parent's
     // SIGCONT (were the stop ignored, the child would print first).
     let r = run("proc_stop_cont");
-    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
+    assert_eq!(r.status, Status::Code(0), "stderr: {}", r.stderr);
     assert_eq!(
-        r.text(),
+        r.stdout_text(),
         "parent: child has sent itself SIGSTOP; sending SIGCONT
 child: resumed after SIGCONT
 parent: child exited with status 5

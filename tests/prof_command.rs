@@ -1,5 +1,5 @@
-//! `irix-emu prof` and `irix-emu report` on real guest programs (issue 6,
-//! the outside profiler).
+//! `irix-emu prof` and `irix-emu report` on real guest programs (the
+//! outside profiler).
 //!
 //! Contents:
 //! 1. prof: the guest's stdout passes through untouched; gmon.out parses
@@ -14,20 +14,20 @@
 //! Workload runs use `workload 2` (2 rounds, about 20 M instructions) to keep
 //! the suite quick.
 
-mod support;
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use irix_emu::gmon::{read_gmon, GmonFile};
-use support::{
-    emu, guest, json_is_valid, lines_with, run, tool, user_cycles, Out, Scratch, CYCLE_LIMIT,
-    EMULATOR_FAILURE, KILLED_BY_SIGSEGV, USER_CYCLES_PER_TICK,
+use common::{
+    emu, exit, exited, guest, json_is_valid, lines_with, require_tool, run_command, user_cycles,
+    Run, Scratch, Status, KILLED_BY_SIGSEGV, USER_CYCLES_PER_TICK,
 };
+use irix_emu::gmon::{read_gmon, GmonFile};
 
 /// `irix-emu prof --stats OPTIONS -o OUT PROGRAM ARGS` from the repository root.
-fn prof(options: &[&str], out: &str, program: &str, args: &[&str]) -> Out {
+fn prof(options: &[&str], out: &str, program: &str, args: &[&str]) -> Run {
     let path = guest(program);
     let mut all = vec!["prof", "--stats"];
     all.extend(options);
@@ -61,8 +61,13 @@ fn prof_passes_the_guest_output_through_untouched() {
     let out = dir.file("gmon.out");
     let plain = emu(&["run", &guest("workload"), "2"]);
     let profiled = prof(&[], &out, "workload", &["2"]);
-    assert_eq!(plain.status, 0);
-    assert_eq!(profiled.status, 0, "stderr: {}", profiled.stderr);
+    assert_eq!(plain.status, Status::Code(0));
+    assert_eq!(
+        profiled.status,
+        Status::Code(0),
+        "stderr: {}",
+        profiled.stderr
+    );
     assert_eq!(profiled.stdout, plain.stdout);
     assert!(
         profiled.stderr.starts_with("Flat profile:\n"),
@@ -125,7 +130,7 @@ fn the_flat_profile_samples_sum_to_the_guest_user_ticks() {
             &["--max-cycles", "5000000"],
             "workload",
             &["2"],
-            CYCLE_LIMIT,
+            exit::CYCLE_LIMIT.into(),
             USER_CYCLES_PER_TICK,
         ),
     ];
@@ -133,7 +138,7 @@ fn the_flat_profile_samples_sum_to_the_guest_user_ticks() {
         let dir = Scratch::new("prof-sum");
         let out = dir.file("gmon.out");
         let r = prof(options, &out, program, args);
-        assert_eq!(r.status, status, "{case}: stderr {}", r.stderr);
+        assert_eq!(r.status.shell(), status, "{case}: stderr {}", r.stderr);
         let g = gmon(&out);
         assert_eq!(
             total(&g),
@@ -175,20 +180,21 @@ fn folded_samples(stdout: &str) -> BTreeMap<String, u64> {
 fn gnu_gprof_reads_the_gmon_out_and_agrees_on_every_function() {
     // README: "The gmon.out is the GNU format (big-endian, 4-byte addresses)
     // that `mips-linux-gnu-gprof -b -p PROGRAM gmon.out` reads too."
-    if !tool("mips-linux-gnu-gprof") {
+    if !require_tool("mips-linux-gnu-gprof") {
         return;
     }
     let dir = Scratch::new("prof-gprof");
     let out = dir.file("gmon.out");
     let program = guest("workload");
-    assert_eq!(prof(&[], &out, "workload", &["2"]).status, 0);
+    assert_eq!(prof(&[], &out, "workload", &["2"]).status, Status::Code(0));
     let mut cmd = Command::new("mips-linux-gnu-gprof");
     cmd.args(["-b", "-p", &program, &out])
-        .current_dir(support::repo());
-    let g = run(cmd);
-    assert_eq!(g.status, 0, "gprof: {}", g.stderr);
-    let theirs = gprof_samples(&g.text(), 100.0);
-    let ours = folded_samples(&emu(&["report", "--format", "folded", &program, &out]).text());
+        .current_dir(common::repo());
+    let g = run_command(cmd);
+    assert_eq!(g.status, Status::Code(0), "gprof: {}", g.stderr);
+    let theirs = gprof_samples(&g.stdout_text(), 100.0);
+    let ours =
+        folded_samples(&emu(&["report", "--format", "folded", &program, &out]).stdout_text());
     assert_eq!(theirs, ours);
     assert_eq!(theirs.values().sum::<u64>(), total(&gmon(&out)));
     // The same top functions, in gprof's order (ties broken by name there).
@@ -204,8 +210,8 @@ fn gnu_gprof_reads_the_gmon_out_and_agrees_on_every_function() {
 fn two_prof_runs_write_byte_identical_gmon_out_files() {
     let dir = Scratch::new("prof-twice");
     let (a, b) = (dir.file("a.out"), dir.file("b.out"));
-    assert_eq!(prof(&[], &a, "workload", &["2"]).status, 0);
-    assert_eq!(prof(&[], &b, "workload", &["2"]).status, 0);
+    assert_eq!(prof(&[], &a, "workload", &["2"]).status, Status::Code(0));
+    assert_eq!(prof(&[], &b, "workload", &["2"]).status, Status::Code(0));
     let (a, b) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
     assert!(!a.is_empty());
     assert_eq!(a, b);
@@ -218,8 +224,11 @@ fn fast_samples_every_millisecond_about_ten_times_as_often() {
     // ticks of 1 ms; the histogram's rate says 1000 Hz.
     let dir = Scratch::new("prof-fast");
     let (slow, fast) = (dir.file("slow.out"), dir.file("fast.out"));
-    assert_eq!(prof(&[], &slow, "workload", &["2"]).status, 0);
-    assert_eq!(prof(&["--fast"], &fast, "workload", &["2"]).status, 0);
+    assert_eq!(prof(&[], &slow, "workload", &["2"]).status, Status::Code(0));
+    assert_eq!(
+        prof(&["--fast"], &fast, "workload", &["2"]).status,
+        Status::Code(0)
+    );
     let (s, f) = (gmon(&slow), gmon(&fast));
     assert_eq!(s.histograms[0].rate_hz, 100);
     assert_eq!(f.histograms[0].rate_hz, 1000);
@@ -238,10 +247,10 @@ fn granularity_16_gives_bins_of_16_bytes_holding_the_same_samples() {
     // sum of the four 4-byte bins it covers.
     let dir = Scratch::new("prof-gran");
     let (fine, coarse) = (dir.file("4.out"), dir.file("16.out"));
-    assert_eq!(prof(&[], &fine, "workload", &["2"]).status, 0);
+    assert_eq!(prof(&[], &fine, "workload", &["2"]).status, Status::Code(0));
     assert_eq!(
         prof(&["--granularity", "16"], &coarse, "workload", &["2"]).status,
-        0
+        Status::Code(0)
     );
     let (f, c) = (gmon(&fine), gmon(&coarse));
     assert_eq!(f.histograms.len(), c.histograms.len());
@@ -260,10 +269,15 @@ fn output_into_a_missing_directory_fails_with_125_and_leaves_no_file() {
     let dir = Scratch::new("prof-nodir");
     let out = dir.file("missing/gmon.out");
     let r = prof(&[], &out, "hello", &[]);
-    assert_eq!(r.status, EMULATOR_FAILURE, "stderr: {}", r.stderr);
+    assert_eq!(
+        r.status,
+        exited(exit::EMULATOR_FAILURE),
+        "stderr: {}",
+        r.stderr
+    );
     // The directory is checked before the guest runs: no run is wasted
     // on a profile that cannot be written.
-    assert_eq!(r.text(), "");
+    assert_eq!(r.stdout_text(), "");
     let errors = lines_with(&r.stderr, "irix-emu: ");
     assert_eq!(errors.len(), 1, "{}", r.stderr);
     assert!(
@@ -326,8 +340,8 @@ fn exact_reports_the_cycles_the_timing_model_says_to_the_cycle() {
     let dir = Scratch::new("prof-exact");
     let out = dir.file("gmon.out");
     let r = prof(&["--exact"], &out, "exact_loops", &[]);
-    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
-    assert_eq!(r.text(), "exact_loops: done\n");
+    assert_eq!(r.status, Status::Code(0), "stderr: {}", r.stderr);
+    assert_eq!(r.stdout_text(), "exact_loops: done\n");
     let rows = exact_rows(&r.stderr);
     for (name, cycles) in [
         ("loop_1m", 5_000_004u64),
@@ -356,47 +370,51 @@ fn report_prints_the_profile_in_every_format() {
     let out = dir.file("gmon.out");
     let program = guest("workload");
     let p = prof(&[], &out, "workload", &["2"]);
-    assert_eq!(p.status, 0);
+    assert_eq!(p.status, Status::Code(0));
     let samples = total(&gmon(&out));
 
     // text: the same flat profile prof printed.
     let text = emu(&["report", &program, &out]);
-    assert_eq!(text.status, 0, "{}", text.stderr);
-    assert_eq!(text.text(), flat_part(&p.stderr));
+    assert_eq!(text.status, Status::Code(0), "{}", text.stderr);
+    assert_eq!(text.stdout_text(), flat_part(&p.stderr));
 
     // folded: one "PROGRAM;function N" line per function with samples.
     let folded = emu(&["report", "--format", "folded", &program, &out]);
-    assert_eq!(folded.status, 0);
+    assert_eq!(folded.status, Status::Code(0));
     assert!(folded
-        .text()
+        .stdout_text()
         .lines()
         .all(|l| l.starts_with(&format!("{program};"))));
     assert_eq!(
-        folded_samples(&folded.text()).values().sum::<u64>(),
+        folded_samples(&folded.stdout_text()).values().sum::<u64>(),
         samples
     );
 
     // json: valid, and its total is the gmon.out's.
     let json = emu(&["report", "--format", "json", &program, &out]);
-    assert_eq!(json.status, 0);
-    assert!(json_is_valid(&json.text()), "not JSON:\n{}", json.text());
+    assert_eq!(json.status, Status::Code(0));
     assert!(
-        json.text()
+        json_is_valid(&json.stdout_text()),
+        "not JSON:\n{}",
+        json.stdout_text()
+    );
+    assert!(
+        json.stdout_text()
             .contains(&format!("\"total_samples\": {samples},")),
         "{}",
-        json.text()
+        json.stdout_text()
     );
 
     // --annotate sieve: per-instruction samples summing to sieve's.
     let ann = emu(&["report", "--annotate", "sieve", &program, &out]);
-    assert_eq!(ann.status, 0, "{}", ann.stderr);
-    let sieve = folded_samples(&folded.text())["sieve"];
+    assert_eq!(ann.status, Status::Code(0), "{}", ann.stderr);
+    let sieve = folded_samples(&folded.stdout_text())["sieve"];
     let head = format!("Annotation of sieve (0x00400188-0x0040026c): {sieve} samples");
     assert_eq!(
-        lines_with(&ann.text(), "Annotation of "),
+        lines_with(&ann.stdout_text(), "Annotation of "),
         [format!("{head}, 0.08 seconds")]
     );
-    let per_insn: u64 = ann.text()[ann.text().find(&head).unwrap()..]
+    let per_insn: u64 = ann.stdout_text()[ann.stdout_text().find(&head).unwrap()..]
         .lines()
         .filter_map(|l| l.split_whitespace().next()?.parse::<u64>().ok())
         .sum();
@@ -405,7 +423,7 @@ fn report_prints_the_profile_in_every_format() {
     // --svg FILE: written, an SVG document.
     let svg = dir.file("profile.svg");
     let s = emu(&["report", "--svg", &svg, &program, &out]);
-    assert_eq!(s.status, 0, "{}", s.stderr);
+    assert_eq!(s.status, Status::Code(0), "{}", s.stderr);
     let body = std::fs::read_to_string(&svg).expect("svg written");
     assert!(body.starts_with("<svg"), "{}", &body[..body.len().min(80)]);
     assert!(body.trim_end().ends_with("</svg>"));
@@ -415,7 +433,7 @@ fn report_prints_the_profile_in_every_format() {
 fn report_refuses_bad_profiles_with_125_and_one_line() {
     let dir = Scratch::new("report-bad");
     let good = dir.file("gmon.out");
-    assert_eq!(prof(&[], &good, "workload", &["2"]).status, 0);
+    assert_eq!(prof(&[], &good, "workload", &["2"]).status, Status::Code(0));
     let bytes = std::fs::read(&good).unwrap();
     let truncated = dir.file("truncated.out");
     std::fs::write(&truncated, &bytes[..100]).unwrap();
@@ -452,7 +470,7 @@ fn report_refuses_bad_profiles_with_125_and_one_line() {
     ];
     for (case, program, gmon, message) in cases {
         let r = emu(&["report", program, gmon]);
-        assert_eq!(r.status, EMULATOR_FAILURE, "{case}");
+        assert_eq!(r.status, exited(exit::EMULATOR_FAILURE), "{case}");
         assert_eq!(r.stdout, b"", "{case}");
         let lines: Vec<&str> = r.stderr.lines().collect();
         assert_eq!(lines.len(), 1, "{case}: {}", r.stderr);
@@ -485,9 +503,9 @@ fn prof_never_charges_an_exec_d_image_to_the_first_program_s_functions() {
     let dir = Scratch::new("prof-exec");
     let out = dir.file("gmon.out");
     let r = prof(&[], &out, "proc_exec", &["guest/bin/irix/workload"]);
-    assert_eq!(r.status, 0, "stderr: {}", r.stderr);
+    assert_eq!(r.status, Status::Code(0), "stderr: {}", r.stderr);
     let folded = emu(&["report", "--format", "folded", &guest("proc_exec"), &out]);
-    let charged = folded_samples(&folded.text());
+    let charged = folded_samples(&folded.stdout_text());
     for never_called in ["unlink", "open", "creat", "sginap"] {
         assert_eq!(
             charged.get(never_called),

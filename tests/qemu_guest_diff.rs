@@ -1,6 +1,6 @@
-//! Issue 4: "The same programs also build with Linux system call numbers:
-//! each then runs under qemu-mips and under irix-emu with identical output
-//! and exit status (a differential test)."
+//! The guest programs also build with Linux system call numbers: each then
+//! runs under qemu-mips and under irix-emu with identical output and exit
+//! status (a differential test).
 //!
 //! Contents:
 //! - [`ARGS`]: the arguments each program gets (the same on both sides).
@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{require_tool, run_command, Run, TempDir};
+use common::{require_tool, run_command, Run, Scratch};
 use std::path::Path;
 use std::process::Command;
 
@@ -40,17 +40,7 @@ const QEMU_DIFFERS: &[(&str, &str)] = &[(
 
 /// Programs present for both personalities, sorted.
 fn common_programs() -> Vec<String> {
-    let names = |p: &str| -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(common::repo_path(&format!("guest/bin/{p}")))
-            .map(|d| {
-                d.flatten()
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        v.sort();
-        v
-    };
+    let names = |p: &str| test_support::names_in(&common::repo_path(&format!("guest/bin/{p}")));
     let irix = names("irix");
     names("linux")
         .into_iter()
@@ -103,7 +93,7 @@ fn each_program_prints_the_same_and_exits_the_same_under_qemu_mips_and_irix_emu(
             .map_or(&[][..], |(_, a)| *a);
         let linux = common::repo_path(&format!("guest/bin/linux/{name}"));
         let irix = common::repo_path(&format!("guest/bin/irix/{name}"));
-        let (qdir, edir) = (TempDir::new("diff-qemu"), TempDir::new("diff-emu"));
+        let (qdir, edir) = (Scratch::new("diff-qemu"), Scratch::new("diff-emu"));
         let q = run_qemu(&linux, args, qdir.path());
         let e = run_irix_emu(&irix, args, edir.path());
         let (qout, eout) = (normalised_stdout(&q, &linux), normalised_stdout(&e, &irix));

@@ -1,9 +1,13 @@
 //! Reports against a real MIPS ELF compiled at test time, checked against GNU
 //! gprof for MIPS. Needs mips-linux-gnu-gcc and mips-linux-gnu-gprof: without
-//! them the tests print "SKIP: ..." and pass, unless IRIX_EMU_REQUIRE_TOOLS=1.
+//! them the tests print "SKIP: ..." and pass, unless IRIX_EMU_REQUIRE_TOOLS=1
+//! (test_support::tools).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use test_support::tools::require_tool;
+use test_support::Scratch;
 
 use goblin::elf::{sym::STT_FUNC, Elf};
 use irix_emu::gmon::{read_gmon, write_gmon, HistRecord};
@@ -21,28 +25,8 @@ __attribute__((noinline)) static int f4(int x) { return x * x + acc; }
 void f1(void) { f2(10); acc += f3(100, 3); acc += f4(acc); for (;;) ; }
 "#;
 
-/// True when `tool` runs; otherwise print SKIP (or fail under IRIX_EMU_REQUIRE_TOOLS=1).
-fn have_tool(tool: &str) -> bool {
-    let found = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        if std::env::var("IRIX_EMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
-            panic!("{tool} not found and IRIX_EMU_REQUIRE_TOOLS=1");
-        }
-        eprintln!("SKIP: {tool} not found");
-    }
-    found
-}
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("irix-emu-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-/// Compile PROGRAM_C with the recipe of issue 6 (plus -O1 -g) into `dir/prog`.
+/// Compiles PROGRAM_C into `dir/prog`: static, no PIC, text at 0x400000,
+/// entry f1, with -O1 -g.
 fn compile_program(dir: &Path) -> PathBuf {
     let src = dir.join("prog.c");
     let prog = dir.join("prog");
@@ -153,11 +137,12 @@ fn gprof_flat(prog: &Path, gmon: &Path) -> Vec<(String, f64)> {
 
 #[test]
 fn gprof_ranks_the_same_functions_and_agrees_on_total_samples() {
-    if !have_tool("mips-linux-gnu-gcc") || !have_tool("mips-linux-gnu-gprof") {
+    if !require_tool("mips-linux-gnu-gcc") || !require_tool("mips-linux-gnu-gprof") {
         return;
     }
-    let dir = scratch_dir("gprof");
-    let prog = compile_program(&dir);
+    let scratch = Scratch::new("gprof");
+    let dir = scratch.path();
+    let prog = compile_program(dir);
     let elf_bytes = std::fs::read(&prog).unwrap();
     let (symbols, text) = functions_and_text(&elf_bytes);
     // f3 above 65,535 so that the writer must split it over repeated records.
@@ -189,16 +174,16 @@ fn gprof_ranks_the_same_functions_and_agrees_on_total_samples() {
         .map(|(_, s)| (s * 100.0).round() as u64)
         .collect();
     assert_eq!(their_samples, our_samples);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn source_lines_agree_with_binutils_addr2line() {
-    if !have_tool("mips-linux-gnu-gcc") || !have_tool("mips-linux-gnu-addr2line") {
+    if !require_tool("mips-linux-gnu-gcc") || !require_tool("mips-linux-gnu-addr2line") {
         return;
     }
-    let dir = scratch_dir("lines");
-    let prog = compile_program(&dir);
+    let scratch = Scratch::new("lines");
+    let dir = scratch.path();
+    let prog = compile_program(dir);
     let bytes = std::fs::read(&prog).unwrap();
     let (_, text) = functions_and_text(&bytes);
     let addrs: Vec<u32> = (text.0..text.1).step_by(4).collect();
@@ -222,16 +207,16 @@ fn source_lines_agree_with_binutils_addr2line() {
         .map(|l| l.filter(|l| l.file != "??"))
         .collect();
     assert_eq!(ours, theirs);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn line_profile_charges_samples_to_the_lines_holding_them() {
-    if !have_tool("mips-linux-gnu-gcc") {
+    if !require_tool("mips-linux-gnu-gcc") {
         return;
     }
-    let dir = scratch_dir("line-profile");
-    let prog = compile_program(&dir);
+    let scratch = Scratch::new("line-profile");
+    let dir = scratch.path();
+    let prog = compile_program(dir);
     let bytes = std::fs::read(&prog).unwrap();
     let (symbols, text) = functions_and_text(&bytes);
     let hist = synthesise(&symbols, text, &[("f3", 700), ("f2", 300)]);
@@ -243,16 +228,16 @@ fn line_profile_charges_samples_to_the_lines_holding_them() {
         .map(|l| (l.file.clone(), l.line, l.samples))
         .collect();
     assert_eq!(summary, vec![(file.clone(), 4, 700), (file, 3, 300)]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn a_program_without_dwarf_has_no_line_information() {
-    if !have_tool("mips-linux-gnu-gcc") || !have_tool("mips-linux-gnu-strip") {
+    if !require_tool("mips-linux-gnu-gcc") || !require_tool("mips-linux-gnu-strip") {
         return;
     }
-    let dir = scratch_dir("no-dwarf");
-    let prog = compile_program(&dir);
+    let scratch = Scratch::new("no-dwarf");
+    let dir = scratch.path();
+    let prog = compile_program(dir);
     let status = Command::new("mips-linux-gnu-strip")
         .arg("--strip-debug")
         .arg(&prog)
@@ -263,16 +248,16 @@ fn a_program_without_dwarf_has_no_line_information() {
     assert_eq!(source_lines(&bytes, &[0x400200]), None);
     assert_eq!(line_profile(&bytes, &[]), None);
     assert_eq!(source_lines(b"not an elf", &[0]), None);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn a_program_loaded_by_the_loader_reports_end_to_end() {
-    if !have_tool("mips-linux-gnu-gcc") {
+    if !require_tool("mips-linux-gnu-gcc") {
         return;
     }
-    let dir = scratch_dir("end-to-end");
-    let prog = compile_program(&dir);
+    let scratch = Scratch::new("end-to-end");
+    let dir = scratch.path();
+    let prog = compile_program(dir);
     let bytes = std::fs::read(&prog).unwrap();
     let exe = loader::load("prog", &bytes, &loader::LoadOptions::default())
         .expect("the loader accepts it");
@@ -310,16 +295,16 @@ fn a_program_loaded_by_the_loader_reports_end_to_end() {
     );
     assert!(listing.starts_with(&title), "{listing}");
     assert_eq!(listing.lines().count(), 2 + code.len());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn gprof_reads_disjoint_histograms_sharing_one_bin_size_like_ours() {
-    if !have_tool("mips-linux-gnu-gcc") || !have_tool("mips-linux-gnu-gprof") {
+    if !require_tool("mips-linux-gnu-gcc") || !require_tool("mips-linux-gnu-gprof") {
         return;
     }
-    let dir = scratch_dir("gprof-disjoint");
-    let prog = compile_program(&dir);
+    let scratch = Scratch::new("gprof-disjoint");
+    let dir = scratch.path();
+    let prog = compile_program(dir);
     let elf_bytes = std::fs::read(&prog).unwrap();
     let (symbols, text) = functions_and_text(&elf_bytes);
     let whole = synthesise(&symbols, text, &[("f3", 900), ("f2", 300), ("f1", 40)]);
@@ -357,5 +342,4 @@ fn gprof_reads_disjoint_histograms_sharing_one_bin_size_like_ours() {
         .map(|(n, s)| (symbol_address(&elf_bytes, n), (s * 100.0).round() as u64))
         .collect();
     assert_eq!(their_rows, our_rows, "gprof: {theirs:?}");
-    std::fs::remove_dir_all(&dir).ok();
 }

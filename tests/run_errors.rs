@@ -1,6 +1,6 @@
 //! How `irix-emu run` refuses what it cannot run: each rejection's exit
-//! status and its one line on stderr, checked exactly (src/cli/mod.rs,
-//! `status`; the loader's messages are crates/loader/src/error.rs).
+//! status and its one line on stderr, checked exactly (src/exit.rs; the
+//! loader's messages are crates/loader/src/error.rs).
 //!
 //! Contents:
 //! - a hand-built minimal executable runs (the control for the ELF cases).
@@ -11,11 +11,12 @@
 
 mod common;
 
-use common::{run_emu, Run, Status, TempDir, TinyElf, EMULATOR_FAILURE, NOT_FOUND, NOT_RUNNABLE};
+use common::{exit, exit_program, exited, run_emu, Elf, Run, Scratch, Status};
+use test_support::elf::{Segment, ELFDATA2LSB, PT_INTERP};
 
 /// Runs `irix-emu run OPTIONS prog` in `dir`, where `prog` names the file
 /// the case wrote (so messages show the short name "prog").
-fn run_in(dir: &TempDir, options: &[&str], prog: &str) -> Run {
+fn run_in(dir: &Scratch, options: &[&str], prog: &str) -> Run {
     let mut args = vec!["run"];
     args.extend_from_slice(options);
     args.push(prog);
@@ -23,24 +24,17 @@ fn run_in(dir: &TempDir, options: &[&str], prog: &str) -> Run {
 }
 
 /// Asserts the status and that stderr is exactly `line` and a newline.
-fn assert_rejected(r: &Run, case: &str, status: i32, line: &str) {
+fn assert_rejected(r: &Run, case: &str, status: u8, line: &str) {
     assert_eq!(r.stderr, format!("{line}\n"), "{case}: stderr");
     assert_eq!(r.stdout, b"", "{case}: stdout");
-    assert_eq!(r.status, Status::Code(status), "{case}: status");
+    assert_eq!(r.status, exited(status), "{case}: status");
 }
 
 #[test]
 fn a_hand_built_minimal_irix_executable_runs() {
     // The control for the cases below: each differs from this in one field.
-    let dir = TempDir::new("errors");
-    dir.write(
-        "prog",
-        &TinyElf {
-            exit_code: 7,
-            ..TinyElf::default()
-        }
-        .bytes(),
-    );
+    let dir = Scratch::new("errors");
+    dir.write("prog", &exit_program(7).build());
     let r = run_in(&dir, &[], "prog");
     assert_eq!(r.stderr, "");
     assert_eq!(r.status, Status::Code(7));
@@ -48,7 +42,7 @@ fn a_hand_built_minimal_irix_executable_runs() {
 
 #[test]
 fn a_missing_program_exits_127() {
-    let dir = TempDir::new("errors");
+    let dir = Scratch::new("errors");
     let table: &[(&str, &str)] = &[
         ("nope", "irix-emu: nope: No such file or directory"),
         (
@@ -57,19 +51,19 @@ fn a_missing_program_exits_127() {
         ),
     ];
     for (prog, line) in table {
-        assert_rejected(&run_in(&dir, &[], prog), prog, NOT_FOUND, line);
+        assert_rejected(&run_in(&dir, &[], prog), prog, exit::NOT_FOUND, line);
     }
 }
 
 #[test]
 fn a_directory_exits_126() {
-    let dir = TempDir::new("errors");
+    let dir = Scratch::new("errors");
     dir.mkdir("subdir");
     // The host's strerror(EISDIR), as "No such file or directory" above.
     assert_rejected(
         &run_in(&dir, &[], "subdir"),
         "directory",
-        NOT_RUNNABLE,
+        exit::NOT_RUNNABLE,
         "irix-emu: subdir: Is a directory",
     );
 }
@@ -93,10 +87,15 @@ fn a_host_executable_is_not_a_mips_executable() {
     };
     // This test's own binary is an ELF for the host.
     let me = std::env::current_exe().expect("test binary path");
-    let dir = TempDir::new("errors");
+    let dir = Scratch::new("errors");
     dir.write("prog", &std::fs::read(me).expect("read test binary"));
     let line = format!("irix-emu: prog: not a MIPS executable (e_machine {machine}, {word})");
-    assert_rejected(&run_in(&dir, &[], "prog"), "host ELF", NOT_RUNNABLE, &line);
+    assert_rejected(
+        &run_in(&dir, &[], "prog"),
+        "host ELF",
+        exit::NOT_RUNNABLE,
+        &line,
+    );
 }
 
 #[test]
@@ -118,27 +117,27 @@ fn a_file_that_is_not_a_runnable_irix_executable_exits_126() {
         ),
         (
             "little-endian MIPS",
-            TinyElf { little_endian: true, ..TinyElf::default() }.bytes(),
+            Elf { data: ELFDATA2LSB, ..exit_program(0) }.build(),
             "prog: little-endian MIPS is not IRIX".into(),
         ),
         (
             "SPARC",
-            TinyElf { machine: 2, ..TinyElf::default() }.bytes(),
+            Elf { e_machine: 2, ..exit_program(0) }.build(),
             "prog: not a MIPS executable (e_machine 2, SPARC)".into(),
         ),
         (
             "dynamically linked (o32)",
-            TinyElf { interp: Some("/usr/lib/libc.so.1".into()), ..TinyElf::default() }.bytes(),
+            dynamic(b"/usr/lib/libc.so.1\0"),
             "prog: dynamically linked (interpreter /usr/lib/libc.so.1): needs an IRIX root, see --root".into(),
         ),
     ];
     for (case, bytes, message) in table {
-        let dir = TempDir::new("errors");
+        let dir = Scratch::new("errors");
         dir.write("prog", &bytes);
         assert_rejected(
             &run_in(&dir, &[], "prog"),
             case,
-            NOT_RUNNABLE,
+            exit::NOT_RUNNABLE,
             &format!("irix-emu: {message}"),
         );
     }
@@ -163,12 +162,12 @@ fn a_truncated_real_program_exits_126_whatever_the_cut() {
         loads_end / 2,
         loads_end - 1,
     ] {
-        let dir = TempDir::new("errors");
+        let dir = Scratch::new("errors");
         dir.write("prog", &hello_bytes[..len]);
         let r = run_in(&dir, &[], "prog");
         assert_eq!(
             r.status,
-            Status::Code(NOT_RUNNABLE),
+            exited(exit::NOT_RUNNABLE),
             "cut at {len}: {}",
             r.stderr
         );
@@ -186,6 +185,14 @@ fn a_truncated_real_program_exits_126_whatever_the_cut() {
     }
 }
 
+/// The exit program with a PT_INTERP naming `interp` (NUL included).
+fn dynamic(interp: &[u8]) -> Vec<u8> {
+    let mut elf = exit_program(0);
+    elf.segments
+        .insert(0, Segment::other(PT_INTERP, interp.to_vec()));
+    elf.build()
+}
+
 /// Where the file's last PT_LOAD segment ends (big-endian ELF32).
 fn load_segments_end(elf: &[u8]) -> usize {
     let be32 = |o: usize| u32::from_be_bytes([elf[o], elf[o + 1], elf[o + 2], elf[o + 3]]) as usize;
@@ -201,8 +208,8 @@ fn load_segments_end(elf: &[u8]) -> usize {
 
 #[test]
 fn bad_options_exit_125() {
-    let dir = TempDir::new("errors");
-    dir.write("prog", &TinyElf::default().bytes());
+    let dir = Scratch::new("errors");
+    dir.write("prog", &exit_program(0).build());
     // (options, the first line on stderr). clap's own errors (all but the
     // -E one) go on with a usage hint: only their first line is fixed here.
     let table: &[(&[&str], &str)] = &[
@@ -235,25 +242,25 @@ fn bad_options_exit_125() {
         };
         assert_eq!(got, *first_line, "{options:?}: {:?}", r.stderr);
         assert_eq!(r.stdout, b"", "{options:?}");
-        assert_eq!(r.status, Status::Code(EMULATOR_FAILURE), "{options:?}");
+        assert_eq!(r.status, exited(exit::EMULATOR_FAILURE), "{options:?}");
     }
 }
 
 #[test]
 fn run_without_a_program_exits_125() {
-    let dir = TempDir::new("errors");
+    let dir = Scratch::new("errors");
     let r = run_emu(["run"], dir.path());
     assert_eq!(
         r.stderr.lines().next(),
         Some("error: the following required arguments were not provided:")
     );
-    assert_eq!(r.status, Status::Code(EMULATOR_FAILURE));
+    assert_eq!(r.status, exited(exit::EMULATOR_FAILURE));
 }
 
 #[test]
 fn a_root_that_is_not_a_directory_exits_125() {
-    let dir = TempDir::new("errors");
-    dir.write("prog", &TinyElf::default().bytes());
+    let dir = Scratch::new("errors");
+    dir.write("prog", &exit_program(0).build());
     let file = dir.write("plain", b"not a directory\n");
     let missing = dir.path().join("no-such-root");
     let table: Vec<(&str, String, String)> = vec![
@@ -273,7 +280,7 @@ fn a_root_that_is_not_a_directory_exits_125() {
     ];
     for (case, root, line) in table {
         let r = run_in(&dir, &["--root", &root], "prog");
-        assert_rejected(&r, case, EMULATOR_FAILURE, &line);
+        assert_rejected(&r, case, exit::EMULATOR_FAILURE, &line);
     }
 }
 
@@ -282,7 +289,7 @@ fn option_errors_are_reported_before_the_program_is_looked_at() {
     // clap's option errors already win over a missing program (125); the
     // options irix-emu checks itself should too, as qemu-mips checks -E
     // before it opens the program.
-    let dir = TempDir::new("errors");
+    let dir = Scratch::new("errors");
     let table: &[(&[&str], &str)] = &[
         (&["-E", "FOO"], "irix-emu: -E FOO: expected VAR=VALUE"),
         (
@@ -293,6 +300,6 @@ fn option_errors_are_reported_before_the_program_is_looked_at() {
     for (options, first_line) in table {
         let r = run_in(&dir, options, "missing-program");
         assert_eq!(r.stderr.lines().next(), Some(*first_line), "{options:?}");
-        assert_eq!(r.status, Status::Code(EMULATOR_FAILURE), "{options:?}");
+        assert_eq!(r.status, exited(exit::EMULATOR_FAILURE), "{options:?}");
     }
 }

@@ -1,5 +1,5 @@
-//! `irix-emu run` on the committed guest programs (issue 4, "Run IRIX
-//! programs"): stdout, stderr and the exit status, each checked exactly.
+//! `irix-emu run` on the committed guest programs: stdout, stderr and the
+//! exit status, each checked exactly.
 //!
 //! Contents:
 //! - hello, exit_status: output and the guest's own status.
@@ -14,11 +14,11 @@
 mod common;
 
 use common::{
-    guest_program, run_emu, run_emu_clean_env, Run, Status, TempDir, TinyElf, CYCLE_LIMIT,
-    EMULATOR_FAILURE,
+    exit, exited, guest_program, repo, run_emu, run_emu_clean_env, Elf, Run, Scratch, Status,
 };
 use std::ffi::OsStr;
 use std::path::Path;
+use test_support::mips::{addiu, addu, sll, syscall, A0, A3, T0, V0, ZERO};
 
 /// What workload prints by default (guest/README.md, section 9; the same
 /// lines qemu-mips gives for guest/bin/linux/workload).
@@ -40,17 +40,13 @@ matrix: trace sum -1440.301000
 series: pi 3.141587653590 zeta(2) 1.644929066861
 ";
 
-fn here() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// `irix-emu run OPTIONS PROGRAM ARGS` from the repository root.
 fn run(options: &[&str], program: &Path, args: &[&str]) -> Run {
     let mut all: Vec<&OsStr> = vec![OsStr::new("run")];
     all.extend(options.iter().map(OsStr::new));
     all.push(program.as_os_str());
     all.extend(args.iter().map(OsStr::new));
-    run_emu(all, here())
+    run_emu(all, repo())
 }
 
 #[test]
@@ -134,7 +130,7 @@ fn check_args_cases(table: &[(&str, &[&str])]) {
             [OsStr::new("run"), prog.as_os_str()]
                 .into_iter()
                 .chain(args.iter().map(OsStr::new)),
-            here(),
+            repo(),
         );
         let mut argv = vec![prog_s];
         argv.extend_from_slice(args);
@@ -159,7 +155,7 @@ fn check_env_cases(cases: &[EnvCase]) {
     };
     let prog_s = prog.to_str().expect("utf-8 path");
     for c in cases {
-        let mut cmd = common::emu_command(["run"], here());
+        let mut cmd = common::emu_command(["run"], repo());
         cmd.env_clear()
             .envs(c.host.iter().copied())
             .args(c.options)
@@ -290,7 +286,7 @@ fn fileio_creates_and_removes_its_file_in_the_guest_cwd_inside_the_root() {
         ),
     ];
     for (case, cwd, guest_file) in table {
-        let tmp = TempDir::new("fileio");
+        let tmp = Scratch::new("fileio");
         tmp.mkdir("root/sub");
         // A file where the guest's must go (fileio's O_TRUNC open and final
         // unlink remove it), and decoys where it must not.
@@ -411,7 +407,7 @@ fn max_cycles_stops_the_guest_with_status_124() {
             prog.display()
         )
     );
-    assert_eq!(r.status, Status::Code(CYCLE_LIMIT));
+    assert_eq!(r.status, exited(exit::CYCLE_LIMIT));
 }
 
 #[test]
@@ -561,25 +557,18 @@ fn two_runs_of_workload_print_the_same_output_and_counts() {
 fn an_unknown_system_call_fails_with_enosys_and_one_warning() {
     // A hand-built program: syscall 1999 (no IRIX call), then
     // exit(v0 + 64 * a3): ENOSYS (89) with a3 = 1 (error) gives 153.
-    let code = vec![
-        0x2402_07cf, // addiu $v0, $zero, 1999
-        0x0000_000c, // syscall
-        0x0007_4180, // sll   $t0, $a3, 6
-        0x0048_2021, // addu  $a0, $v0, $t0
-        0x2402_03e9, // addiu $v0, $zero, 1001 (exit)
-        0x0000_000c, // syscall
-    ];
-    let dir = TempDir::new("enosys");
-    dir.write(
-        "prog",
-        &TinyElf {
-            code: Some(code),
-            ..TinyElf::default()
-        }
-        .bytes(),
-    );
+    let elf = Elf::program(&[
+        addiu(V0, ZERO, 1999),
+        syscall(),
+        sll(T0, A3, 6),
+        addu(A0, V0, T0),
+        addiu(V0, ZERO, 1001), // exit
+        syscall(),
+    ]);
+    let dir = Scratch::new("enosys");
+    dir.write("prog", &elf.build());
     let r = run_emu(["run", "prog"], dir.path());
-    let pc = TinyElf::CODE_ADDR + 4;
+    let pc = elf.code_addr() + 4;
     assert_eq!(
         r.stderr,
         format!("irix-emu: prog: unimplemented system call 1999 at pc 0x{pc:08x}: ENOSYS\n")
@@ -592,7 +581,7 @@ fn an_unknown_system_call_fails_with_enosys_and_one_warning() {
 /// repository root (the default --root), as the README's examples do.
 fn run_relative(name: &str) -> Option<Run> {
     guest_program("irix", name)?;
-    Some(run_emu(["run", &format!("guest/bin/irix/{name}")], here()))
+    Some(run_emu(["run", &format!("guest/bin/irix/{name}")], repo()))
 }
 
 #[test]
@@ -626,7 +615,7 @@ fn process_programs_print_their_documented_output() {
             "proc_deadlock",
             "proc_deadlock: parent and child will both block reading pipes nobody writes\n",
             "irix-emu: guest/bin/irix/proc_deadlock: deadlock: every remaining process is blocked and none can wake the others\n",
-            EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE.into(),
         ),
     ];
     for (name, stdout, stderr, status) in table {
@@ -677,7 +666,7 @@ fn max_memory_limits_what_the_guest_may_allocate() {
             "16K",
             "",
             format!("irix-emu: {name}: cannot start: ENOMEM\n"),
-            EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE.into(),
         ),
         ("256K", "workload: out of memory\n", String::new(), 1),
         ("64M", WORKLOAD_1_OUTPUT, String::new(), 0),
@@ -698,7 +687,7 @@ fn arguments_that_are_not_utf8_reach_the_guest_as_bytes() {
     };
     // Unix arguments are bytes: qemu-mips passes 0xff through unchanged.
     let arg = OsStr::from_bytes(b"caf\xe9\xff");
-    let r = run_emu_clean_env([OsStr::new("run"), prog.as_os_str(), arg], here());
+    let r = run_emu_clean_env([OsStr::new("run"), prog.as_os_str(), arg], repo());
     let mut expected = format!("argc=2\nargv[0]={}\nargv[1]=", prog.display()).into_bytes();
     expected.extend_from_slice(b"caf\xe9\xff\nenvc=0\n");
     assert_eq!(r.stdout, expected);

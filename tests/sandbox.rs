@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{require_tool, run_command, Status, TempDir};
+use common::{require_tool, run_command, Scratch, Status};
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,7 +28,7 @@ use std::process::Command;
 ///   open PATH: ENOENT         (the errno's name)
 ///   creat PATH: ok
 ///   creat PATH: ENOENT
-/// and exit status 0. IRIX system call numbers (ABI.md): no libc, so the
+/// and exit status 0. IRIX system call numbers (docs/abi.md): no libc, so the
 /// test depends only on the kernel.
 pub const PROBE_SOURCE: &str = r#"
 #define SYS_exit 1001
@@ -38,7 +38,7 @@ pub const PROBE_SOURCE: &str = r#"
 #define SYS_close 1006
 #define SYS_creat 1008
 
-/* sp -> argc, argv[0..argc-1], NULL, envp... (ABI.md, Process start-up) */
+/* sp -> argc, argv[0..argc-1], NULL, envp... (docs/abi.md, Start-up) */
 __asm__(".text\n.globl __start\n.type __start, @function\n"
         ".set push\n.set noreorder\n__start:\n"
         "\tmove $4, $29\n\taddiu $29, $29, -32\n"
@@ -205,7 +205,7 @@ const INSIDE: &str = "inside the root\n";
 
 /// The sandbox: <tmp>/outside.txt and <tmp>/outside_dir/secret.txt beside
 /// the root <tmp>/root, which holds inside.txt, sub/ and the links.
-fn build_sandbox(tmp: &TempDir) -> PathBuf {
+fn build_sandbox(tmp: &Scratch) -> PathBuf {
     tmp.write("outside.txt", SECRET.as_bytes());
     tmp.write("outside_dir/secret.txt", SECRET.as_bytes());
     tmp.write("root/inside.txt", INSIDE.as_bytes());
@@ -241,7 +241,7 @@ fn run_probe(probe: &Path, root: &Path, args: &[String]) -> common::Run {
 }
 
 /// A snapshot of everything outside the root: paths and file contents.
-fn outside_snapshot(tmp: &TempDir) -> Vec<(String, Option<Vec<u8>>)> {
+fn outside_snapshot(tmp: &Scratch) -> Vec<(String, Option<Vec<u8>>)> {
     tmp.listing()
         .into_iter()
         .filter(|p| p != "root" && !p.starts_with("root/"))
@@ -254,7 +254,7 @@ fn outside_snapshot(tmp: &TempDir) -> Vec<(String, Option<Vec<u8>>)> {
 
 #[test]
 fn no_path_or_link_reads_a_host_file_outside_the_root() {
-    let tmp = TempDir::new("sandbox");
+    let tmp = Scratch::new("sandbox");
     let Some(probe) = probe(tmp.path()) else {
         return;
     };
@@ -322,7 +322,7 @@ fn no_path_or_link_reads_a_host_file_outside_the_root() {
 
 #[test]
 fn no_path_or_link_creates_or_changes_a_host_file_outside_the_root() {
-    let tmp = TempDir::new("sandbox");
+    let tmp = Scratch::new("sandbox");
     let Some(probe) = probe(tmp.path()) else {
         return;
     };

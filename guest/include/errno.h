@@ -1,5 +1,5 @@
 /* errno.h -- guest libc (irix-emu).
- * SVR4/IRIX numbering (shared/ABI.md "errno"). Linux/MIPS uses the same
+ * SVR4/IRIX numbering (docs/abi.md "errno values"). Linux/MIPS uses the same
  * numbers for every value listed here (Linux's arch/mips errno.h was laid out
  * after IRIX's), so one table serves both builds. */
 #ifndef _ERRNO_H

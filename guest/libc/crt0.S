@@ -1,6 +1,6 @@
 /* crt0.S -- process entry (both personalities).
  *
- * Entry state (shared/ABI.md "Process start-up", SVR4 MIPS ABI; Linux o32
+ * Entry state (docs/abi.md "Start-up", SVR4 MIPS ABI; Linux o32
  * is the same): sp -> argc, argv[0..argc-1], NULL, envp[...], NULL;
  * v0 = 0, ra = 0. We set $gp to _gp (the linker's value; -G0 code does not
  * use it, but the ABI says it is set), store environ, call

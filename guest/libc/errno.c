@@ -1,5 +1,5 @@
 /* errno.c -- errno, errno_name, strerror, signal_name (guest libc, irix-emu).
- * Numbers: SVR4/IRIX (shared/ABI.md "errno"); see include/errno.h for why the
+ * Numbers: SVR4/IRIX (docs/abi.md "errno values"); see include/errno.h for why the
  * Linux/MIPS build shares them. */
 #include <errno.h>
 #include <string.h>

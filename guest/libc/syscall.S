@@ -73,7 +73,7 @@ SYSCALL(sigprocmask, SYS_sigprocmask)
 SYSCALL(waitsys, SYS_waitsys)
 
 /* fork: parent gets v0 = child pid, v1 = 0; child gets v1 = 1 and libc
- * returns 0 (shared/ABI.md). */
+ * returns 0 (docs/abi.md). */
 	.globl fork
 	.ent fork
 	.type fork, @function

@@ -1,6 +1,6 @@
 /* sysnr.h -- system call numbers of the two guest personalities.
  *
- * GUEST_IRIX: IRIX o32, v0 = 1000 + n (shared/ABI.md "System calls", cross-
+ * GUEST_IRIX: IRIX o32, v0 = 1000 + n (docs/abi.md "System calls", cross-
  *   checked with NetBSD sys/compat/irix/syscalls.master); pcsample is the
  *   project's own number 2026 (Solaris' pcsample has no IRIX number).
  * GUEST_LINUX: Linux o32, v0 = 4000 + n (arch/mips/kernel/syscalls/

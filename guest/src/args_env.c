@@ -1,5 +1,5 @@
 /* args_env -- shows the start-up stack: argc, argv[] and the environment,
- * in order (crt0 reads them as ABI.md "Process start-up" lays them out).
+ * in order (crt0 reads them as docs/abi.md "Start-up" lays them out).
  * Expected output, for `args_env a "b c"` with environment X=1 Y=2:
  *   argc=3
  *   argv[0]=<path as given>

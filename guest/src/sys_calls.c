@@ -11,7 +11,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-/* IRIX numbers (shared/ABI.md) and the project's own (README). */
+/* IRIX numbers (docs/abi.md) and the project's own (README). */
 #define N_LINK 1009
 #define N_CHDIR 1012
 #define N_TIME 1013

@@ -1,10 +1,10 @@
 /* times_call.h -- times(2) for the programs that need it. The guest libc
  * does not wrap times, so this is the system call itself: IRIX number 1043
- * (shared/ABI.md system call table; SVR4 times), a0 = struct tms *; the
+ * (docs/abi.md system call table; SVR4 times), a0 = struct tms *; the
  * result in v0 is the elapsed real time in ticks, a3 != 0 flags an error.
  * struct tms is four clock_t (32-bit long in o32): user, system, and the
  * waited-for children's user and system times, in ticks of HZ = 100
- * (ABI.md: "HZ = 100 (sysconf(_SC_CLK_TCK))"). */
+ * (docs/abi.md: "HZ = 100 (sysconf(_SC_CLK_TCK))"). */
 #ifndef TIMES_CALL_H
 #define TIMES_CALL_H
 

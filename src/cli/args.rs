@@ -104,7 +104,7 @@ pub fn split_command(command: &[OsString]) -> Result<(PathBuf, &[OsString]), sup
     match command.split_first() {
         Some((program, args)) => Ok((PathBuf::from(program), args)),
         None => Err(super::Failure::new(
-            super::status::EMULATOR_FAILURE,
+            crate::exit::EMULATOR_FAILURE,
             "missing PROGRAM",
         )),
     }

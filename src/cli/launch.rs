@@ -10,7 +10,8 @@ use irix_kernel::signals;
 use loader::{Executable, LoadOptions};
 
 use super::args::{EnvEdit, MachineArgs};
-use super::{status, Failure};
+use super::Failure;
+use crate::exit;
 
 /// A loaded program and the kernel about to run it.
 pub struct Launched {
@@ -29,14 +30,14 @@ pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Fai
     let name = program.display().to_string();
     let bytes = std::fs::read(program).map_err(|e| {
         let status = if e.kind() == std::io::ErrorKind::NotFound {
-            status::NOT_FOUND
+            exit::NOT_FOUND
         } else {
-            status::NOT_RUNNABLE
+            exit::NOT_RUNNABLE
         };
         Failure::new(status, format!("{name}: {}", io_message(&e)))
     })?;
     let exe = loader::load(&name, &bytes, &LoadOptions::default())
-        .map_err(|e| Failure::new(status::NOT_RUNNABLE, e.to_string()))?;
+        .map_err(|e| Failure::new(exit::NOT_RUNNABLE, e.to_string()))?;
     Ok((exe, bytes, name))
 }
 
@@ -63,7 +64,7 @@ fn guest_env(m: &MachineArgs) -> Result<Vec<Vec<u8>>, Failure> {
                 let bytes = setting.as_bytes();
                 let Some(eq) = bytes.iter().position(|&b| b == b'=') else {
                     return Err(Failure::new(
-                        status::EMULATOR_FAILURE,
+                        exit::EMULATOR_FAILURE,
                         format!("-E {}: expected VAR=VALUE", setting.to_string_lossy()),
                     ));
                 };
@@ -90,20 +91,20 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
         Some(r) => r.clone(),
         None => std::env::current_dir().map_err(|e| {
             Failure::new(
-                status::EMULATOR_FAILURE,
+                exit::EMULATOR_FAILURE,
                 format!("current directory: {}", io_message(&e)),
             )
         })?,
     };
     let root = root.canonicalize().map_err(|e| {
         Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!("--root {}: {}", root.display(), io_message(&e)),
         )
     })?;
     if !root.is_dir() {
         return Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!("--root {}: not a directory", root.display()),
         ));
     }
@@ -149,7 +150,7 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Laun
     argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
     let pid = kernel.spawn(&exe, &name, &argv, &env).map_err(|e| {
         Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!("{name}: cannot start: {}", e.name()),
         )
     })?;
@@ -175,14 +176,14 @@ pub fn outcome_status(name: &str, outcome: &Outcome) -> (u8, Option<String>) {
                     msg.push_str(&format!(" (address 0x{addr:08x})"));
                 }
             }
-            (status::SIGNAL_BASE.saturating_add(*signal as u8), Some(msg))
+            (exit::SIGNAL_BASE.saturating_add(*signal as u8), Some(msg))
         }
         Outcome::CycleLimit => (
-            status::CYCLE_LIMIT,
+            exit::CYCLE_LIMIT,
             Some(format!("{name}: stopped at the --max-cycles limit")),
         ),
         Outcome::Deadlock => (
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             Some(format!(
                 "{name}: deadlock: every remaining process is blocked and none can wake the others"
             )),

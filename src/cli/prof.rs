@@ -14,7 +14,8 @@ use irix_kernel::profiling::HostProfile;
 
 use super::args::{split_command, ProfArgs};
 use super::launch::{launch, outcome_status};
-use super::{say, status, Failure};
+use super::{say, Failure};
+use crate::exit;
 use crate::gdb::run_kernel;
 use crate::gmon;
 use crate::report;
@@ -54,7 +55,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     let ranges = l.exe.text_ranges();
     if ranges.is_empty() {
         return Err(Failure::new(
-            status::NOT_RUNNABLE,
+            exit::NOT_RUNNABLE,
             format!("{}: no executable segment to profile", l.name),
         ));
     }
@@ -87,13 +88,13 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
 
     let Some(outside) = l.kernel.outside_profile() else {
         return Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             "prof: the profile was lost",
         ));
     };
     let hists = sampled_histograms(&outside.hist, hz);
     gmon::write_gmon(&args.output, &hists)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, e.to_string()))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
 
     let symbols = report::functions_of(&l.exe);
     let mut err = std::io::stderr().lock();
@@ -114,7 +115,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         None => report::render_text(&report::flat_profile(&hists, &symbols), hz, &mut err),
     };
     written
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
     let _ = writeln!(
         err,
         "irix-emu: {} samples at {hz} Hz ({} outside the text) written to {}",
@@ -139,7 +140,7 @@ fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!(
                 "{}: cannot write: {} is not a directory",
                 output.display(),

@@ -3,17 +3,18 @@
 //! function's annotated disassembly, and an SVG of the histogram.
 //!
 //! A truncated, foreign or mismatched gmon.out is refused with one line
-//! and exit status 125 (issue 6).
+//! and exit status 125 (`crate::exit::EMULATOR_FAILURE`).
 
 use std::io::Write;
 
 use super::args::{Format, ReportArgs};
 use super::launch::load_program;
-use super::{say, status, Failure};
+use super::{say, Failure};
+use crate::exit;
 use crate::{gmon, report};
 
 fn bad_profile(message: impl std::fmt::Display) -> Failure {
-    Failure::new(status::EMULATOR_FAILURE, message.to_string())
+    Failure::new(exit::EMULATOR_FAILURE, message.to_string())
 }
 
 pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
@@ -76,8 +77,8 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     match written {
         // The reader went away (`report ... | head`): stop quietly, with the
         // status a C tool killed by SIGPIPE would have.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(status::SIGNAL_BASE + 13),
-        Err(e) => return Err(Failure::new(status::EMULATOR_FAILURE, e.to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::SIGNAL_BASE + 13),
+        Err(e) => return Err(Failure::new(exit::EMULATOR_FAILURE, e.to_string())),
         Ok(()) => {}
     }
 
@@ -101,7 +102,7 @@ fn write_svg(
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             Failure::new(
-                status::EMULATOR_FAILURE,
+                exit::EMULATOR_FAILURE,
                 format!(
                     "{}: cannot write: {}",
                     path.display(),

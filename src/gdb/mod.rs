@@ -34,7 +34,8 @@ use irix_kernel::{signals, Kernel, Outcome, RunEnd};
 
 pub use conn::Listen;
 
-use crate::cli::{say, status, Failure};
+use crate::cli::{say, Failure};
+use crate::exit;
 use conn::Conn;
 use stop::{DebugState, Hook, Stop};
 use target::Debuggee;
@@ -51,7 +52,7 @@ pub fn run_kernel<O: Observer>(
         return Ok(kernel.run_observed(obs));
     };
     let conn = conn::accept(listen)
-        .map_err(|e| Failure::new(status::EMULATOR_FAILURE, format!("--gdb: {e}")))?;
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("--gdb: {e}")))?;
     let mut target = Debuggee {
         kernel,
         obs,
@@ -72,7 +73,7 @@ pub fn run_kernel<O: Observer>(
             Ok(finished.unwrap_or_else(|| target.kernel.run_observed(target.obs)))
         }
         Err(e) => Err(Failure::new(
-            status::EMULATOR_FAILURE,
+            exit::EMULATOR_FAILURE,
             format!("GDB connection lost: {e}"),
         )),
     }

@@ -1,120 +1,92 @@
-//! Helpers shared by the integration tests that drive the `irix-emu` binary
-//! (tests/run_programs.rs, run_errors.rs, sandbox.rs, malformed_elf.rs,
-//! qemu_guest_diff.rs).
+//! The vocabulary of the integration tests that drive the `irix-emu`
+//! binary: running it, the committed guest programs, its exit statuses, and
+//! small parsers of what it prints. What the other packages' tests share
+//! too (ELF writer, MIPS encoder, the outside-tool rule, scratch
+//! directories, running a process with a time limit) is in the
+//! `test-support` crate, re-exported here.
 //!
 //! Contents:
-//! - [`Status`], [`Run`]: how a process ended and what it printed.
-//! - [`emu`], [`run_emu`], [`run_emu_clean_env`], [`run_command`]: running
-//!   `irix-emu` (or any program) with a time limit, capturing both streams.
-//! - [`guest_program`], [`repo_path`]: the committed guest binaries, with a
-//!   visible skip for programs not built yet.
-//! - [`require_tool`]: the skip-or-fail rule for outside tools (brief:
-//!   "skip with a visible message ... and FAIL instead when the env var
-//!   IRIX_EMU_REQUIRE_TOOLS=1").
-//! - [`TempDir`]: a scratch directory removed on drop (no tempfile crate in
-//!   the dev-dependencies).
+//! - [`exit`]: irix-emu's own exit statuses (the binary's crate's), and
+//!   [`PANIC`], [`KILLED_BY_SIGSEGV`].
+//! - [`Run`], [`Status`], [`run_command`]: how a process ended and what it
+//!   printed (test_support::process).
+//! - [`emu`], [`run_emu`], [`run_emu_clean_env`], [`emu_command`]: running
+//!   `irix-emu` with a time limit, capturing both streams; `emu` runs it
+//!   from the repository root, so guest paths like `guest/bin/irix/hello`
+//!   resolve inside the default `--root`, which is the cwd.
+//! - [`guest_program`], [`guest`], [`repo_path`], [`repo`]: the committed
+//!   guest binaries; a program not built yet skips, or fails when
+//!   IRIX_EMU_REQUIRE_TOOLS=1, as a missing outside tool does
+//!   ([`require_tool`]).
+//! - [`Scratch`]: a temporary directory removed on drop.
+//! - [`user_cycles`], [`USER_CYCLES_PER_TICK`]: the `--stats` line
+//!   "cycles N user, M system" and the 100 Hz tick at the default 100 MHz.
+//! - [`field`], [`lines_with`]: pulling numbers out of guest output.
+//! - [`json_is_valid`]: a small JSON syntax check (no JSON crate among the
+//!   dev-dependencies).
 
 // Each test crate uses its own subset of these helpers.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::ffi::OsStr;
-use std::io::Read;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::process::Command;
 
-/// Wall-clock limit for one process. Every guest program here runs in well
-/// under a second; the limit only turns a hang into a failure.
-pub const TIME_LIMIT: Duration = Duration::from_secs(120);
+pub use irix_emu::exit;
+pub use test_support::elf::Elf;
+pub use test_support::process::{run_command, Run, Status};
+pub use test_support::tools::require_tool;
+pub use test_support::Scratch;
 
-/// Exit statuses of irix-emu itself (src/cli/mod.rs, `status`).
-pub const CYCLE_LIMIT: i32 = 124;
-pub const EMULATOR_FAILURE: i32 = 125;
-pub const NOT_RUNNABLE: i32 = 126;
-pub const NOT_FOUND: i32 = 127;
 /// A Rust panic's exit status.
 pub const PANIC: i32 = 101;
+/// 128 + SIGSEGV (11).
+pub const KILLED_BY_SIGSEGV: i32 = exit::SIGNAL_BASE as i32 + 11;
 
-/// How a process ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// It exited with this status.
-    Code(i32),
-    /// A signal killed it (qemu-mips dies by the guest's fatal signal).
-    Signal(i32),
+/// User cycles per clock tick at the default 100 MHz and HZ = 100 (README
+/// "Virtual time": cycles / rate; docs/abi.md, "HZ = 100").
+pub const USER_CYCLES_PER_TICK: u64 = 1_000_000;
+
+/// A hand-built static IRIX o32 program that only calls exit(`status`)
+/// (`Elf::program`: one PT_LOAD at 0x400000 mapping the whole file). As it
+/// is, it runs; each field changed from it is what the loader refuses.
+pub fn exit_program(status: u8) -> Elf {
+    use test_support::mips::{addiu, syscall, A0, V0, ZERO};
+    // exit is IRIX system call 1001 (docs/abi.md, "System calls").
+    Elf::program(&[
+        addiu(V0, ZERO, 1001),
+        addiu(A0, ZERO, status.into()),
+        syscall(),
+    ])
 }
 
-impl Status {
-    /// The status a shell would report: 128 + N for death by signal N.
-    pub fn shell(self) -> i32 {
-        match self {
-            Status::Code(c) => c,
-            Status::Signal(n) => 128 + n,
-        }
-    }
+/// How irix-emu ended when it exited with one of its own statuses.
+pub fn exited(status: u8) -> Status {
+    Status::Code(status.into())
 }
 
-/// What a finished process printed and how it ended.
-#[derive(Debug)]
-pub struct Run {
-    pub status: Status,
-    pub stdout: Vec<u8>,
-    pub stderr: String,
-}
-
-impl Run {
-    /// stdout as text (guest output is ASCII; anything else shows as U+FFFD).
-    pub fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-
-    /// The lines of stderr.
-    pub fn stderr_lines(&self) -> Vec<&str> {
-        self.stderr.lines().collect()
-    }
-}
-
-/// The irix-emu binary cargo built for these tests.
-pub fn emu() -> &'static str {
-    env!("CARGO_BIN_EXE_irix-emu")
+/// The repository root (the root package's directory).
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A path inside the repository.
 pub fn repo_path(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+    repo().join(rel)
+}
+
+/// `guest/bin/irix/NAME`, relative to the repository root.
+pub fn guest(name: &str) -> String {
+    format!("guest/bin/irix/{name}")
 }
 
 /// `guest/bin/<personality>/<name>`, or None (with a visible SKIP line)
-/// when that program has not been built and committed yet.
+/// when that program has not been built and committed yet; a failure
+/// instead under IRIX_EMU_REQUIRE_TOOLS=1.
 pub fn guest_program(personality: &str, name: &str) -> Option<PathBuf> {
-    let path = repo_path(&format!("guest/bin/{personality}/{name}"));
-    if path.is_file() {
-        Some(path)
-    } else {
-        eprintln!("SKIP: guest/bin/{personality}/{name} is not built yet");
-        None
-    }
-}
-
-/// Whether the outside tool `name` is on PATH. Absent: prints "SKIP: ..."
-/// and returns false, or panics when IRIX_EMU_REQUIRE_TOOLS=1.
-pub fn require_tool(name: &str) -> bool {
-    if find_on_path(name).is_some() {
-        return true;
-    }
-    if std::env::var("IRIX_EMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("{name} not found on PATH and IRIX_EMU_REQUIRE_TOOLS=1");
-    }
-    eprintln!("SKIP: {name} not found");
-    false
-}
-
-fn find_on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
+    let shown = format!("guest/bin/{personality}/{name}");
+    let path = repo_path(&shown);
+    test_support::tools::require_file(&path, &shown).then_some(path)
 }
 
 /// A Command for `irix-emu` with these arguments, run in `cwd`, with the
@@ -124,7 +96,7 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let mut cmd = Command::new(emu());
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_irix-emu"));
     cmd.args(args).current_dir(cwd);
     cmd
 }
@@ -136,6 +108,11 @@ where
     S: AsRef<OsStr>,
 {
     run_command(emu_command(args, cwd))
+}
+
+/// Runs `irix-emu ARGS` with the repository root as its cwd.
+pub fn emu(args: &[&str]) -> Run {
+    run_emu(args, repo())
 }
 
 /// Runs `irix-emu ARGS` in `cwd` with an empty host environment, so the
@@ -150,270 +127,172 @@ where
     run_command(cmd)
 }
 
-/// Runs `cmd` to completion (stdin empty), capturing stdout and stderr;
-/// kills it and panics after [`TIME_LIMIT`].
-pub fn run_command(mut cmd: Command) -> Run {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let shown = format!("{cmd:?}");
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {shown}: {e}"));
-    // Both pipes are drained on their own threads so a chatty child never
-    // blocks on a full pipe while we wait for it.
-    let mut out = child.stdout.take().expect("stdout is piped");
-    let mut err = child.stderr.take().expect("stderr is piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = out.read_to_end(&mut v);
-        v
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = err.read_to_end(&mut v);
-        v
-    });
-    let started = Instant::now();
-    let exit = loop {
-        match child.try_wait() {
-            Ok(Some(exit)) => break exit,
-            Ok(None) if started.elapsed() > TIME_LIMIT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("{shown} still running after {TIME_LIMIT:?}: killed");
+/// N of the `--stats` line "irix-emu: cycles          N user, M system".
+pub fn user_cycles(stderr: &str) -> u64 {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("irix-emu: cycles"))
+        .unwrap_or_else(|| panic!("no cycles line in stderr:\n{stderr}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    // ["irix-emu:", "cycles", N, "user,", M, "system"]
+    assert_eq!(words.get(3), Some(&"user,"), "cycles line: {line}");
+    words[2]
+        .parse()
+        .unwrap_or_else(|e| panic!("cycles line {line}: {e}"))
+}
+
+/// The number after `key` in `line` (`key` includes its trailing space, e.g.
+/// "hot_a "), up to the next non-digit.
+pub fn field(line: &str, key: &str) -> u64 {
+    let at = line
+        .find(key)
+        .unwrap_or_else(|| panic!("no {key:?} in {line:?}"))
+        + key.len();
+    let digits: String = line[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|e| panic!("{key:?} in {line:?}: {e}"))
+}
+
+/// The lines of `text` that start with `prefix`.
+pub fn lines_with<'a>(text: &'a str, prefix: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.starts_with(prefix)).collect()
+}
+
+/// Whether `s` is one complete JSON value (RFC 8259 grammar; numbers and
+/// string escapes checked, no semantic checks).
+pub fn json_is_valid(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let ok = json_value(b, &mut i);
+    json_ws(b, &mut i);
+    ok && i == b.len()
+}
+
+fn json_ws(b: &[u8], i: &mut usize) {
+    while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
+        *i += 1;
+    }
+}
+
+fn json_lit(b: &[u8], i: &mut usize, lit: &[u8]) -> bool {
+    if b[*i..].starts_with(lit) {
+        *i += lit.len();
+        true
+    } else {
+        false
+    }
+}
+
+fn json_value(b: &[u8], i: &mut usize) -> bool {
+    json_ws(b, i);
+    match b.get(*i) {
+        Some(b'{') => json_seq(b, i, b'}', true),
+        Some(b'[') => json_seq(b, i, b']', false),
+        Some(b'"') => json_string(b, i),
+        Some(b't') => json_lit(b, i, b"true"),
+        Some(b'f') => json_lit(b, i, b"false"),
+        Some(b'n') => json_lit(b, i, b"null"),
+        Some(b'-' | b'0'..=b'9') => json_number(b, i),
+        _ => false,
+    }
+}
+
+/// An object (`keyed`) or array after its opening bracket.
+fn json_seq(b: &[u8], i: &mut usize, close: u8, keyed: bool) -> bool {
+    *i += 1;
+    json_ws(b, i);
+    if b.get(*i) == Some(&close) {
+        *i += 1;
+        return true;
+    }
+    loop {
+        if keyed {
+            json_ws(b, i);
+            if !json_string(b, i) {
+                return false;
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => panic!("waiting for {shown}: {e}"),
-        }
-    };
-    let stdout = out_reader.join().expect("stdout reader");
-    let stderr = err_reader.join().expect("stderr reader");
-    let status = match (exit.code(), exit.signal()) {
-        (Some(code), _) => Status::Code(code),
-        (None, Some(sig)) => Status::Signal(sig),
-        (None, None) => panic!("{shown}: neither an exit status nor a signal"),
-    };
-    Run {
-        status,
-        stdout,
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
-    }
-}
-
-/// A fresh directory under the system's temporary directory, removed with
-/// everything in it when dropped. Its path is canonical, so it compares
-/// equal to what the emulator computes from it.
-pub struct TempDir {
-    path: PathBuf,
-}
-
-impl TempDir {
-    pub fn new(label: &str) -> TempDir {
-        let base = std::env::temp_dir();
-        for attempt in 0..1000u32 {
-            let nanos = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.subsec_nanos())
-                .unwrap_or(0);
-            let path = base.join(format!(
-                "irix-emu-{label}-{}-{nanos}-{attempt}",
-                std::process::id()
-            ));
-            // create_dir fails if the name is taken: then try another.
-            if std::fs::create_dir(&path).is_ok() {
-                let path = path.canonicalize().expect("canonical temp dir");
-                return TempDir { path };
+            json_ws(b, i);
+            if b.get(*i) != Some(&b':') {
+                return false;
             }
+            *i += 1;
         }
-        panic!(
-            "cannot create a temporary directory under {}",
-            base.display()
-        );
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Creates `rel` (and its parent directories) holding `contents`.
-    pub fn write(&self, rel: &str, contents: &[u8]) -> PathBuf {
-        let p = self.path.join(rel);
-        if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent).expect("create parent directories");
+        if !json_value(b, i) {
+            return false;
         }
-        std::fs::write(&p, contents).expect("write test file");
-        p
-    }
-
-    /// Creates directory `rel` (and its parents).
-    pub fn mkdir(&self, rel: &str) -> PathBuf {
-        let p = self.path.join(rel);
-        std::fs::create_dir_all(&p).expect("create directory");
-        p
-    }
-
-    /// Every file and directory below this one, as sorted relative paths
-    /// (symbolic links are listed, not followed).
-    pub fn listing(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        list_into(&self.path, &self.path, &mut out);
-        out.sort();
-        out
-    }
-}
-
-fn list_into(base: &Path, dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        out.push(p.strip_prefix(base).unwrap_or(&p).display().to_string());
-        if e.file_type().is_ok_and(|t| t.is_dir()) {
-            list_into(base, &p, out);
-        }
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
-}
-
-/// A hand-built ELF32 MIPS executable: the ELF header, a PT_INTERP when
-/// asked for, one PT_LOAD mapping the whole file at 0x400000, and three
-/// instructions that exit with `exit_code`. With the defaults it is a
-/// valid IRIX o32 program, so each field changed from the default is what
-/// the loader refuses.
-#[derive(Clone, Debug)]
-pub struct TinyElf {
-    /// EI_DATA = ELFDATA2LSB instead of ELFDATA2MSB.
-    pub little_endian: bool,
-    /// e_machine (EM_MIPS = 8).
-    pub machine: u16,
-    /// e_flags (0: MIPS I, o32, as IRIX's own o32 binaries).
-    pub e_flags: u32,
-    /// A PT_INTERP naming this interpreter.
-    pub interp: Option<String>,
-    /// What the program passes to exit(2).
-    pub exit_code: u8,
-    /// Instructions to run instead of the exit sequence (the first is the
-    /// entry point, at [`TinyElf::CODE_ADDR`] when there is no PT_INTERP).
-    pub code: Option<Vec<u32>>,
-}
-
-impl Default for TinyElf {
-    fn default() -> Self {
-        TinyElf {
-            little_endian: false,
-            machine: 8,
-            e_flags: 0,
-            interp: None,
-            exit_code: 0,
-            code: None,
-        }
-    }
-}
-
-impl TinyElf {
-    /// Load address of the file's first byte.
-    pub const BASE: u32 = 0x0040_0000;
-    /// Address of the first instruction (the entry point) when there is
-    /// no PT_INTERP: after the 52-byte header and one program header.
-    pub const CODE_ADDR: u32 = Self::BASE + 52 + 32;
-
-    pub fn bytes(&self) -> Vec<u8> {
-        const EHSIZE: u32 = 52;
-        const PHENTSIZE: u32 = 32;
-        let phnum = 1 + u32::from(self.interp.is_some());
-        let code_off = EHSIZE + PHENTSIZE * phnum;
-        // addiu $v0, $zero, 1001 (exit, ABI.md: v0 = 1000 + 1)
-        // addiu $a0, $zero, exit_code
-        // syscall
-        let exit = vec![
-            0x2402_03e9u32,
-            0x2404_0000 | u32::from(self.exit_code),
-            0x0000_000c,
-        ];
-        let code = self.code.clone().unwrap_or(exit);
-        let interp_off = code_off + 4 * code.len() as u32;
-        let interp = self.interp.as_ref().map(|s| {
-            let mut b = s.as_bytes().to_vec();
-            b.push(0);
-            b
-        });
-        let file_size = interp_off + interp.as_ref().map_or(0, |b| b.len() as u32);
-
-        let mut out = Vec::new();
-        let h16 = |out: &mut Vec<u8>, v: u16| {
-            out.extend(if self.little_endian {
-                v.to_le_bytes()
-            } else {
-                v.to_be_bytes()
-            })
-        };
-        let h32 = |out: &mut Vec<u8>, v: u32| {
-            out.extend(if self.little_endian {
-                v.to_le_bytes()
-            } else {
-                v.to_be_bytes()
-            })
-        };
-        // e_ident: magic, ELFCLASS32, EI_DATA, EV_CURRENT, ELFOSABI_NONE.
-        out.extend(b"\x7fELF");
-        out.extend([1, if self.little_endian { 1 } else { 2 }, 1, 0]);
-        out.extend([0; 8]);
-        h16(&mut out, 2); // e_type ET_EXEC
-        h16(&mut out, self.machine);
-        h32(&mut out, 1); // e_version
-        h32(&mut out, Self::BASE + code_off); // e_entry
-        h32(&mut out, EHSIZE); // e_phoff
-        h32(&mut out, 0); // e_shoff: no sections
-        h32(&mut out, self.e_flags);
-        h16(&mut out, EHSIZE as u16);
-        h16(&mut out, PHENTSIZE as u16);
-        h16(&mut out, phnum as u16);
-        h16(&mut out, 40); // e_shentsize
-        h16(&mut out, 0); // e_shnum
-        h16(&mut out, 0); // e_shstrndx
-                          // Program headers: p_type, p_offset, p_vaddr, p_paddr, p_filesz,
-                          // p_memsz, p_flags, p_align. PT_INTERP first, as ld puts it.
-        if let Some(b) = &interp {
-            let len = b.len() as u32;
-            for v in [
-                3,
-                interp_off,
-                Self::BASE + interp_off,
-                Self::BASE + interp_off,
-                len,
-                len,
-                4,
-                1,
-            ] {
-                h32(&mut out, v);
+        json_ws(b, i);
+        match b.get(*i) {
+            Some(&c) if c == close => {
+                *i += 1;
+                return true;
             }
+            Some(b',') => *i += 1,
+            _ => return false,
         }
-        for v in [
-            1,
-            0,
-            Self::BASE,
-            Self::BASE,
-            file_size,
-            file_size,
-            5,
-            0x1000,
-        ] {
-            h32(&mut out, v);
-        }
-        for w in code {
-            h32(&mut out, w);
-        }
-        if let Some(b) = interp {
-            out.extend(b);
-        }
-        assert_eq!(out.len() as u32, file_size);
-        out
     }
+}
+
+fn json_string(b: &[u8], i: &mut usize) -> bool {
+    if b.get(*i) != Some(&b'"') {
+        return false;
+    }
+    *i += 1;
+    while let Some(&c) = b.get(*i) {
+        *i += 1;
+        match c {
+            b'"' => return true,
+            b'\\' => match b.get(*i) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => *i += 1,
+                Some(b'u') => {
+                    let hex = b.get(*i + 1..*i + 5);
+                    if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                        return false;
+                    }
+                    *i += 5;
+                }
+                _ => return false,
+            },
+            0..=0x1f => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+fn json_number(b: &[u8], i: &mut usize) -> bool {
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > start
+    };
+    if b.get(*i) == Some(&b'-') {
+        *i += 1;
+    }
+    if b.get(*i) == Some(&b'0') {
+        *i += 1;
+    } else if !digits(i) {
+        return false;
+    }
+    if b.get(*i) == Some(&b'.') {
+        *i += 1;
+        if !digits(i) {
+            return false;
+        }
+    }
+    if matches!(b.get(*i), Some(b'e' | b'E')) {
+        *i += 1;
+        if matches!(b.get(*i), Some(b'+' | b'-')) {
+            *i += 1;
+        }
+        if !digits(i) {
+            return false;
+        }
+    }
+    true
 }

@@ -44,20 +44,10 @@
 //!   (the R4000's ERET clears LLbit; our embedder's ERET is those calls).
 //!
 //! # Timing model (all in `timing.rs`)
-//! | Rule | Cost | Source |
-//! |---|---|---|
-//! | every instruction | 1 pipeline cycle (`ISSUE_CYCLES`) | R4000 User's Manual ch. 3 |
-//! | taken branch or jump | +2 bubbles (`BRANCH_BUBBLES`), charged to the branch, clock advanced after the delay slot | ch. 3, "branch delay of three cycles" |
-//! | branch-likely not taken | +1 for the nullified slot (`NULLIFIED_SLOT_CYCLES`), charged to the branch | our reading of ch. 3 |
-//! | load result used | ready at issue + 3 (`LOAD_LATENCY`): next instruction stalls 2, one between stalls 1 | ch. 3, "load delay of two cycles" |
-//! | LWC1/LDC1, MFC1/DMFC1/CFC1/MTC1/DMTC1, SC/SCD result | ready at issue + 3 | treated as loads (doubt) |
-//! | MULT/MULTU | HI/LO ready at issue + 10 | ABI.md (MAME r4000 + GCC R4000 model) |
-//! | DMULT/DMULTU | + 20 | idem |
-//! | DIV/DIVU | + 69 | idem |
-//! | DDIV/DDIVU | + 133 | idem |
-//! | COP1 computational | dest FPR or condition bit ready at issue + `FpOp::latency()` | fpu (GCC R4000 model) |
-//! | Count | cycles / 2 (`COUNT_DIVISOR`) | ch. 4 |
-//! | virtual time | cycles / `CpuConfig::clock_hz` (default 100 MHz) | ABI.md |
+//! Every instruction costs one pipeline cycle plus its stalls; a taken
+//! branch adds two bubbles; loads, HI/LO and FPU results become ready after
+//! their latency. The table of costs, with the source of each, is in the
+//! repository's docs/timing.md.
 //!
 //! An instruction issues when the clock has reached it and every source
 //! register (GPR, HI/LO, FPR, FP condition bit) is ready; [`Observer::retire`]

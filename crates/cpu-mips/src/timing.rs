@@ -6,9 +6,9 @@
 //! Sources: R4000 User's Manual (2nd ed.), ch. 3 "CPU Instruction Pipeline"
 //! (eight stages, one pipeline cycle each; "a branch delay of three cycles
 //! and a load delay of two cycles"; hardware interlocks, no architectural
-//! load delay slot), and the project sheet /work/shared/ABI.md, "R4000
-//! timing", which collects the HI/LO latencies on which MAME's r4000 core and
-//! GCC's R4000 scheduling model agree.
+//! load delay slot), and the HI/LO latencies on which MAME's r4000 core and
+//! GCC's R4000 scheduling model agree. The whole table, with its sources:
+//! docs/timing.md.
 //!
 //! Model: every instruction issues at the first cycle at which the cycle
 //! counter has reached it and all its source registers are ready; it costs
@@ -48,7 +48,7 @@ pub const ALU_LATENCY: u16 = 1;
 /// loads, no table gives them).
 pub const LOAD_LATENCY: u16 = 3;
 
-/// HI/LO ready after MULT/MULTU (ABI.md, "R4000 timing").
+/// HI/LO ready after MULT/MULTU (docs/timing.md: MAME and GCC agree).
 pub const MULT_LATENCY: u16 = 10;
 /// HI/LO ready after DMULT/DMULTU.
 pub const DMULT_LATENCY: u16 = 20;
@@ -58,10 +58,10 @@ pub const DIV_LATENCY: u16 = 69;
 pub const DDIV_LATENCY: u16 = 133;
 
 /// Count increments every other pipeline cycle ("at half the maximum
-/// instruction issue rate", ch. 4 / ABI.md).
+/// instruction issue rate", ch. 4).
 pub const COUNT_DIVISOR: u64 = 2;
 
-/// Default pipeline clock: a 100 MHz R4000 (Indigo/Indy), ABI.md.
+/// Default pipeline clock: a 100 MHz R4000 (Indigo/Indy), docs/timing.md.
 pub const DEFAULT_CLOCK_HZ: u64 = 100_000_000;
 
 // --- scoreboard slots ---

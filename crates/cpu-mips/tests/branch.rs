@@ -6,13 +6,14 @@
 mod testmem;
 
 use cpu_mips::{cp0::cause, disassemble, ExcCode, Exception};
+use test_support::mips as asm;
 use testmem::{machine, r::*, steps, sx, CODE};
 
-const NOP: u32 = 0;
-const LI_V0_1: u32 = 0x2402_0001; // addiu $v0, $zero, 1
-const LI_V1_1: u32 = 0x2403_0001; // addiu $v1, $zero, 1
-const LI_A2_7: u32 = 0x2406_0007; // addiu $a2, $zero, 7
-const SYSCALL: u32 = 0x0000_000c;
+const NOP: u32 = asm::nop();
+const LI_V0_1: u32 = asm::addiu(asm::V0, asm::ZERO, 1);
+const LI_V1_1: u32 = asm::addiu(asm::V1, asm::ZERO, 1);
+const LI_A2_7: u32 = asm::addiu(asm::A2, asm::ZERO, 7);
+const SYSCALL: u32 = asm::syscall();
 
 /// Every conditional branch, taken and not: (word, assembly, $a0, $a1, taken).
 /// Each targets CODE + 16 (offset 3). A taken branch runs the slot

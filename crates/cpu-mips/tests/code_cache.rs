@@ -5,13 +5,14 @@
 mod testmem;
 
 use cpu_mips::{Cpu, CpuConfig, ExcCode, StopReason};
+use test_support::mips as asm;
 use testmem::{r::*, TestMem};
 
 /// A writable and executable page.
 const RWX: u32 = 0x0050_0000;
-const LI_V0_1: u32 = 0x2402_0001; // addiu $v0, $zero, 1
-const LI_V0_42: u32 = 0x2402_002a; // addiu $v0, $zero, 42
-const BREAK: u32 = 0x0000_000d;
+const LI_V0_1: u32 = asm::addiu(asm::V0, asm::ZERO, 1);
+const LI_V0_42: u32 = asm::addiu(asm::V0, asm::ZERO, 42);
+const BREAK: u32 = asm::break_(0);
 
 fn rwx_machine(program: &[u32]) -> (Cpu, TestMem) {
     let mut mem = TestMem::new();

@@ -19,8 +19,14 @@
 //! fails instead when IRIX_EMU_REQUIRE_TOOLS=1.
 
 use cpu_mips::fpu::{decode_cop1, Fpu};
-use std::io::Write;
 use std::process::Command;
+
+use test_support::elf::{words, Elf, Segment, EF_MIPS_ABI_O32, PF_R, PF_W, PF_X, PT_MIPS_ABIFLAGS};
+use test_support::mips::{
+    addiu, cfc1, ctc1, li32, mfc1, mtc1, sw, syscall, A0, A1, A2, S0, T0, V0,
+};
+use test_support::tools::require_tool;
+use test_support::Scratch;
 
 /// One instruction under test and its inputs (o32 FR = 0 registers: fs =
 /// $f2/$f3, ft = $f4/$f5, fd = $f0/$f1).
@@ -32,68 +38,34 @@ struct Case {
     regs: [u32; 4],
 }
 
-// Integer registers.
-const T0: u32 = 8;
-const V0: u32 = 2;
-const A0: u32 = 4;
-const A1: u32 = 5;
-const A2: u32 = 6;
-const S0: u32 = 16;
-
-fn lui(rt: u32, imm: u32) -> u32 {
-    0x3c00_0000 | rt << 16 | (imm & 0xffff)
-}
-fn ori(rt: u32, rs: u32, imm: u32) -> u32 {
-    0x3400_0000 | rs << 21 | rt << 16 | (imm & 0xffff)
-}
-fn addiu(rt: u32, rs: u32, imm: u32) -> u32 {
-    0x2400_0000 | rs << 21 | rt << 16 | (imm & 0xffff)
-}
-fn sw(rt: u32, offset: u32, base: u32) -> u32 {
-    0xac00_0000 | base << 21 | rt << 16 | (offset & 0xffff)
-}
-fn mtc1(rt: u32, fs: u32) -> u32 {
-    0x4480_0000 | rt << 16 | fs << 11
-}
-fn mfc1(rt: u32, fs: u32) -> u32 {
-    0x4400_0000 | rt << 16 | fs << 11
-}
-fn ctc1(rt: u32, fs: u32) -> u32 {
-    0x44c0_0000 | rt << 16 | fs << 11
-}
-fn cfc1(rt: u32, fs: u32) -> u32 {
-    0x4440_0000 | rt << 16 | fs << 11
-}
-const SYSCALL: u32 = 0x0000_000c;
-
-/// lui/ori pair loading `value` into `rt`.
-fn li(code: &mut Vec<u32>, rt: u32, value: u32) {
-    code.push(lui(rt, value >> 16));
-    code.push(ori(rt, rt, value));
-}
-
-const BASE: u32 = 0x0040_0000;
-/// ELF header, two program headers, 4 bytes of padding, the 24-byte
-/// .MIPS.abiflags record (8-byte aligned), then the code.
-const ABIFLAGS_OFFSET: u32 = 52 + 2 * 32 + 4;
-const HEADERS: u32 = ABIFLAGS_OFFSET + 24;
 /// Words the guest stores per case: $f0, $f1, FCSR.
 const OUT_WORDS: usize = 3;
 
-/// Builds the ELF image: ELF header, one PT_LOAD covering the file plus
-/// the output buffer, then the code.
+/// The Elf_MIPS_ABIFlags_v0 record: version 0, isa_level 1, isa_rev 0,
+/// gpr_size 32-bit (1), cpr1_size 32-bit (1), cpr2_size 0, fp_abi
+/// MIPS_ABI_FP_DOUBLE (1: requires FR = 0); isa_ext, ases, flags1, flags2
+/// zero. Without it QEMU's loader treats the program as FP-mode agnostic
+/// and starts the 24Kf with FR = 1.
+fn abiflags() -> Vec<u8> {
+    let mut record = vec![0, 0, 1, 0, 1, 1, 0, 1];
+    record.resize(24, 0);
+    record
+}
+
+/// Builds the ELF image: one PT_LOAD (read, write, execute) mapping the
+/// headers, the code and, past the file, the output buffer; then the
+/// PT_MIPS_ABIFLAGS record.
 fn build_elf(cases: &[Case]) -> Vec<u8> {
     let mut code = Vec::new();
     // s0 = the output buffer; its address is patched in once the code
     // size is known (fixed-size lui/ori pair at the start).
-    code.push(0);
-    code.push(0);
+    code.extend([0, 0]);
     for case in cases {
         for (i, &reg) in case.regs.iter().enumerate() {
-            li(&mut code, T0, reg);
+            code.extend(li32(T0, reg));
             code.push(mtc1(T0, 2 + i as u32));
         }
-        li(&mut code, T0, case.fcsr);
+        code.extend(li32(T0, case.fcsr));
         code.push(ctc1(T0, 31));
         code.push(case.word);
         code.push(mfc1(T0, 0));
@@ -102,82 +74,33 @@ fn build_elf(cases: &[Case]) -> Vec<u8> {
         code.push(sw(T0, 4, S0));
         code.push(cfc1(T0, 31));
         code.push(sw(T0, 8, S0));
-        code.push(addiu(S0, S0, 4 * OUT_WORDS as u32));
+        code.push(addiu(S0, S0, 4 * OUT_WORDS as i16));
     }
     let len = (cases.len() * OUT_WORDS * 4) as u32;
     // write(1, buffer, len)
-    li(&mut code, V0, 4004);
-    li(&mut code, A0, 1);
+    code.extend(li32(V0, 4004));
+    code.extend(li32(A0, 1));
     let buffer_slot = code.len();
-    code.push(0);
-    code.push(0);
-    li(&mut code, A2, len);
-    code.push(SYSCALL);
+    code.extend([0, 0]);
+    code.extend(li32(A2, len));
+    code.push(syscall());
     // exit(0)
-    li(&mut code, V0, 4001);
-    li(&mut code, A0, 0);
-    code.push(SYSCALL);
+    code.extend(li32(V0, 4001));
+    code.extend(li32(A0, 0));
+    code.push(syscall());
 
-    let entry = BASE + HEADERS;
+    let mut elf = Elf::program(&[]);
+    elf.e_flags = EF_MIPS_ABI_O32;
+    elf.segments[0].flags = PF_R | PF_W | PF_X;
+    elf.segments
+        .push(Segment::other(PT_MIPS_ABIFLAGS, abiflags()).aligned(8));
+    let entry = elf.code_addr();
     let buffer = (entry + code.len() as u32 * 4 + 15) & !15;
-    code[0] = lui(S0, buffer >> 16);
-    code[1] = ori(S0, S0, buffer);
-    code[buffer_slot] = lui(A1, buffer >> 16);
-    code[buffer_slot + 1] = ori(A1, A1, buffer);
-
-    let file_size = HEADERS + code.len() as u32 * 4;
-    let mem_size = buffer - BASE + len;
-    let mut elf = Vec::new();
-    // e_ident: ELFCLASS32, ELFDATA2MSB, EV_CURRENT, SYSV ABI.
-    elf.extend_from_slice(&[0x7f, b'E', b'L', b'F', 1, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    let half = |v: &mut Vec<u8>, x: u16| v.extend_from_slice(&x.to_be_bytes());
-    let word = |v: &mut Vec<u8>, x: u32| v.extend_from_slice(&x.to_be_bytes());
-    half(&mut elf, 2); // e_type ET_EXEC
-    half(&mut elf, 8); // e_machine EM_MIPS
-    word(&mut elf, 1); // e_version
-    word(&mut elf, entry); // e_entry
-    word(&mut elf, 52); // e_phoff
-    word(&mut elf, 0); // e_shoff
-    word(&mut elf, 0x1000); // e_flags: EF_MIPS_ABI_O32, MIPS I
-    half(&mut elf, 52); // e_ehsize
-    half(&mut elf, 32); // e_phentsize
-    half(&mut elf, 2); // e_phnum
-    half(&mut elf, 40); // e_shentsize
-    half(&mut elf, 0); // e_shnum
-    half(&mut elf, 0); // e_shstrndx
-                       // PT_LOAD, offset 0 at BASE, RWX.
-    for x in [1, 0, BASE, BASE, file_size, mem_size, 7, 0x1000] {
-        word(&mut elf, x);
-    }
-    // PT_MIPS_ABIFLAGS (0x70000003): without it QEMU's loader treats the
-    // program as FP-mode agnostic and starts the 24Kf with FR = 1.
-    let abiflags_at = BASE + ABIFLAGS_OFFSET;
-    for x in [
-        0x7000_0003,
-        ABIFLAGS_OFFSET,
-        abiflags_at,
-        abiflags_at,
-        24,
-        24,
-        4,
-        8,
-    ] {
-        word(&mut elf, x);
-    }
-    word(&mut elf, 0); // padding
-                       // Elf_MIPS_ABIFlags_v0: version 0, isa_level 1, isa_rev 0,
-                       // gpr_size 32-bit (1), cpr1_size 32-bit (1), cpr2_size 0,
-                       // fp_abi MIPS_ABI_FP_DOUBLE (1: requires FR = 0); isa_ext, ases,
-                       // flags1, flags2 zero.
-    half(&mut elf, 0);
-    elf.extend_from_slice(&[1, 0, 1, 1, 0, 1]);
-    for _ in 0..4 {
-        word(&mut elf, 0);
-    }
-    for insn in code {
-        word(&mut elf, insn);
-    }
-    elf
+    code[..2].copy_from_slice(&li32(S0, buffer));
+    code[buffer_slot..buffer_slot + 2].copy_from_slice(&li32(A1, buffer));
+    elf.segments[0].data = words(&code);
+    elf.segments[0].mem_size = buffer - entry + len;
+    elf.build()
 }
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
@@ -346,24 +269,13 @@ fn emulate(case: &Case) -> [u32; 3] {
 #[test]
 fn fpu_matches_qemu_mips_in_all_rounding_modes() {
     let qemu = "qemu-mips";
-    if Command::new(qemu).arg("-version").output().is_err() {
-        if std::env::var("IRIX_EMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
-            panic!("qemu-mips not found and IRIX_EMU_REQUIRE_TOOLS=1");
-        }
-        eprintln!("SKIP: qemu-mips not found");
+    if !require_tool(qemu) {
         return;
     }
     let cases = make_cases(12_000);
-    let elf = build_elf(&cases);
-    let dir = std::env::temp_dir().join(format!("irix-emu-fpu-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("fpu_cases.elf");
-    {
-        let mut file = std::fs::File::create(&path).unwrap();
-        file.write_all(&elf).unwrap();
-    }
+    let scratch = Scratch::new("fpu-diff");
     // qemu-user's loader refuses files without an execute bit.
-    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = scratch.write_executable("fpu_cases.elf", &build_elf(&cases));
     let output = Command::new(qemu)
         .arg(&path)
         .output()
@@ -375,7 +287,6 @@ fn fpu_matches_qemu_mips_in_all_rounding_modes() {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(
         output.stdout.len(),
         cases.len() * OUT_WORDS * 4,

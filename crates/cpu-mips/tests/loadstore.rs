@@ -483,7 +483,7 @@ fn instruction_fetch_faults() {
 
 const LL: u32 = 0xc082_0000; // ll $v0, 0($a0)
 const SC: u32 = 0xe085_0000; // sc $a1, 0($a0)
-const SYSCALL: u32 = 0x0000_000c;
+const SYSCALL: u32 = test_support::mips::syscall();
 
 #[test]
 fn sc_succeeds_after_ll_and_stores() {

@@ -32,8 +32,6 @@
 #[path = "qemu_diff/mod.rs"]
 mod support;
 
-use std::io::Write as _;
-use std::os::unix::fs::OpenOptionsExt as _;
 use std::process::{Command, Stdio};
 
 use cpu_mips::{Cpu, CpuConfig, ExcCode, StopReason};
@@ -41,6 +39,8 @@ use support::gen::{Abi, Rng};
 use support::mem::TestMemory;
 use support::program::{Program, TEXT_BASE};
 use support::{elf, report};
+use test_support::tools::require_tool;
+use test_support::Scratch;
 
 /// The default seed (any value works; fixed so CI runs are reproducible).
 const DEFAULT_SEED: u64 = 0x1d1e_5eed_0000_2001;
@@ -61,19 +61,6 @@ fn seed() -> u64 {
         None => text.parse(),
     };
     parsed.unwrap_or_else(|e| panic!("IRIX_EMU_DIFF_SEED={text:?} is not a number: {e}"))
-}
-
-/// False (after printing SKIP) when `tool` cannot be run; panics instead
-/// under IRIX_EMU_REQUIRE_TOOLS=1.
-fn tool_present(tool: &str) -> bool {
-    if Command::new(tool).arg("-version").output().is_ok() {
-        return true;
-    }
-    if std::env::var("IRIX_EMU_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("{tool} not found and IRIX_EMU_REQUIRE_TOOLS=1");
-    }
-    eprintln!("SKIP: {tool} not found");
-    false
 }
 
 /// Runs `program` in the interpreter up to its closing write(2) and
@@ -134,24 +121,14 @@ fn run_interpreter(program: &Program, seed: u64) -> Result<Vec<u8>, String> {
 /// `args`) and in the interpreter concurrently, and fails with the
 /// differing blocks described.
 fn check_against_qemu(abi: Abi, qemu: &str, args: &[&str], seed: u64, count: usize) {
-    if !tool_present(qemu) {
+    if !require_tool(qemu) {
         return;
     }
     let program = Program::build(abi, seed, count);
     let image = elf::write_elf(&program);
-    let dir =
-        std::env::temp_dir().join(format!("irix-emu-qemu-diff-{}-{abi:?}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create the temporary directory");
-    let path = dir.join("sequences.elf");
+    let scratch = Scratch::new(&format!("qemu-diff-{abi:?}"));
     // qemu-user, like execve(2), refuses a file without execute permission.
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o755)
-        .open(&path)
-        .and_then(|mut f| f.write_all(&image))
-        .expect("write the ELF");
+    let path = scratch.write_executable("sequences.elf", &image);
 
     let child = Command::new(qemu)
         .args(args)
@@ -164,8 +141,8 @@ fn check_against_qemu(abi: Abi, qemu: &str, args: &[&str], seed: u64, count: usi
     let output = child
         .wait_with_output()
         .unwrap_or_else(|e| panic!("wait for {qemu}: {e}"));
-    if std::env::var_os("IRIX_EMU_DIFF_KEEP").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("IRIX_EMU_DIFF_KEEP").is_some() {
+        eprintln!("kept {}", scratch.keep().display());
     }
 
     let context = format!("{abi:?}, seed {seed:#x} (rerun with IRIX_EMU_DIFF_SEED={seed:#x})");

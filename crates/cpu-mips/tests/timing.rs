@@ -10,7 +10,7 @@ use std::time::Duration;
 use cpu_mips::{Cpu, CpuConfig, ExcCode, Observer, StopReason};
 use testmem::{r::*, TestMem, CODE, DATA};
 
-const NOP: u32 = 0x0000_0000;
+const NOP: u32 = test_support::mips::nop();
 const BREAK: u32 = 0x0000_000d;
 const LW_V0: u32 = 0x8c82_0000; // lw $v0, 0($a0)
 const USE_V0: u32 = 0x0042_1821; // addu $v1, $v0, $v0
@@ -206,7 +206,7 @@ fn run_stops_at_the_first_instruction_boundary_at_or_past_the_deadline() {
 #[test]
 fn an_exception_charges_nothing_until_the_embedder_completes_the_instruction() {
     // nop (1); syscall raises: still 1. complete_exception_instruction: +1 = 2.
-    let (mut cpu, mut mem) = new_machine(false, &[NOP, 0x0000_000c, NOP]);
+    let (mut cpu, mut mem) = new_machine(false, &[NOP, test_support::mips::syscall(), NOP]);
     let stop = cpu.run(&mut mem, &mut (), u64::MAX);
     assert!(matches!(stop, StopReason::Exception(e) if e.code == ExcCode::Sys));
     assert_eq!((cpu.cycles(), cpu.instructions()), (1, 1));

@@ -8,7 +8,7 @@ use loader::Executable;
 use crate::memory::{page_ceil, AddressSpace, Perms, PAGE_SIZE};
 use crate::Errno;
 
-/// The user stack ends here (docs/abi.md, "Process start-up").
+/// The user stack ends here (docs/abi.md, "Start-up").
 pub const STACK_TOP: u32 = 0x7fff_8000;
 /// The stack may grow down this far below STACK_TOP (IRIX's default stack
 /// limit is 64 MiB); pages are mapped only as they are touched.

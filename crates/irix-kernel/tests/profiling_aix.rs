@@ -1,6 +1,5 @@
-//! AIX profil, sentence by sentence: ../../../../shared/spec/aix-profil.txt.
+//! AIX profil, sentence by sentence (the manual page; docs/personalities.md).
 
-#[path = "profiling_common.rs"]
 mod common;
 
 use common::*;

@@ -1,7 +1,5 @@
-//! Darwin/BSD profil(2), sentence by sentence:
-//! ../../../../shared/spec/darwin-profil.2.txt.
+//! Darwin/BSD profil(2), sentence by sentence.
 
-#[path = "profiling_common.rs"]
 mod common;
 
 use common::*;

@@ -1,8 +1,6 @@
-//! HP-UX sprofil(2) (page 2 of the manual), sentence by sentence:
-//! ../../../../shared/spec/hpux-sprofil.2.txt. The scale tables themselves
-//! are checked row by row in profiling_mapping.rs.
+//! HP-UX sprofil(2) (page 2 of the manual), sentence by sentence. The scale
+//! tables themselves are checked row by row in profiling_mapping.rs.
 
-#[path = "profiling_common.rs"]
 mod common;
 
 use common::*;

@@ -1,7 +1,6 @@
 //! IRIX sprofil(2) (and profil(2) as its one-region case), sentence by
-//! sentence: ../../../../shared/spec/irix-sprofil.2.txt.
+//! sentence.
 
-#[path = "profiling_common.rs"]
 mod common;
 
 use common::*;
@@ -106,7 +105,7 @@ fn regions_are_profp_0_to_profcnt_minus_1() {
 
 /// irix sprofil(2): "The prof structure is defined as struct prof { void
 /// *pr_base; unsigned pr_size; __psunsigned_t pr_off; unsigned pr_scale; };"
-/// (16 bytes on o32/n32, big-endian: ABI.md).
+/// (16 bytes on o32/n32, big-endian: docs/abi.md).
 #[test]
 fn struct_prof_is_four_big_endian_words() {
     let (mut st, mut m) = (ProfState::default(), mem());

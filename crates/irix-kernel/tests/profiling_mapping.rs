@@ -1,5 +1,5 @@
 //! The pure mapping (PC, region, personality) -> counter, against every table
-//! row and example of the pages (../../../../shared/spec/).
+//! row and example of the manual pages (docs/personalities.md).
 
 use irix_kernel::profiling::{
     instructions_per_counter, map_pc, CounterWidth, Personality, Region, Slot,
@@ -190,7 +190,7 @@ fn aix_upper_16_bits_of_scale_ignored() {
     );
 }
 
-/// The two formulas differ in rounding (ABI.md): Darwin halves first.
+/// The two formulas differ in rounding (docs/abi.md): Darwin halves first.
 /// (personality, pc - offset, scale, counter)
 #[test]
 fn byte_offset_formula_per_personality() {

@@ -1,7 +1,5 @@
-//! Solaris pcsample(2) and profil(2), sentence by sentence:
-//! ../../../../shared/spec/solaris-pcsample-profil.2.txt.
+//! Solaris pcsample(2) and profil(2), sentence by sentence.
 
-#[path = "profiling_common.rs"]
 mod common;
 
 use common::*;

@@ -45,7 +45,7 @@ pub enum LoadError {
         version: u32,
     },
     /// `e_ident[EI_OSABI]` is not ELFOSABI_NONE (0), which IRIX and GNU/Linux
-    /// MIPS executables both use (ABI.md, "Recognising an IRIX executable").
+    /// MIPS executables both use (docs/abi.md, "Which files are IRIX executables").
     #[error("{file}: not an IRIX executable (EI_OSABI {osabi}, {})", osabi_name(*osabi))]
     ForeignOsAbi { file: String, osabi: u8 },
     /// `e_type` is not ET_EXEC.
@@ -67,7 +67,7 @@ pub enum LoadError {
 }
 
 /// An `e_flags` value this emulator cannot run. Bit names and values are
-/// binutils' include/elf/mips.h; the IRIX meaning of the ABI bits is ABI.md's.
+/// binutils' include/elf/mips.h; the IRIX meaning of the ABI bits is in docs/abi.md.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FlagError {
     /// EF_MIPS_ARCH (bits 28..31) beyond MIPS III.
@@ -94,7 +94,7 @@ pub enum FlagError {
     /// EF_MIPS_NAN2008 (0x400): IEEE 754-2008 NaN encoding.
     #[error("IEEE 754-2008 NaNs (EF_MIPS_NAN2008, e_flags bit 0x400) are not the R4000's")]
     Nan2008,
-    /// EF_MIPS_UCODE (0x10). ABI.md reads bit 0x10 of the ABI mask as "64-bit";
+    /// EF_MIPS_UCODE (0x10). docs/abi.md reads bit 0x10 of the ABI mask as "64-bit";
     /// binutils names it EF_MIPS_UCODE. Either way it is neither o32 nor n32.
     #[error("e_flags bit 0x10 (EF_MIPS_UCODE) is neither o32 nor n32")]
     Ucode,

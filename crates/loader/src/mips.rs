@@ -1,6 +1,6 @@
 //! MIPS-specific ELF constants and the `e_flags` decoder.
 //!
-//! goblin has no MIPS constants (ABI.md), so they are defined here. Values
+//! goblin has no MIPS constants, so they are defined here. Values
 //! are binutils' include/elf/mips.h and the SVR4 MIPS processor supplement.
 //!
 //! Contents:
@@ -19,7 +19,7 @@ pub const EF_MIPS_PIC: u32 = 0x2;
 pub const EF_MIPS_CPIC: u32 = 0x4;
 /// Large GOT: accepted.
 pub const EF_MIPS_XGOT: u32 = 0x8;
-/// ucode object (binutils). ABI.md reads this bit as "64-bit" in IRIX's
+/// ucode object (binutils). docs/abi.md reads this bit as "64-bit" in IRIX's
 /// 0x30 ABI mask; either way it is refused.
 pub const EF_MIPS_UCODE: u32 = 0x10;
 /// The n32 ABI (IRIX's name; binutils' EF_MIPS_ABI2).
@@ -52,9 +52,9 @@ pub const PT_MIPS_OPTIONS: u32 = 0x7000_0002;
 /// `.MIPS.abiflags` (binutils, newer than IRIX).
 pub const PT_MIPS_ABIFLAGS: u32 = 0x7000_0003;
 
-/// Section type of `.reginfo` (ABI.md).
+/// Section type of `.reginfo` (docs/abi.md).
 pub const SHT_MIPS_REGINFO: u32 = 0x7000_0006;
-/// Section type of `.MIPS.options` (ABI.md).
+/// Section type of `.MIPS.options` (docs/abi.md).
 pub const SHT_MIPS_OPTIONS: u32 = 0x7000_000d;
 /// Option kind of a register-information descriptor in `.MIPS.options`.
 pub const ODK_REGINFO: u8 = 1;
@@ -71,7 +71,7 @@ pub const REGINFO_GP_OFFSET: usize = 20;
 /// The IRIX calling convention the executable was built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Abi {
-    /// The old 32-bit ABI: e_flags ABI bits 0 (ABI.md).
+    /// The old 32-bit ABI: e_flags ABI bits 0 (docs/abi.md).
     #[default]
     O32,
     /// The new 32-bit ABI: EF_MIPS_ABI2 (0x20). Recognised; running it is

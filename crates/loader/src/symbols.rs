@@ -6,7 +6,7 @@
 //!   sections (kernels ignore them), so a damaged table becomes a
 //!   [`LoadWarning`] and the reports go without names.
 //!
-//! Kept (see the brief, issue 4): defined STT_FUNC and STT_OBJECT symbols,
+//! Kept: defined STT_FUNC and STT_OBJECT symbols,
 //! and STT_NOTYPE symbols of an executable section (SHF_EXECINSTR, or
 //! SHN_MIPS_TEXT) -- assembly labels. Names are read here, not with goblin's
 //! Strtab, which panics on invalid UTF-8 in its unchecked accessor; invalid

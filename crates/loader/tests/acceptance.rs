@@ -1,9 +1,7 @@
 //! What the loader accepts and what it makes of it.
 
-mod common;
-
-use common::*;
 use loader::{load, Abi, LoadOptions, LoadWarning, Perms, SymbolKind};
+use test_support::elf::*;
 
 const STATIC: LoadOptions = LoadOptions {
     allow_interp: false,
@@ -27,7 +25,7 @@ fn accepted_e_flags_give_abi_and_isa_level() {
         ("irix n32 mips3 pic cpic", 0x2000_0026, Abi::N32, 3),
     ];
     for (name, flags, abi, isa) in cases {
-        let mut spec = ElfSpec::irix_o32();
+        let mut spec = Elf::irix_o32();
         spec.e_flags = *flags;
         let exe = load("prog", &spec.build(), &STATIC).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(exe.abi, *abi, "{name}");
@@ -39,7 +37,7 @@ fn accepted_e_flags_give_abi_and_isa_level() {
 
 #[test]
 fn load_segments_keep_file_order_bytes_and_permissions() {
-    let exe = load("prog", &ElfSpec::irix_o32().build(), &STATIC).unwrap();
+    let exe = load("prog", &Elf::irix_o32().build(), &STATIC).unwrap();
     assert_eq!(exe.entry, 0x0040_0000);
     assert_eq!(exe.segments.len(), 2);
     let text = &exe.segments[0];
@@ -76,9 +74,9 @@ fn load_segments_keep_file_order_bytes_and_permissions() {
 
 #[test]
 fn bss_only_segment_has_no_file_bytes() {
-    let mut spec = ElfSpec::irix_o32();
+    let mut spec = Elf::irix_o32();
     spec.segments
-        .push(SegmentSpec::load(0x1001_0000, vec![], 0x4000, PF_R | PF_W));
+        .push(Segment::load(0x1001_0000, vec![], 0x4000, PF_R | PF_W));
     let exe = load("prog", &spec.build(), &STATIC).unwrap();
     assert_eq!(exe.segments[2].data, Vec::<u8>::new());
     assert_eq!(exe.segments[2].mem_size, 0x4000);
@@ -86,9 +84,9 @@ fn bss_only_segment_has_no_file_bytes() {
 
 #[test]
 fn load_segment_with_no_memory_is_dropped() {
-    let mut spec = ElfSpec::irix_o32();
+    let mut spec = Elf::irix_o32();
     spec.segments
-        .insert(1, SegmentSpec::load(0x0040_0000, vec![], 0, PF_R));
+        .insert(1, Segment::load(0x0040_0000, vec![], 0, PF_R));
     let exe = load("prog", &spec.build(), &STATIC).unwrap();
     assert_eq!(
         exe.segments.iter().map(|s| s.vaddr).collect::<Vec<_>>(),
@@ -100,11 +98,11 @@ fn load_segment_with_no_memory_is_dropped() {
 fn mips_program_headers_are_skipped_and_reginfo_gives_gp() {
     let mut reginfo = vec![0u8; 20];
     reginfo.extend_from_slice(&0x1000_8000u32.to_be_bytes());
-    let mut spec = ElfSpec::irix_o32();
+    let mut spec = Elf::irix_o32();
     spec.segments
-        .insert(0, SegmentSpec::other(PT_MIPS_ABIFLAGS, vec![0; 24]));
+        .insert(0, Segment::other(PT_MIPS_ABIFLAGS, vec![0; 24]));
     spec.segments
-        .insert(0, SegmentSpec::other(PT_MIPS_REGINFO, reginfo));
+        .insert(0, Segment::other(PT_MIPS_REGINFO, reginfo));
     let exe = load("prog", &spec.build(), &STATIC).unwrap();
     assert_eq!(exe.segments.len(), 2);
     assert_eq!(exe.gp_value, Some(0x1000_8000));
@@ -113,9 +111,9 @@ fn mips_program_headers_are_skipped_and_reginfo_gives_gp() {
 
 #[test]
 fn gp_symbol_is_used_without_reginfo() {
-    let mut spec = ElfSpec::irix_o32();
+    let mut spec = Elf::irix_o32();
     spec.symbols
-        .push(SymbolSpec::new("_gp", 0x1000_7ff0, 0, STT_NOTYPE, SHN_ABS));
+        .push(Symbol::new("_gp", 0x1000_7ff0, 0, STT_NOTYPE, SHN_ABS));
     let exe = load("prog", &spec.build(), &STATIC).unwrap();
     assert_eq!(exe.gp_value, Some(0x1000_7ff0));
     assert_eq!(
@@ -127,18 +125,18 @@ fn gp_symbol_is_used_without_reginfo() {
 
 #[test]
 fn symbols_are_functions_objects_and_text_labels_sorted_by_address() {
-    let mut spec = ElfSpec::irix_o32();
+    let mut spec = Elf::irix_o32();
     spec.symbols = vec![
-        SymbolSpec::new("counter", 0x1000_0004, 4, STT_OBJECT, 2),
-        SymbolSpec::new("helper", 0x0040_0008, 8, STT_FUNC, 1),
-        SymbolSpec::new("data_label", 0x1000_0000, 0, STT_NOTYPE, 2),
-        SymbolSpec::new("__start", 0x0040_0000, 0, STT_NOTYPE, 1),
-        SymbolSpec::new("main", 0x0040_0000, 8, STT_FUNC, 1),
-        SymbolSpec::new(".text", 0x0040_0000, 0, STT_SECTION, 1),
-        SymbolSpec::new("printf", 0, 0, STT_FUNC, 0),
-        SymbolSpec {
+        Symbol::new("counter", 0x1000_0004, 4, STT_OBJECT, 2),
+        Symbol::new("helper", 0x0040_0008, 8, STT_FUNC, 1),
+        Symbol::new("data_label", 0x1000_0000, 0, STT_NOTYPE, 2),
+        Symbol::new("__start", 0x0040_0000, 0, STT_NOTYPE, 1),
+        Symbol::new("main", 0x0040_0000, 8, STT_FUNC, 1),
+        Symbol::new(".text", 0x0040_0000, 0, STT_SECTION, 1),
+        Symbol::new("printf", 0, 0, STT_FUNC, 0),
+        Symbol {
             bind: STB_LOCAL,
-            ..SymbolSpec::new("table", 0x1000_0000, 4, STT_OBJECT, 2)
+            ..Symbol::new("table", 0x1000_0000, 4, STT_OBJECT, 2)
         },
     ];
     let exe = load("prog", &spec.build(), &STATIC).unwrap();
@@ -161,18 +159,18 @@ fn symbols_are_functions_objects_and_text_labels_sorted_by_address() {
 
 #[test]
 fn symbol_at_finds_the_containing_function() {
-    let mut spec = ElfSpec::irix_o32();
-    spec.segments[0] = SegmentSpec::load(0x0040_0000, vec![0; 0x100], 0x100, PF_R | PF_X);
+    let mut spec = Elf::irix_o32();
+    spec.segments[0] = Segment::load(0x0040_0000, vec![0; 0x100], 0x100, PF_R | PF_X);
     spec.symbols = vec![
-        SymbolSpec::new("__start", 0x0040_0000, 0, STT_NOTYPE, 1),
-        SymbolSpec::new("main", 0x0040_0010, 0x20, STT_FUNC, 1),
-        SymbolSpec {
+        Symbol::new("__start", 0x0040_0000, 0, STT_NOTYPE, 1),
+        Symbol::new("main", 0x0040_0010, 0x20, STT_FUNC, 1),
+        Symbol {
             bind: STB_LOCAL,
-            ..SymbolSpec::new("loop", 0x0040_0018, 0, STT_NOTYPE, 1)
+            ..Symbol::new("loop", 0x0040_0018, 0, STT_NOTYPE, 1)
         },
-        SymbolSpec::new("asm_routine", 0x0040_0040, 0, STT_NOTYPE, 1),
-        SymbolSpec::new("sized_after", 0x0040_0080, 0x10, STT_FUNC, 1),
-        SymbolSpec::new("counter", 0x1000_0000, 4, STT_OBJECT, 2),
+        Symbol::new("asm_routine", 0x0040_0040, 0, STT_NOTYPE, 1),
+        Symbol::new("sized_after", 0x0040_0080, 0x10, STT_FUNC, 1),
+        Symbol::new("counter", 0x1000_0000, 4, STT_OBJECT, 2),
     ];
     let exe = load("prog", &spec.build(), &STATIC).unwrap();
     let cases: &[(&str, u32, Option<&str>)] = &[
@@ -210,10 +208,10 @@ fn symbol_at_finds_the_containing_function() {
 
 #[test]
 fn interpreter_is_returned_when_allowed() {
-    let mut spec = ElfSpec::irix_o32();
+    let mut spec = Elf::irix_o32();
     spec.segments.insert(
         0,
-        SegmentSpec::other(PT_INTERP, b"/usr/lib/libc.so.1\0".to_vec()),
+        Segment::other(PT_INTERP, b"/usr/lib/libc.so.1\0".to_vec()),
     );
     let exe = load("prog", &spec.build(), &WITH_INTERP).unwrap();
     assert_eq!(exe.interp.as_deref(), Some("/usr/lib/libc.so.1"));
@@ -221,8 +219,8 @@ fn interpreter_is_returned_when_allowed() {
 
 #[test]
 fn phdr_address_comes_from_pt_phdr() {
-    let mut spec = ElfSpec::irix_o32();
-    let mut phdr = SegmentSpec::other(PT_PHDR, vec![0; 4]);
+    let mut spec = Elf::irix_o32();
+    let mut phdr = Segment::other(PT_PHDR, vec![0; 4]);
     phdr.vaddr = 0x0040_0034;
     spec.segments.insert(0, phdr);
     let exe = load("prog", &spec.build(), &STATIC).unwrap();
@@ -231,7 +229,7 @@ fn phdr_address_comes_from_pt_phdr() {
 
 #[test]
 fn phdr_address_comes_from_the_segment_mapping_the_headers() {
-    let mut bytes = ElfSpec::irix_o32().build();
+    let mut bytes = Elf::irix_o32().build();
     // Make the text segment start at file offset 0, so it maps the headers.
     let text_offset = u32::from_be_bytes(bytes[phdr_field(0, P_OFFSET)..][..4].try_into().unwrap());
     patch_u32(&mut bytes, phdr_field(0, P_OFFSET), 0);
@@ -248,7 +246,7 @@ fn phdr_address_comes_from_the_segment_mapping_the_headers() {
 
 #[test]
 fn damaged_section_table_is_a_warning_not_an_error() {
-    let mut bytes = ElfSpec::irix_o32().build();
+    let mut bytes = Elf::irix_o32().build();
     patch_u32(&mut bytes, E_SHOFF, 0x00ff_0000);
     let exe = load("prog", &bytes, &STATIC).unwrap();
     assert_eq!(exe.symbols, vec![]);

@@ -1,11 +1,9 @@
-//! "Never a panic on any byte string" (issue 4): truncations and random
+//! Never a panic on any byte string: truncations and random
 //! mutations of valid images give Ok or Err, nothing else.
 
-mod common;
-
-use common::*;
 use loader::{load, LoadOptions};
 use proptest::prelude::*;
+use test_support::elf::*;
 
 fn fixture_bytes() -> Vec<u8> {
     let path =
@@ -18,17 +16,17 @@ fn fixture_bytes() -> Vec<u8> {
 fn synthetic_bytes() -> Vec<u8> {
     let mut reginfo = vec![0u8; 20];
     reginfo.extend_from_slice(&0x1000_8000u32.to_be_bytes());
-    let mut spec = ElfSpec::irix_o32();
+    let mut spec = Elf::irix_o32();
     spec.segments.insert(
         0,
-        SegmentSpec::other(PT_INTERP, b"/usr/lib/libc.so.1\0".to_vec()),
+        Segment::other(PT_INTERP, b"/usr/lib/libc.so.1\0".to_vec()),
     );
     spec.segments
-        .insert(1, SegmentSpec::other(PT_MIPS_REGINFO, reginfo));
+        .insert(1, Segment::other(PT_MIPS_REGINFO, reginfo));
     spec.symbols = vec![
-        SymbolSpec::new("main", 0x0040_0000, 16, STT_FUNC, 3),
-        SymbolSpec::new("label", 0x0040_0008, 0, STT_NOTYPE, 3),
-        SymbolSpec::new("counter", 0x1000_0000, 4, STT_OBJECT, 4),
+        Symbol::new("main", 0x0040_0000, 16, STT_FUNC, 3),
+        Symbol::new("label", 0x0040_0008, 0, STT_NOTYPE, 3),
+        Symbol::new("counter", 0x1000_0000, 4, STT_OBJECT, 4),
     ];
     spec.build()
 }

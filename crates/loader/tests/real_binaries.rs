@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use loader::{load, Abi, LoadOptions, Perms, SymbolKind};
+use test_support::tools::require_tool;
+use test_support::Scratch;
 
 const STATIC: LoadOptions = LoadOptions {
     allow_interp: false,
@@ -15,23 +17,6 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name)
-}
-
-/// Whether an outside tool runs; if not, SKIP (or fail under
-/// IRIX_EMU_REQUIRE_TOOLS=1, the brief's rule).
-fn tool_available(tool: &str) -> bool {
-    let runs = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !runs {
-        assert!(
-            std::env::var("IRIX_EMU_REQUIRE_TOOLS").as_deref() != Ok("1"),
-            "{tool} is required (IRIX_EMU_REQUIRE_TOOLS=1) but does not run"
-        );
-        eprintln!("SKIP: {tool} not found");
-    }
-    runs
 }
 
 #[test]
@@ -136,7 +121,7 @@ fn build_fixture(flags: &[&str], out: &Path) -> Option<Vec<u8>> {
 
 #[test]
 fn gcc_builds_load_or_are_refused_by_name() {
-    if !tool_available(GCC) {
+    if !require_tool(GCC) {
         return;
     }
     /// The ABI and ISA level, or the refusal message.
@@ -158,8 +143,8 @@ fn gcc_builds_load_or_are_refused_by_name() {
         ),
         ("little-endian", &["-mabi=32", "-march=mips2", "-EL"], Err("t: little-endian MIPS is not IRIX")),
     ];
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("loader-gcc-builds");
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("loader-gcc-builds");
+    let dir = scratch.path();
     for (i, (name, flags, expected)) in cases.iter().enumerate() {
         let out = dir.join(format!("case{i}.elf"));
         let bytes =

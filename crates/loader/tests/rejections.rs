@@ -1,24 +1,22 @@
 //! Every rejection, with the exact one-line message the user sees.
 
-mod common;
-
-use common::*;
 use loader::{load, LoadError, LoadOptions};
+use test_support::elf::*;
 
 const STATIC: LoadOptions = LoadOptions {
     allow_interp: false,
 };
 
 /// A valid image with `edit` applied to its spec.
-fn spec_with(edit: impl Fn(&mut ElfSpec)) -> Vec<u8> {
-    let mut spec = ElfSpec::irix_o32();
+fn spec_with(edit: impl Fn(&mut Elf)) -> Vec<u8> {
+    let mut spec = Elf::irix_o32();
     edit(&mut spec);
     spec.build()
 }
 
 /// A valid image with `edit` applied to its bytes.
 fn bytes_with(edit: impl Fn(&mut Vec<u8>)) -> Vec<u8> {
-    let mut bytes = ElfSpec::irix_o32().build();
+    let mut bytes = Elf::irix_o32().build();
     edit(&mut bytes);
     bytes
 }
@@ -213,7 +211,7 @@ fn e_flags_rejections_say_what_the_code_needs() {
 
 #[test]
 fn program_header_rejections_name_the_segment() {
-    let file_len = ElfSpec::irix_o32().build().len();
+    let file_len = Elf::irix_o32().build().len();
     let cases: Vec<(&str, Vec<u8>, String)> = vec![
         (
             "no program headers",
@@ -292,12 +290,12 @@ fn program_header_rejections_name_the_segment() {
         ),
         (
             "entry in the data segment",
-            spec_with(|s| s.e_entry = 0x1000_0000),
+            spec_with(|s| s.e_entry = Some(0x1000_0000)),
             "prog: entry point 0x10000000 is outside any executable segment".into(),
         ),
         (
             "entry past the text",
-            spec_with(|s| s.e_entry = 0x0040_0010),
+            spec_with(|s| s.e_entry = Some(0x0040_0010)),
             "prog: entry point 0x400010 is outside any executable segment".into(),
         ),
         (
@@ -307,7 +305,7 @@ fn program_header_rejections_name_the_segment() {
         ),
         (
             "misaligned entry",
-            spec_with(|s| s.e_entry = 0x0040_0002),
+            spec_with(|s| s.e_entry = Some(0x0040_0002)),
             "prog: entry point 0x400002 is not word-aligned".into(),
         ),
     ];
@@ -321,7 +319,7 @@ fn dynamic_executable_is_refused_with_its_interpreter_as_data() {
     let bytes = spec_with(|s| {
         s.segments.insert(
             0,
-            SegmentSpec::other(PT_INTERP, b"/usr/lib/libc.so.1\0".to_vec()),
+            Segment::other(PT_INTERP, b"/usr/lib/libc.so.1\0".to_vec()),
         )
     });
     let err = load("prog", &bytes, &STATIC).unwrap_err();
@@ -340,7 +338,7 @@ fn dynamic_executable_is_refused_with_its_interpreter_as_data() {
 
 #[test]
 fn interpreter_rejections() {
-    let interp = || SegmentSpec::other(PT_INTERP, b"/usr/lib32/libc.so.1\0".to_vec());
+    let interp = || Segment::other(PT_INTERP, b"/usr/lib32/libc.so.1\0".to_vec());
     let file_len = spec_with(|s| s.segments.insert(0, interp())).len();
     let cases: Vec<(&str, Vec<u8>, String)> = vec![
         (
@@ -353,7 +351,7 @@ fn interpreter_rejections() {
         ),
         (
             "empty path",
-            spec_with(|s| s.segments.insert(0, SegmentSpec::other(PT_INTERP, vec![0]))),
+            spec_with(|s| s.segments.insert(0, Segment::other(PT_INTERP, vec![0]))),
             "prog: interpreter path (segment 0) is empty".into(),
         ),
         (

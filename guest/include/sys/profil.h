@@ -2,10 +2,10 @@
  *
  * struct prof as printed in IRIX sprofil(2); __psunsigned_t is pointer-sized,
  * so on o32 the structure is 16 bytes: pr_base 0, pr_size 4, pr_off 8,
- * pr_scale 12 (shared/ABI.md "Structures").
+ * pr_scale 12 (docs/abi.md "Structure layouts").
  *
  * Flags: PROF_USHORT 0, PROF_UINT 1, PROF_FAST 2 have the values of glibc's
- * copy of the IRIX header (shared/ABI.md). PROF_UINT64 is HP-UX's
+ * copy of the IRIX header (docs/abi.md). PROF_UINT64 is HP-UX's
  * (hpux-sprofil.2); no public source gives its number: this project's
  * documented choice is 4.
  *

@@ -1,5 +1,5 @@
 /* sys/time.h -- guest libc (irix-emu). o32 struct timeval: two int32
- * (shared/ABI.md "Structures"). */
+ * (docs/abi.md "Structure layouts"). */
 #ifndef _SYS_TIME_H
 #define _SYS_TIME_H
 #include <sys/types.h>

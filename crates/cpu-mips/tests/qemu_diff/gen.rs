@@ -42,9 +42,7 @@ mod guarded;
 mod hilo;
 mod simple;
 
-use cpu_mips::Reg;
-
-use super::encode::{funct as f, special};
+use test_support::mips::{funct as f, special, Gpr, ZERO};
 
 /// A small deterministic generator (xorshift64*, Vigna 2014), so every run
 /// with the same seed produces the same programs.
@@ -85,11 +83,9 @@ pub enum Abi {
 
 /// The register holding the scratch area's middle (offsets -32..31); never
 /// chosen by the generator. $gp: nothing in a static program uses it.
-pub const BASE: Reg = Reg::new(28);
+pub const BASE: Gpr = Gpr::new(28);
 /// Bytes of scratch memory per sequence.
 pub const SCRATCH_BYTES: u32 = 64;
-/// The link register of JAL and the and-link branches.
-const RA: Reg = Reg::RA;
 
 /// Sign-extends the low 32 bits.
 pub fn sext32(v: u64) -> u64 {
@@ -142,9 +138,9 @@ pub fn body(rng: &mut Rng, abi: Abi, pc: u32, init: &[u64; 34], len: usize) -> V
         sext[r] = *v == sext32(*v);
     }
     // A small working set makes the instructions depend on each other.
-    let mut pool: Vec<Reg> = (1..32)
+    let mut pool: Vec<Gpr> = (1..32)
         .filter(|&r| r != BASE.idx() as u32)
-        .map(Reg::new)
+        .map(Gpr::new)
         .collect();
     let size = 4 + rng.below(8) as usize;
     let mut work = Vec::with_capacity(size);
@@ -187,7 +183,7 @@ struct Gen<'a> {
     pc: u32,
     code: Vec<u32>,
     /// The registers this sequence computes with.
-    work: Vec<Reg>,
+    work: Vec<Gpr>,
     /// Register holds a sign-extended 32-bit value on every path (always
     /// true under o32, where only 32-bit operations exist).
     sext: [bool; 32],
@@ -219,8 +215,8 @@ impl Gen<'_> {
 
     /// Records that `rd` now holds a value that is (`sext`) or may not be
     /// a sign-extended 32-bit value.
-    fn wrote(&mut self, rd: Reg, sext: bool, exec: Exec) {
-        if rd == Reg::ZERO {
+    fn wrote(&mut self, rd: Gpr, sext: bool, exec: Exec) {
+        if rd == ZERO {
             return;
         }
         match exec {
@@ -230,21 +226,21 @@ impl Gen<'_> {
     }
 
     /// A source register: usually from the working set, sometimes $zero.
-    fn src(&mut self, avoid: &[Reg]) -> Reg {
+    fn src(&mut self, avoid: &[Gpr]) -> Gpr {
         if self.only32 {
             return self.src_sext(avoid);
         }
         if self.rng.one_in(10) {
-            return Reg::ZERO;
+            return ZERO;
         }
-        let choices: Vec<Reg> = self
+        let choices: Vec<Gpr> = self
             .work
             .iter()
             .copied()
             .filter(|r| !avoid.contains(r))
             .collect();
         if choices.is_empty() {
-            Reg::ZERO
+            ZERO
         } else {
             self.rng.pick(&choices)
         }
@@ -252,18 +248,18 @@ impl Gen<'_> {
 
     /// A source register holding a sign-extended 32-bit value ($zero if
     /// none does).
-    fn src_sext(&mut self, avoid: &[Reg]) -> Reg {
+    fn src_sext(&mut self, avoid: &[Gpr]) -> Gpr {
         if self.rng.one_in(10) {
-            return Reg::ZERO;
+            return ZERO;
         }
-        let choices: Vec<Reg> = self
+        let choices: Vec<Gpr> = self
             .work
             .iter()
             .copied()
             .filter(|r| !avoid.contains(r) && self.sext[r.idx()])
             .collect();
         if choices.is_empty() {
-            Reg::ZERO
+            ZERO
         } else {
             self.rng.pick(&choices)
         }
@@ -271,28 +267,28 @@ impl Gen<'_> {
 
     /// A sign-extended source, made so with `sll r, r, 0` when needed
     /// (only where more than one instruction may be emitted).
-    fn src_sext_fixed(&mut self) -> Reg {
+    fn src_sext_fixed(&mut self) -> Gpr {
         let r = self.src(&[]);
         if !self.sext[r.idx()] {
-            self.emit(special(f::SLL, Reg::ZERO, r, r, 0), Exec::Always);
+            self.emit(special(f::SLL, ZERO, r, r, 0), Exec::Always);
             self.wrote(r, true, Exec::Always);
         }
         r
     }
 
     /// A destination: from the working set, rarely $zero.
-    fn dst(&mut self, avoid: &[Reg]) -> Reg {
+    fn dst(&mut self, avoid: &[Gpr]) -> Gpr {
         if self.rng.one_in(30) {
-            return Reg::ZERO;
+            return ZERO;
         }
-        let choices: Vec<Reg> = self
+        let choices: Vec<Gpr> = self
             .work
             .iter()
             .copied()
             .filter(|r| !avoid.contains(r))
             .collect();
         if choices.is_empty() {
-            Reg::ZERO
+            ZERO
         } else {
             self.rng.pick(&choices)
         }
@@ -337,10 +333,7 @@ impl Gen<'_> {
             86..=91 => self.signed_arith(),
             92..=94 => self.ll_sc(),
             95..=98 => self.trap(),
-            _ => self.emit(
-                special(f::SYNC, Reg::ZERO, Reg::ZERO, Reg::ZERO, 0),
-                Exec::Always,
-            ),
+            _ => self.emit(special(f::SYNC, ZERO, ZERO, ZERO, 0), Exec::Always),
         }
     }
 }

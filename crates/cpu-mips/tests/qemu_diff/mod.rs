@@ -1,12 +1,11 @@
 //! Support modules of the QEMU differential test (tests/qemu_diff.rs).
 //!
-//! Contents: `encode` (instruction encoders), `gen` (the random sequence
-//! generator), `program` (packing sequences into one program), `elf` (the
-//! ELF writer), `mem` (the interpreter's guest memory), `report`
-//! (comparison and mismatch reports).
+//! Contents: `gen` (the random sequence generator), `program` (packing
+//! sequences into one program), `elf` (its ELF image), `mem` (the
+//! interpreter's guest memory), `report` (comparison and mismatch
+//! reports). Instructions are encoded by test_support::mips.
 
 pub mod elf;
-pub mod encode;
 pub mod gen;
 pub mod mem;
 pub mod program;

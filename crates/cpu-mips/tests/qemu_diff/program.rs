@@ -15,10 +15,8 @@
 //! scratch      n x 64       each block's load/store area        / stdout
 //! ```
 
-use cpu_mips::Reg;
-
-use super::encode::{funct as f, itype, li32, opcode as op, special, SYSCALL};
 use super::gen::{self, Abi, Rng, BASE, SCRATCH_BYTES};
+use test_support::mips::{funct as f, itype, li32, opcode as op, special, syscall, Gpr, ZERO};
 
 /// Where the code is loaded (the usual MIPS static-executable text base).
 pub const TEXT_BASE: u32 = 0x0040_0000;
@@ -60,8 +58,8 @@ pub struct Program {
 }
 
 /// The registers a block loads and dumps: every GPR but $zero and BASE.
-fn state_regs() -> impl Iterator<Item = Reg> {
-    (1..32u32).map(Reg::new).filter(|&r| r != BASE)
+fn state_regs() -> impl Iterator<Item = Gpr> {
+    (1..32u32).map(Gpr::new).filter(|&r| r != BASE)
 }
 
 impl Program {
@@ -97,7 +95,7 @@ impl Program {
             Abi::O32 => (op::LW, op::SW),
             Abi::N32 => (op::LD, op::SD),
         };
-        let at = Reg::new(1);
+        let at = Gpr::new(1);
         let slot = |n: usize| (n * w) as u16;
         for i in 0..count {
             let init_addr = init_base + (i * table) as u32;
@@ -120,9 +118,9 @@ impl Program {
             // Prologue: HI, LO, then every register from the init table.
             text.extend(li32(BASE, init_addr));
             text.push(itype(load, BASE, at, slot(HI_SLOT)));
-            text.push(special(f::MTHI, at, Reg::ZERO, Reg::ZERO, 0));
+            text.push(special(f::MTHI, at, ZERO, ZERO, 0));
             text.push(itype(load, BASE, at, slot(LO_SLOT)));
-            text.push(special(f::MTLO, at, Reg::ZERO, Reg::ZERO, 0));
+            text.push(special(f::MTLO, at, ZERO, ZERO, 0));
             for r in state_regs() {
                 text.push(itype(load, BASE, r, slot(r.idx())));
             }
@@ -141,9 +139,9 @@ impl Program {
             for r in state_regs() {
                 text.push(itype(store, BASE, r, slot(r.idx())));
             }
-            text.push(special(f::MFHI, Reg::ZERO, Reg::ZERO, at, 0));
+            text.push(special(f::MFHI, ZERO, ZERO, at, 0));
             text.push(itype(store, BASE, at, slot(HI_SLOT)));
-            text.push(special(f::MFLO, Reg::ZERO, Reg::ZERO, at, 0));
+            text.push(special(f::MFLO, ZERO, ZERO, at, 0));
             text.push(itype(store, BASE, at, slot(LO_SLOT)));
             blocks.push(Block {
                 init,
@@ -157,15 +155,15 @@ impl Program {
             Abi::O32 => (O32_WRITE, O32_EXIT),
             Abi::N32 => (N32_WRITE, N32_EXIT),
         };
-        let (v0, a0, a1, a2) = (Reg::new(2), Reg::new(4), Reg::new(5), Reg::new(6));
-        text.push(itype(op::ADDIU, Reg::ZERO, v0, write));
-        text.push(itype(op::ADDIU, Reg::ZERO, a0, 1));
+        let (v0, a0, a1, a2) = (Gpr::new(2), Gpr::new(4), Gpr::new(5), Gpr::new(6));
+        text.push(itype(op::ADDIU, ZERO, v0, write));
+        text.push(itype(op::ADDIU, ZERO, a0, 1));
         text.extend(li32(a1, out_base));
         text.extend(li32(a2, dump_len));
-        text.push(SYSCALL);
-        text.push(itype(op::ADDIU, Reg::ZERO, v0, exit));
-        text.push(itype(op::ADDIU, Reg::ZERO, a0, 0));
-        text.push(SYSCALL);
+        text.push(syscall());
+        text.push(itype(op::ADDIU, ZERO, v0, exit));
+        text.push(itype(op::ADDIU, ZERO, a0, 0));
+        text.push(syscall());
 
         Program {
             abi,
@@ -178,7 +176,7 @@ impl Program {
     }
 
     /// The system call number of write(2) for this ABI (checked when the
-    /// interpreter stops at the closing SYSCALL).
+    /// interpreter stops at the closing syscall()).
     pub fn write_syscall(&self) -> u64 {
         match self.abi {
             Abi::O32 => O32_WRITE as u64,

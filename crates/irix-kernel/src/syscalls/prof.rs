@@ -4,53 +4,42 @@
 use super::{Args, Ret, SysResult};
 use crate::kernel::Kernel;
 use crate::process::Process;
-use crate::profiling::GuestCounters;
+use crate::profiling::{GuestCounters, Personality, ProfState, Tunables};
+use crate::Errno;
 
-/// profil(buff, bufsiz, offset, scale).
-pub fn profil(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+/// Runs one profiling call on the process's state and memory, then moves
+/// its next tick to the rate its profiling now needs (or none).
+fn call(
+    k: &mut Kernel,
+    p: &mut Process,
+    f: impl FnOnce(&mut ProfState, &mut GuestCounters, Personality, &Tunables) -> Result<u32, Errno>,
+) -> SysResult {
     let (pers, tun) = (k.config.personality, k.config.tunables);
     let r = {
         let (prof, mut mem) = GuestCounters::split(p);
-        prof.profil(
-            &mut mem,
-            pers,
-            &tun,
-            a.ptr(0),
-            a.size(1),
-            a.word(2),
-            a.word(3),
-        )
+        f(prof, &mut mem, pers, &tun)
     };
     k.reschedule_ticks(p);
     Ok(Ret::Val(r?))
+}
+
+/// profil(buff, bufsiz, offset, scale).
+pub fn profil(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    call(k, p, |prof, mem, pers, tun| {
+        prof.profil(mem, pers, tun, a.ptr(0), a.size(1), a.word(2), a.word(3))
+    })
 }
 
 /// sprofil(profp, profcnt, tvp, flags), reached through syssgi(SGI_SPROFIL).
 pub fn sprofil(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (pers, tun) = (k.config.personality, k.config.tunables);
-    let r = {
-        let (prof, mut mem) = GuestCounters::split(p);
-        prof.sprofil(
-            &mut mem,
-            pers,
-            &tun,
-            a.ptr(0),
-            a.int(1),
-            a.ptr(2),
-            a.word(3),
-        )
-    };
-    k.reschedule_ticks(p);
-    Ok(Ret::Val(r?))
+    call(k, p, |prof, mem, pers, tun| {
+        prof.sprofil(mem, pers, tun, a.ptr(0), a.int(1), a.ptr(2), a.word(3))
+    })
 }
 
 /// pcsample(samples, nsamples).
 pub fn pcsample(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (pers, tun) = (k.config.personality, k.config.tunables);
-    let r = {
-        let (prof, mut mem) = GuestCounters::split(p);
-        prof.pcsample(&mut mem, pers, &tun, a.ptr(0), a.int(1))
-    };
-    k.reschedule_ticks(p);
-    Ok(Ret::Val(r?))
+    call(k, p, |prof, mem, pers, tun| {
+        prof.pcsample(mem, pers, tun, a.ptr(0), a.int(1))
+    })
 }

@@ -5,12 +5,10 @@
 //! Contents: `Gen::pad_to_page_end`, `Gen::slot_and_skipped`, `Gen::branch`,
 //! `Gen::jump`, `Gen::counted_loop`.
 
-use cpu_mips::Reg;
-
-use super::super::encode::{
-    funct as f, itype, jtype, li32, opcode as op, regimm, regimm_code as ri, special,
+use super::{Exec, Gen};
+use test_support::mips::{
+    funct as f, itype, jtype, li32, opcode as op, regimm, regimm_code as ri, special, Gpr, RA, ZERO,
 };
-use super::{Exec, Gen, RA};
 
 /// Bytes per page of the interpreter's decoded-code cache and of QEMU's
 /// translation (4 KiB).
@@ -37,8 +35,8 @@ impl Gen<'_> {
 
     /// The delay slot and the 0..2 instructions a forward transfer skips
     /// when taken. `likely`: the delay slot is nullified when not taken.
-    pub(super) fn slot_and_skipped(&mut self, skip: u32, likely: bool, link: Option<Reg>) {
-        let avoid: Vec<Reg> = link.into_iter().collect();
+    pub(super) fn slot_and_skipped(&mut self, skip: u32, likely: bool, link: Option<Gpr>) {
+        let avoid: Vec<Gpr> = link.into_iter().collect();
         self.simple(
             &avoid,
             if likely { Exec::Maybe } else { Exec::Always },
@@ -61,7 +59,7 @@ impl Gen<'_> {
                 // Equal registers (always taken) now and then.
                 let rt = match self.rng.below(4) {
                     0 => rs,
-                    1 => Reg::ZERO,
+                    1 => ZERO,
                     _ => self.src(&[]),
                 };
                 let (opc, likely) = self.rng.pick(&[
@@ -80,7 +78,7 @@ impl Gen<'_> {
                     (op::BLEZL, true),
                     (op::BGTZL, true),
                 ]);
-                (itype(opc, rs, Reg::ZERO, off), likely, None)
+                (itype(opc, rs, ZERO, off), likely, None)
             }
             2 => {
                 let rs = self.src(&[]);
@@ -133,8 +131,8 @@ impl Gen<'_> {
             self.slot_and_skipped(skip, false, link);
         } else {
             let link = self.rng.one_in(2);
-            let rs = self.dst(&[Reg::ZERO]);
-            let rs = if rs == Reg::ZERO { self.work[0] } else { rs };
+            let rs = self.dst(&[ZERO]);
+            let rs = if rs == ZERO { self.work[0] } else { rs };
             // After the two-word li, the jump itself is at pc + 8.
             let target = self.pc + 8 + 8 + 4 * skip;
             for w in li32(rs, target) {
@@ -143,11 +141,11 @@ impl Gen<'_> {
             self.wrote(rs, true, Exec::Always);
             if link {
                 let rd = self.dst(&[rs]);
-                self.emit(special(f::JALR, rs, Reg::ZERO, rd, 0), Exec::Always);
+                self.emit(special(f::JALR, rs, ZERO, rd, 0), Exec::Always);
                 self.wrote(rd, true, Exec::Always);
                 self.slot_and_skipped(skip, false, Some(rd));
             } else {
-                self.emit(special(f::JR, rs, Reg::ZERO, Reg::ZERO, 0), Exec::Always);
+                self.emit(special(f::JR, rs, ZERO, ZERO, 0), Exec::Always);
                 self.slot_and_skipped(skip, false, None);
             }
         }
@@ -158,10 +156,10 @@ impl Gen<'_> {
     /// backward BNE/BGTZ (or their likely forms) to the body, with a
     /// filled delay slot.
     pub(super) fn counted_loop(&mut self) {
-        let c = self.dst(&[Reg::ZERO]);
-        let c = if c == Reg::ZERO { self.work[0] } else { c };
+        let c = self.dst(&[ZERO]);
+        let c = if c == ZERO { self.work[0] } else { c };
         let trips = 1 + self.rng.below(3) as u16;
-        self.emit(itype(op::ADDIU, Reg::ZERO, c, trips), Exec::Always);
+        self.emit(itype(op::ADDIU, ZERO, c, trips), Exec::Always);
         self.wrote(c, true, Exec::Always);
         self.only32 = true;
         let top = self.pc;
@@ -171,10 +169,10 @@ impl Gen<'_> {
         self.emit(itype(op::ADDIU, c, c, 0xffff), Exec::Always);
         let off = ((top.wrapping_sub(self.pc + 4)) as i32 >> 2) as u16;
         let (word, likely) = match self.rng.below(4) {
-            0 => (itype(op::BNE, c, Reg::ZERO, off), false),
-            1 => (itype(op::BGTZ, c, Reg::ZERO, off), false),
-            2 => (itype(op::BNEL, c, Reg::ZERO, off), true),
-            _ => (itype(op::BGTZL, c, Reg::ZERO, off), true),
+            0 => (itype(op::BNE, c, ZERO, off), false),
+            1 => (itype(op::BGTZ, c, ZERO, off), false),
+            2 => (itype(op::BNEL, c, ZERO, off), true),
+            _ => (itype(op::BGTZL, c, ZERO, off), true),
         };
         self.emit(word, Exec::Always);
         self.simple(&[c], if likely { Exec::Maybe } else { Exec::Always }, true);

@@ -4,10 +4,10 @@
 //!
 //! Contents: `Gen::signed_arith`, `Gen::ll_sc`, `Gen::trap`.
 
-use cpu_mips::Reg;
-
-use super::super::encode::{funct as f, itype, opcode as op, regimm, regimm_code as ri, special};
 use super::{Exec, Gen, BASE};
+use test_support::mips::{
+    funct as f, itype, opcode as op, regimm, regimm_code as ri, special, ZERO,
+};
 
 impl Gen<'_> {
     /// ADD/SUB/ADDI (and DADD/DSUB/DADDI) on operands halved by an
@@ -23,7 +23,7 @@ impl Gen<'_> {
             let rd = self.dst(&[]);
             let fun = if wide { f::DADD } else { f::ADD };
             let sext = !wide || self.sext[rs.idx()];
-            self.emit(special(fun, rs, Reg::ZERO, rd, 0), Exec::Always);
+            self.emit(special(fun, rs, ZERO, rd, 0), Exec::Always);
             self.wrote(rd, sext, Exec::Always);
             return;
         }
@@ -44,9 +44,9 @@ impl Gen<'_> {
         } else {
             (f::SRA, f::ADD, f::SUB, op::ADDI)
         };
-        self.emit(special(shift, Reg::ZERO, a, t1, 1), Exec::Always);
+        self.emit(special(shift, ZERO, a, t1, 1), Exec::Always);
         self.wrote(t1, !wide || self.sext[a.idx()], Exec::Always);
-        self.emit(special(shift, Reg::ZERO, b, t2, 1), Exec::Always);
+        self.emit(special(shift, ZERO, b, t2, 1), Exec::Always);
         self.wrote(t2, !wide || self.sext[b.idx()], Exec::Always);
         let rd = self.dst(&[]);
         let word = match self.rng.below(3) {
@@ -87,7 +87,7 @@ impl Gen<'_> {
     /// A trap instruction whose condition is false for every value.
     pub(super) fn trap(&mut self) {
         let r = self.src(&[]);
-        let z = Reg::ZERO;
+        let z = ZERO;
         let nonzero = match self.imm16() {
             0 => 1,
             v => v,

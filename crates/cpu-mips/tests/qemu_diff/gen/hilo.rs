@@ -3,10 +3,8 @@
 //!
 //! Contents: `Gen::hilo_settle`, `Gen::muldiv`, `Gen::hilo_move`.
 
-use cpu_mips::Reg;
-
-use super::super::encode::{funct as f, itype, opcode as op, special};
 use super::{Exec, Gen};
+use test_support::mips::{funct as f, itype, opcode as op, special, ZERO};
 
 impl Gen<'_> {
     /// Pads with simple instructions until HI/LO may be written again.
@@ -29,10 +27,10 @@ impl Gen<'_> {
             };
             // A non-zero divisor: bit k ORed in (ORI keeps a sign-extended
             // value sign-extended).
-            let rt = self.dst(&[Reg::ZERO]);
-            let rt = if rt == Reg::ZERO { self.work[0] } else { rt };
+            let rt = self.dst(&[ZERO]);
+            let rt = if rt == ZERO { self.work[0] } else { rt };
             if !wide && !self.sext[rt.idx()] {
-                self.emit(special(f::SLL, Reg::ZERO, rt, rt, 0), Exec::Always);
+                self.emit(special(f::SLL, ZERO, rt, rt, 0), Exec::Always);
                 self.wrote(rt, true, Exec::Always);
             }
             let bit = 1u16 << self.rng.below(16);
@@ -42,14 +40,14 @@ impl Gen<'_> {
             } else {
                 self.rng.pick(&[f::DIV, f::DIVU])
             };
-            special(fun, rs, rt, Reg::ZERO, 0)
+            special(fun, rs, rt, ZERO, 0)
         } else if wide {
             let (rs, rt) = (self.src(&[]), self.src(&[]));
-            special(self.rng.pick(&[f::DMULT, f::DMULTU]), rs, rt, Reg::ZERO, 0)
+            special(self.rng.pick(&[f::DMULT, f::DMULTU]), rs, rt, ZERO, 0)
         } else {
             let rs = self.src_sext_fixed();
             let rt = self.src_sext_fixed();
-            special(self.rng.pick(&[f::MULT, f::MULTU]), rs, rt, Reg::ZERO, 0)
+            special(self.rng.pick(&[f::MULT, f::MULTU]), rs, rt, ZERO, 0)
         };
         self.emit(word, Exec::Always);
         // 32-bit results are sign-extended into HI and LO (R4000 manual, MULT).
@@ -64,13 +62,7 @@ impl Gen<'_> {
         if which < 2 || self.muldiv_unread {
             let hi = which.is_multiple_of(2);
             let rd = self.dst(&[]);
-            let word = special(
-                if hi { f::MFHI } else { f::MFLO },
-                Reg::ZERO,
-                Reg::ZERO,
-                rd,
-                0,
-            );
+            let word = special(if hi { f::MFHI } else { f::MFLO }, ZERO, ZERO, rd, 0);
             self.emit(word, Exec::Always);
             let sext = if hi { self.hi_sext } else { self.lo_sext };
             self.wrote(rd, sext, Exec::Always);
@@ -81,10 +73,10 @@ impl Gen<'_> {
             let rs = self.src(&[]);
             let sext = self.sext[rs.idx()];
             if which == 2 {
-                self.emit(special(f::MTHI, rs, Reg::ZERO, Reg::ZERO, 0), Exec::Always);
+                self.emit(special(f::MTHI, rs, ZERO, ZERO, 0), Exec::Always);
                 self.hi_sext = sext;
             } else {
-                self.emit(special(f::MTLO, rs, Reg::ZERO, Reg::ZERO, 0), Exec::Always);
+                self.emit(special(f::MTLO, rs, ZERO, ZERO, 0), Exec::Always);
                 self.lo_sext = sext;
             }
         }

@@ -4,17 +4,15 @@
 //!
 //! Contents: `Gen::simple`.
 
-use cpu_mips::Reg;
-
-use super::super::encode::{funct as f, itype, opcode as op, special};
 use super::{Exec, Gen, BASE};
+use test_support::mips::{funct as f, itype, opcode as op, special, Gpr, ZERO};
 
 impl Gen<'_> {
     /// One ALU, shift, load or store instruction (no HI/LO, no control
     /// transfer): what fills delay slots and skipped instructions. `avoid`
     /// registers are neither read nor written; `memory` allows loads and
     /// stores.
-    pub(super) fn simple(&mut self, avoid: &[Reg], exec: Exec, memory: bool) {
+    pub(super) fn simple(&mut self, avoid: &[Gpr], exec: Exec, memory: bool) {
         let n32 = self.wide_ok();
         let groups = if memory { 8 } else { 5 };
         let word = match self.rng.below(groups) {
@@ -75,7 +73,7 @@ impl Gen<'_> {
                 };
                 let rd = self.dst(avoid);
                 self.wrote(rd, sext, exec);
-                special(fun, Reg::ZERO, rt, rd, sa)
+                special(fun, ZERO, rt, rd, sa)
             }
             // Shifts by a register.
             3 => {
@@ -112,7 +110,7 @@ impl Gen<'_> {
                 let opc = self.rng.pick(&code[..if n32 { 8 } else { 7 }]);
                 let rs = match opc {
                     op::ADDIU => self.src_sext(avoid),
-                    op::LUI => Reg::ZERO,
+                    op::LUI => ZERO,
                     _ => self.src(avoid),
                 };
                 let rt = self.dst(avoid);

@@ -1,5 +1,5 @@
-//! Shared helpers for the profiling_*.rs tests (included with `#[path]`;
-//! compiled on its own it holds no tests).
+//! Shared helpers for the profiling_*.rs tests (`mod common;` in each; a
+//! directory, so cargo does not build it as a test binary of its own).
 #![allow(dead_code)]
 
 use irix_kernel::profiling::{Personality, ProfMemory, ProfState, Tunables, VecMemory};
