@@ -12,7 +12,7 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{emu_command, guest_program, require_tool, run_command, Run, Status, Scratch};
+use common::{emu_command, guest_program, require_tool, run_command, Run, Scratch, Status};
 
 const GDB: &str = "gdb-multiarch";
 
