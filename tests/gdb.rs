@@ -186,6 +186,33 @@ fn a_watchpoint_names_the_line_that_changed_the_global() {
 }
 
 #[test]
+fn monitor_follow_fork_child_debugs_the_child_and_the_parent_runs_on() {
+    let Some((run, out)) = session(
+        "run",
+        &[],
+        &[],
+        "monitor pid\nmonitor follow-fork child\nbreak 44\ncontinue\np pid\nmonitor pid\nbt\ncontinue",
+    ) else {
+        return;
+    };
+    assert_lines(
+        &out,
+        &[
+            "100",
+            "following the child at the next fork",
+            "Breakpoint 1, fork_child () at src/gdb_target.c:44",
+            "$1 = 0",
+            "101",
+            "#0  fork_child () at src/gdb_target.c:44",
+            "[Inferior 1 (process 1) exited with code 03]",
+        ],
+    );
+    // The parent ran on undebugged: its output and status are whole.
+    assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
+    assert_eq!(run.stdout_text(), "r=12 counter=20 d=5,106 child=3\n");
+}
+
+#[test]
 fn kill_ends_the_run_as_killed_by_sigkill() {
     let Some((run, out)) = session("run", &[], &[], "break add_scaled\ncontinue\nkill") else {
         return;

@@ -9,6 +9,7 @@
 //!   watchpoints of the traced process.
 //! - `stop`: deciding, before each instruction, whether to stop.
 //! - `signal`: IRIX signal numbers in GDB's numbering.
+//! - `monitor`: `monitor follow-fork child|parent` and `monitor pid`.
 //!
 //! Stopping costs no virtual time: the kernel's clock advances only with
 //! the instructions the guest retires, so a debugged run's profile is the
@@ -17,12 +18,12 @@
 
 mod arch;
 mod conn;
+mod monitor;
 mod signal;
 mod stop;
 mod target;
 
 use std::marker::PhantomData;
-use std::num::NonZeroUsize;
 
 use cpu_mips::Observer;
 use gdbstub::common::Signal;
@@ -113,10 +114,6 @@ impl<'k, O: Observer> BlockingEventLoop for EventLoop<'k, O> {
                     tid: (),
                     kind,
                     addr,
-                },
-                Some(Stop::Fork(child)) => StopReason::Fork {
-                    cur_tid: (),
-                    new_tid: NonZeroUsize::new(child as usize).unwrap_or(NonZeroUsize::MIN),
                 },
                 None => StopReason::Signal(Signal::SIGTRAP),
             },

@@ -40,8 +40,6 @@ pub enum Stop {
         kind: WatchKind,
         addr: u32,
     },
-    /// The traced process forked this child.
-    Fork(Pid),
 }
 
 /// One watched range.
@@ -78,8 +76,8 @@ pub struct DebugState {
     pub resumed_at: Position,
     /// A watchpoint stop here is not repeated (GDB steps over it).
     pub watch_stop_at: Option<Position>,
-    /// Report forks of the traced process.
-    pub report_forks: bool,
+    /// At a fork, trace the child instead (`monitor follow-fork child`).
+    pub follow_child: bool,
 }
 
 impl DebugState {
@@ -91,7 +89,7 @@ impl DebugState {
             mode: Mode::Continue,
             resumed_at: Position::default(),
             watch_stop_at: None,
-            report_forks: false,
+            follow_child: false,
         }
     }
 
@@ -158,6 +156,10 @@ impl<C: ConnectionExt> DebugHook for Hook<'_, C> {
     }
 
     fn stop_here(&mut self, p: &Process) -> bool {
+        // The parent of a followed child finishes its slice undebugged.
+        if p.pid != self.state.pid {
+            return false;
+        }
         if self.stop.is_some() {
             return true;
         }
@@ -174,7 +176,9 @@ impl<C: ConnectionExt> DebugHook for Hook<'_, C> {
     }
 
     fn deadline(&self, p: &Process) -> u64 {
-        if self.state.single_instructions() {
+        if p.pid != self.state.pid {
+            u64::MAX
+        } else if self.state.single_instructions() {
             p.cpu.cycles() + 1
         } else {
             p.cpu.cycles().saturating_add(POLL_CYCLES)
@@ -182,8 +186,9 @@ impl<C: ConnectionExt> DebugHook for Hook<'_, C> {
     }
 
     fn forked(&mut self, _parent: Pid, child: Pid) {
-        if self.state.report_forks && self.stop.is_none() {
-            self.stop = Some(Stop::Fork(child));
+        if self.state.follow_child {
+            self.state.pid = child;
+            self.state.follow_child = false;
         }
     }
 }

@@ -55,6 +55,12 @@ impl<O: Observer> Target for Debuggee<'_, O> {
         Some(self)
     }
 
+    fn support_monitor_cmd(
+        &mut self,
+    ) -> Option<gdbstub::target::ext::monitor_cmd::MonitorCmdOps<'_, Self>> {
+        Some(self)
+    }
+
     fn support_extended_mode(
         &mut self,
     ) -> Option<gdbstub::target::ext::extended_mode::ExtendedModeOps<'_, Self>> {
