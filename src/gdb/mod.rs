@@ -8,6 +8,7 @@
 //! - `target`: registers, memory, resume and step, breakpoints and
 //!   watchpoints of the traced process.
 //! - `stop`: deciding, before each instruction, whether to stop.
+//! - `history`: snapshots and re-execution for reverse execution.
 //! - `signal`: IRIX signal numbers in GDB's numbering.
 //! - `monitor`: `monitor follow-fork child|parent` and `monitor pid`.
 //!
@@ -18,6 +19,7 @@
 
 mod arch;
 mod conn;
+mod history;
 mod monitor;
 mod signal;
 mod stop;
@@ -38,7 +40,9 @@ pub use conn::Listen;
 use crate::cli::{say, Failure};
 use crate::exit;
 use conn::Conn;
-use stop::{DebugState, Hook, Stop};
+use gdbstub::target::ext::base::reverse_exec::ReplayLogPosition;
+use history::Ran;
+use stop::{DebugState, Mode, Stop};
 use target::Debuggee;
 
 /// Runs the kernel to the end: under GDB when `gdb` names where to wait
@@ -54,10 +58,13 @@ pub fn run_kernel<O: Observer>(
     };
     let conn = conn::accept(listen)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("--gdb: {e}")))?;
+    let mut state = DebugState::new(pid);
+    let history = history::start(kernel, &mut state);
     let mut target = Debuggee {
         kernel,
         obs,
-        state: DebugState::new(pid),
+        state,
+        history,
         finished: None,
     };
     let ended = GdbStub::new(conn).run_blocking::<EventLoop<'_, O>>(&mut target);
@@ -94,20 +101,39 @@ impl<'k, O: Observer> BlockingEventLoop for EventLoop<'k, O> {
         target: &mut Debuggee<'k, O>,
         conn: &mut Conn,
     ) -> Result<Event<StopReason>, WaitForStopReasonError<target::Fatal, std::io::Error>> {
-        let mut hook = Hook {
-            state: &mut target.state,
-            conn,
-            next_poll: 0,
-            stop: None,
-        };
-        let end = target.kernel.run_debug(target.obs, &mut hook);
-        let stop = hook.stop;
-        let reason = match end {
-            RunEnd::DebugStop => match stop {
-                Some(Stop::Incoming) => {
+        let (end, stop) = match target.state.mode {
+            Mode::ReverseStep | Mode::ReverseContinue => {
+                let stop = if target.state.mode == Mode::ReverseStep {
+                    target.reverse_step(conn)
+                } else {
+                    target.reverse_continue(conn)
+                };
+                target.state.mode = Mode::Continue;
+                let reason = match stop {
+                    Some(Stop::Breakpoint) => StopReason::SwBreak(()),
+                    Some(Stop::Watch { kind, addr }) => StopReason::Watch {
+                        tid: (),
+                        kind,
+                        addr,
+                    },
+                    Some(_) => StopReason::DoneStep,
+                    None => StopReason::ReplayLog {
+                        tid: None,
+                        pos: ReplayLogPosition::Begin,
+                    },
+                };
+                return Ok(Event::TargetStopped(reason));
+            }
+            _ => match target.run_until_stop(conn) {
+                Ran::Incoming => {
                     let byte = conn.read().map_err(WaitForStopReasonError::Connection)?;
                     return Ok(Event::IncomingData(byte));
                 }
+                Ran::Stopped(end, stop) => (end, stop),
+            },
+        };
+        let reason = match end {
+            RunEnd::DebugStop => match stop {
                 Some(Stop::DoneStep) => StopReason::DoneStep,
                 Some(Stop::Breakpoint) => StopReason::SwBreak(()),
                 Some(Stop::Watch { kind, addr }) => StopReason::Watch {
@@ -115,7 +141,7 @@ impl<'k, O: Observer> BlockingEventLoop for EventLoop<'k, O> {
                     kind,
                     addr,
                 },
-                None => StopReason::Signal(Signal::SIGTRAP),
+                _ => StopReason::Signal(Signal::SIGTRAP),
             },
             RunEnd::TracedExited(ExitStatus::Exited(code)) => StopReason::Exited(code),
             RunEnd::TracedExited(ExitStatus::Killed { signal, .. }) => {

@@ -6,7 +6,9 @@
 //!   stub switches to the child (the parent runs on undebugged);
 //! - `monitor follow-fork parent`: stay with the parent (the default; the
 //!   child runs undebugged, as under GDB's `detach-on-fork`);
-//! - `monitor pid`: the IRIX pid of the process being debugged.
+//! - `monitor pid`: the IRIX pid of the process being debugged;
+//! - `monitor cycles`: its cycle count and instructions retired (the
+//!   virtual clock, which reverse execution restores exactly).
 
 use cpu_mips::Observer;
 use gdbstub::target::ext::monitor_cmd::{outputln, ConsoleOutput, MonitorCmd};
@@ -27,9 +29,18 @@ impl<O: Observer> MonitorCmd for Debuggee<'_, O> {
                 outputln!(out, "staying with the parent at forks");
             }
             ["pid"] => outputln!(out, "{}", self.state.pid),
+            ["cycles"] => match self.kernel.debug_process(self.state.pid) {
+                Some(p) => outputln!(
+                    out,
+                    "cycles {} instructions {}",
+                    p.cpu.cycles(),
+                    p.cpu.instructions()
+                ),
+                None => outputln!(out, "no process"),
+            },
             _ => outputln!(
                 out,
-                "irix-emu monitor commands: follow-fork child|parent, pid"
+                "irix-emu monitor commands: follow-fork child|parent, pid, cycles"
             ),
         }
         Ok(())

@@ -21,12 +21,23 @@ use irix_kernel::DebugHook;
 
 /// Cycles the traced process runs between two looks at the connection.
 pub const POLL_CYCLES: u64 = 1 << 20;
+/// Cycles of the traced process between two snapshots when it makes no
+/// system call (each system call takes one): the most a reverse step
+/// re-executes.
+pub const SNAPSHOT_CYCLES: u64 = 1 << 22;
 
-/// What GDB asked the process to do.
+/// What GDB asked the process to do, or what the history is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Continue,
     Step,
+    ReverseStep,
+    ReverseContinue,
+    /// Re-executing: stop when the traced process has retired this many.
+    RunTo(u64),
+    /// Re-executing to list every breakpoint or watchpoint hit before the
+    /// traced process has retired this many.
+    Scan(u64),
 }
 
 /// Why the hook stopped the machine.
@@ -34,6 +45,16 @@ pub enum Mode {
 pub enum Stop {
     /// GDB sent something (an interrupt) while the process ran.
     Incoming,
+    /// Recording: a system call was handled (or the periodic interval
+    /// passed); the history takes a snapshot.
+    Snapshot,
+    /// Re-executing the past reached a system call: the history puts the
+    /// machine at the snapshot taken after it.
+    SyscallInPast,
+    /// Re-executing the past reached the live run's position.
+    Head,
+    /// `RunTo` or `Scan` reached its end.
+    Reached,
     DoneStep,
     Breakpoint,
     Watch {
@@ -78,6 +99,16 @@ pub struct DebugState {
     pub watch_stop_at: Option<Position>,
     /// At a fork, trace the child instead (`monitor follow-fork child`).
     pub follow_child: bool,
+    /// The machine is in the past (a snapshot re-executed): system calls
+    /// must not run again.
+    pub replaying: bool,
+    /// Replaying: the traced process's retired count at the live run's
+    /// position, when that lies in the current interval.
+    pub head: Option<u64>,
+    /// Recording: the traced process's cycle count at the last snapshot.
+    pub snapshot_cycles: u64,
+    /// `Scan`: the hits found, by retired count.
+    pub hits: Vec<(u64, Stop)>,
 }
 
 impl DebugState {
@@ -90,12 +121,30 @@ impl DebugState {
             resumed_at: Position::default(),
             watch_stop_at: None,
             follow_child: false,
+            replaying: false,
+            head: None,
+            snapshot_cycles: 0,
+            hits: Vec::new(),
         }
     }
 
     /// Whether the process must come back to the hook after every instruction.
     fn single_instructions(&self) -> bool {
-        self.mode == Mode::Step || !self.breakpoints.is_empty() || !self.watchpoints.is_empty()
+        self.mode != Mode::Continue
+            || self.head.is_some()
+            || !self.breakpoints.is_empty()
+            || !self.watchpoints.is_empty()
+    }
+
+    /// The breakpoint or watchpoint the process is about to hit, if any.
+    fn hit(&self, p: &Process) -> Option<Stop> {
+        if self.breakpoints.contains(&p.cpu.pc()) {
+            return Some(Stop::Breakpoint);
+        }
+        if self.watchpoints.is_empty() {
+            return None;
+        }
+        self.watch_hit(p)
     }
 
     /// The watchpoint the instruction at the PC is about to trigger.
@@ -125,6 +174,24 @@ impl DebugState {
     /// Decides whether the traced process stops before its next instruction.
     pub fn check(&mut self, p: &Process) -> Option<Stop> {
         let here = Position::of(p);
+        match self.mode {
+            Mode::RunTo(n) if here.instructions >= n => return Some(Stop::Reached),
+            Mode::Scan(n) if here.instructions >= n => return Some(Stop::Reached),
+            Mode::Scan(_) => {
+                if let Some(hit) = self.hit(p) {
+                    self.hits.push((here.instructions, hit));
+                }
+                return None;
+            }
+            Mode::RunTo(_) => return None,
+            _ => {}
+        }
+        if self.head == Some(here.instructions) {
+            return Some(Stop::Head);
+        }
+        if !self.replaying && p.cpu.cycles() >= self.snapshot_cycles + SNAPSHOT_CYCLES {
+            return Some(Stop::Snapshot);
+        }
         let moved = here != self.resumed_at;
         if moved && self.mode == Mode::Step {
             return Some(Stop::DoneStep);
@@ -183,6 +250,23 @@ impl<C: ConnectionExt> DebugHook for Hook<'_, C> {
         } else {
             p.cpu.cycles().saturating_add(POLL_CYCLES)
         }
+    }
+
+    fn before_syscall(&mut self, _p: &Process) -> bool {
+        if self.state.replaying && self.stop.is_none() {
+            self.stop = Some(Stop::SyscallInPast);
+        }
+        self.state.replaying
+    }
+
+    fn after_syscall(&mut self) -> bool {
+        if self.state.replaying {
+            return false;
+        }
+        if self.stop.is_none() {
+            self.stop = Some(Stop::Snapshot);
+        }
+        true
     }
 
     fn forked(&mut self, _parent: Pid, child: Pid) {

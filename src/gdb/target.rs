@@ -23,6 +23,7 @@ pub struct Debuggee<'k, O: Observer> {
     pub kernel: &'k mut Kernel,
     pub obs: &'k mut O,
     pub state: DebugState,
+    pub history: super::history::History,
     /// Set when the run ended while GDB watched it.
     pub finished: Option<Outcome>,
 }
@@ -139,6 +140,32 @@ impl<O: Observer> SingleThreadResume for Debuggee<'_, O> {
 
     fn support_single_step(&mut self) -> Option<SingleThreadSingleStepOps<'_, Self>> {
         Some(self)
+    }
+
+    fn support_reverse_step(
+        &mut self,
+    ) -> Option<gdbstub::target::ext::base::reverse_exec::ReverseStepOps<'_, (), Self>> {
+        Some(self)
+    }
+
+    fn support_reverse_cont(
+        &mut self,
+    ) -> Option<gdbstub::target::ext::base::reverse_exec::ReverseContOps<'_, (), Self>> {
+        Some(self)
+    }
+}
+
+impl<O: Observer> gdbstub::target::ext::base::reverse_exec::ReverseStep<()> for Debuggee<'_, O> {
+    /// reverse-stepi: back to the state before the last instruction.
+    fn reverse_step(&mut self, _tid: ()) -> Result<(), Fatal> {
+        self.resume_with(Mode::ReverseStep)
+    }
+}
+
+impl<O: Observer> gdbstub::target::ext::base::reverse_exec::ReverseCont<()> for Debuggee<'_, O> {
+    /// reverse-continue: back to the last breakpoint or watchpoint hit.
+    fn reverse_cont(&mut self) -> Result<(), Fatal> {
+        self.resume_with(Mode::ReverseContinue)
     }
 }
 

@@ -35,4 +35,4 @@ pub mod syscalls;
 pub mod vfs;
 
 pub use abi::Errno;
-pub use kernel::{DebugHook, Kernel, KernelConfig, Outcome, RunEnd, RunStats};
+pub use kernel::{DebugHook, Kernel, KernelConfig, Outcome, RunEnd, RunStats, Snapshot};

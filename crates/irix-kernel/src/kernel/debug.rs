@@ -8,6 +8,8 @@
 //! shorter pieces at instruction boundaries, where the kernel's own
 //! deadlines (ticks, quantum, cycle limit) are checked exactly as before.
 
+use std::collections::{BTreeMap, VecDeque};
+
 use crate::memory::AddressSpace;
 use crate::process::{ExitStatus, Pid, Process};
 use crate::Errno;
@@ -26,6 +28,53 @@ pub trait DebugHook {
     fn deadline(&self, p: &Process) -> u64;
     /// The traced process forked `child` (it is in the process table).
     fn forked(&mut self, _parent: Pid, _child: Pid) {}
+    /// Process `p` (any process) is about to have its system call handled
+    /// (its PC names the SYSCALL, which has had no effect yet): true stops
+    /// the machine there instead, and running again re-executes it.
+    fn before_syscall(&mut self, _p: &Process) -> bool {
+        false
+    }
+    /// A system call of any process has been handled: true stops the
+    /// machine just after it (mid-slice, or between slices when the call
+    /// ended the slice).
+    fn after_syscall(&mut self) -> bool {
+        false
+    }
+}
+
+/// The whole machine at one instant, for a debugger to go back to: every
+/// process (copy-on-write memory), the run queue, the clock, the profiles.
+/// Open files are shared with the live kernel, not copied: a debugger that
+/// restores a snapshot must not re-execute a system call (see
+/// [`DebugHook::before_syscall`]) until it is back where the snapshot's
+/// future was recorded.
+#[derive(Clone)]
+pub struct Snapshot {
+    vfs: crate::vfs::Vfs,
+    procs: BTreeMap<Pid, Process>,
+    run_queue: VecDeque<Pid>,
+    next_pid: Pid,
+    now: u64,
+    first: Option<Pid>,
+    outcome: Option<Outcome>,
+    outside: Option<crate::profiling::OutsideProfile>,
+    share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
+    stats: super::RunStats,
+    paused: Option<Paused>,
+    idle_rounds: usize,
+    syscalls: u64,
+}
+
+impl Snapshot {
+    /// System calls handled before this instant.
+    pub fn syscalls(&self) -> u64 {
+        self.syscalls
+    }
+
+    /// A process at this instant.
+    pub fn process(&self, pid: Pid) -> Option<&Process> {
+        self.procs.get(&pid)
+    }
 }
 
 impl DebugHook for () {
@@ -63,6 +112,48 @@ pub(crate) struct Paused {
 }
 
 impl Kernel {
+    /// The machine now (call it only between two `run_debug` calls).
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            vfs: self.vfs.clone(),
+            procs: self.procs.clone(),
+            run_queue: self.run_queue.clone(),
+            next_pid: self.next_pid,
+            now: self.now,
+            first: self.first,
+            outcome: self.outcome.clone(),
+            outside: self.outside.clone(),
+            share_groups: self.share_groups.clone(),
+            stats: self.stats,
+            paused: self.paused,
+            idle_rounds: self.idle_rounds,
+            syscalls: self.syscalls,
+        }
+    }
+
+    /// Puts the machine back to `s`.
+    pub fn restore(&mut self, s: &Snapshot) {
+        let s = s.clone();
+        self.vfs = s.vfs;
+        self.procs = s.procs;
+        self.run_queue = s.run_queue;
+        self.next_pid = s.next_pid;
+        self.now = s.now;
+        self.first = s.first;
+        self.outcome = s.outcome;
+        self.outside = s.outside;
+        self.share_groups = s.share_groups;
+        self.stats = s.stats;
+        self.paused = s.paused;
+        self.idle_rounds = s.idle_rounds;
+        self.syscalls = s.syscalls;
+    }
+
+    /// System calls handled so far (by every process).
+    pub fn syscalls(&self) -> u64 {
+        self.syscalls
+    }
+
     /// A process, for a debugger (none once it has been reaped).
     pub fn debug_process(&self, pid: Pid) -> Option<&Process> {
         self.procs.get(&pid)

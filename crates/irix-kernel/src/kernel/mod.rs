@@ -32,7 +32,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 
 pub use config::{KernelConfig, DEFAULT_EPOCH, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES};
-pub use debug::{DebugHook, RunEnd};
+pub use debug::{DebugHook, RunEnd, Snapshot};
 
 use crate::memory::AddressSpace;
 use crate::process::{Pid, Process};
@@ -84,6 +84,8 @@ pub struct Kernel {
     pub(crate) paused: Option<debug::Paused>,
     /// Queued processes that got no further in a row (deadlock detection).
     pub(crate) idle_rounds: usize,
+    /// System calls handled so far (a debugger's timeline).
+    pub(crate) syscalls: u64,
     pub(crate) log: Box<dyn Write>,
 }
 
@@ -109,6 +111,7 @@ impl Kernel {
             stats: RunStats::default(),
             paused: None,
             idle_rounds: 0,
+            syscalls: 0,
             log: Box::new(std::io::stderr()),
         }
     }

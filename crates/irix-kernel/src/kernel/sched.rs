@@ -78,11 +78,11 @@ impl Kernel {
                 ),
             };
             self.load_shared_memory(&mut p);
-            let end = match (Some(pid) == self.outside_pid(), Some(pid) == dbg.traced()) {
-                (true, true) => self.run_slice(&mut p, slice_end, obs, dbg),
-                (true, false) => self.run_slice(&mut p, slice_end, obs, &mut ()),
-                (false, true) => self.run_slice(&mut p, slice_end, &mut (), dbg),
-                (false, false) => self.run_slice(&mut p, slice_end, &mut (), &mut ()),
+            let calls_before = self.syscalls;
+            let end = if Some(pid) == self.outside_pid() {
+                self.run_slice(&mut p, slice_end, obs, dbg)
+            } else {
+                self.run_slice(&mut p, slice_end, &mut (), dbg)
             };
             self.park_shared_memory(&mut p);
             let mut traced_exit = None;
@@ -130,6 +130,11 @@ impl Kernel {
             }
             if let Some(status) = traced_exit {
                 return RunEnd::TracedExited(status);
+            }
+            // A slice that handled system calls may have ended with one
+            // (blocked, exited, exec'd): the debugger may stop here too.
+            if self.syscalls != calls_before && dbg.after_syscall() {
+                return RunEnd::DebugStop;
             }
             if self.idle_rounds > self.run_queue.len() {
                 // Every queued process retried its blocking call in a row
@@ -190,8 +195,12 @@ impl Kernel {
                     }
                 }
                 StopReason::Exception(e) if e.code == ExcCode::Sys => {
+                    if dbg.before_syscall(p) {
+                        return SliceEnd::DebugStop;
+                    }
                     let next_pid = self.next_pid;
                     let next = syscalls::dispatch(self, p);
+                    self.syscalls += 1;
                     if dbg.traced() == Some(p.pid) {
                         let new = (next_pid..self.next_pid)
                             .filter(|c| self.procs.get(c).is_some_and(|c| c.ppid == p.pid));
@@ -203,6 +212,7 @@ impl Kernel {
                         Next::Continue if observed && self.outside_pid() != Some(p.pid) => {
                             return SliceEnd::Preempted;
                         }
+                        Next::Continue if dbg.after_syscall() => return SliceEnd::DebugStop,
                         Next::Continue => {}
                         Next::Block => return SliceEnd::Blocked,
                         Next::Exit(status) => return SliceEnd::Exited(status),
