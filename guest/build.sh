@@ -27,7 +27,7 @@ IRIX_ONLY="prof_profil prof_sprofil prof_fast prof_errors prof_pcsample
 proc_fork_profil proc_exec proc_pcsample_fork proc_pipeline
 proc_sigsegv_handler proc_kill_child proc_deadlock
 prof_times prof_scale proc_exec_profil_off proc_times_child proc_sproc sys_calls proc_stop_cont
-fault_divzero_break gdb_target"
+fault_divzero_break elfmap_errors gdb_target"
 # Programs for the debugger tests: with DWARF and no optimisation, so GDB
 # sees every line and local.
 DEBUG_PROGS="gdb_target"
@@ -102,7 +102,45 @@ build_program() { # $1 = personality, $2 = object dir, $3 = program, $4 = output
 	fi
 }
 
-build_all() { # $1 = output root (holds irix/ and linux/)
+# The dynamic-loading test root (bin/dynroot/): irix-emu's own interpreter
+# lib/ld.so (src/dyn/ld.c, a static program at 0x0f000000 as IRIX's rld is
+# at 0x0fb60000), the shared library lib/libgreet.so (position-independent,
+# linked at 0 so it must be moved and relocated), and bin/dyn_hello, a
+# position-independent program naming /lib/ld.so and libgreet.so.
+DYN_FLAGS="-O2 -march=mips3 -mabi=32 -mfp32 -mno-odd-spreg -mhard-float -G0
+-fPIC -mabicalls -ffreestanding -fno-builtin -fno-ident
+-fno-asynchronous-unwind-tables -fno-unwind-tables -nostdinc
+-ffile-prefix-map=$GUEST/= -Wall -Wextra -Werror"
+
+check_r4000() { # $1 = file, $2 = name in messages
+	if $OBJDUMP -d -m mips:isa64r2 "$1" | awk '{print $3}' | grep -Ex "$FORBIDDEN" >/dev/null; then
+		echo "build.sh: $2 contains instructions an R4000 o32 process cannot run" >&2
+		exit 2
+	fi
+}
+
+build_dynamic() { # $1 = object dir holding the irix libc, $2 = output dir
+	dir=$1
+	out=$2
+	mkdir -p "$out/lib" "$out/bin"
+	(cd "$GUEST" && $CC $CFLAGS -DGUEST_IRIX -c src/dyn/ld_start.S -o "$dir/ld_start.o")
+	(cd "$GUEST" && $CC $CFLAGS -DGUEST_IRIX -c src/dyn/ld.c -o "$dir/ld.o")
+	$CC $CFLAGS -nostdlib -static -no-pie -Wl,-Ttext-segment=0x0f000000 \
+		-Wl,--build-id=none -e _dl_start -o "$out/lib/ld.so" \
+		"$dir/ld_start.o" "$dir/ld.o" "$dir/libc.a"
+	(cd "$GUEST" && $CC $DYN_FLAGS -c src/dyn/libgreet.c -o "$dir/libgreet.o")
+	$CC $DYN_FLAGS -shared -nostdlib -Wl,--build-id=none -Wl,-soname,libgreet.so \
+		-o "$out/lib/libgreet.so" "$dir/libgreet.o"
+	(cd "$GUEST" && $CC $DYN_FLAGS -c src/dyn/dyn_start.S -o "$dir/dyn_start.o")
+	(cd "$GUEST" && $CC $DYN_FLAGS -c src/dyn/dyn_hello.c -o "$dir/dyn_hello.o")
+	$CC $DYN_FLAGS -nostdlib -no-pie -Wl,--build-id=none -Wl,-dynamic-linker,/lib/ld.so \
+		-o "$out/bin/dyn_hello" "$dir/dyn_start.o" "$dir/dyn_hello.o" "$out/lib/libgreet.so"
+	for f in lib/ld.so lib/libgreet.so bin/dyn_hello; do
+		check_r4000 "$out/$f" "dynroot/$f"
+	done
+}
+
+build_all() { # $1 = output root (holds irix/, linux/ and dynroot/)
 	root=$1
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
@@ -115,13 +153,14 @@ build_all() { # $1 = output root (holds irix/ and linux/)
 			build_program "$pers" "$tmp/$pers" "$p" "$root/$pers"
 		done
 	done
+	build_dynamic "$tmp/irix" "$root/dynroot"
 	rm -rf "$tmp"
 	trap - EXIT
 }
 
 case "${1:-}" in
 "")
-	rm -rf "$GUEST/bin/irix" "$GUEST/bin/linux"
+	rm -rf "$GUEST/bin/irix" "$GUEST/bin/linux" "$GUEST/bin/dynroot"
 	build_all "$GUEST/bin"
 	echo "built: $(ls "$GUEST/bin/irix" | wc -l) irix and $(ls "$GUEST/bin/linux" | wc -l) linux programs in $GUEST/bin"
 	;;
@@ -130,10 +169,9 @@ case "${1:-}" in
 	build_all "$check"
 	status=0
 	seen=""
-	for pers in irix linux; do
-		for f in "$check/$pers"/* "$GUEST/bin/$pers"/*; do
-			[ -e "$f" ] || continue
-			name=$pers/$(basename "$f")
+	for pers in irix linux dynroot; do
+		for f in $(cd "$check" && find "$pers" -type f) $(cd "$GUEST/bin" && find "$pers" -type f); do
+			name=$f
 			case " $seen " in *" $name "*) continue ;; esac
 			seen="$seen $name"
 			if [ ! -f "$GUEST/bin/$name" ]; then

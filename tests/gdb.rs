@@ -523,3 +523,28 @@ fn reverse_continue_stops_at_the_stores_a_watchpoint_watches() {
     );
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
 }
+
+#[test]
+fn a_pipeline_of_processes_runs_the_same_under_the_debugger() {
+    // The history's snapshots must not keep pipe ends open (a reader
+    // would never see end-of-file) nor replay any process's I/O.
+    if !require_tool(GDB) {
+        return;
+    }
+    let Some(program) = guest_program("irix", "proc_pipeline") else {
+        return;
+    };
+    let dir = Scratch::new("gdb-pipe");
+    let plain = run_command(emu_command(["run", program.to_str().unwrap()], dir.path()));
+    let (sock, emu) = start_emu(&dir, "run", &[], &program, &[]);
+    let out = gdb(
+        &dir,
+        &program,
+        &sock,
+        "break main\ncontinue\nreverse-stepi\ndelete\ncontinue",
+    );
+    let run = emu.join().unwrap();
+    assert!(out.contains("[Inferior 1 (process 1) exited"), "{out}");
+    assert_eq!(run.status, plain.status, "{}", run.stderr);
+    assert_eq!(run.stdout_text(), plain.stdout_text());
+}

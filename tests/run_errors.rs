@@ -6,7 +6,7 @@
 //! - a hand-built minimal executable runs (the control for the ELF cases).
 //! - PROGRAM missing (127), not runnable (126): a directory, a text file,
 //!   an empty file, a host ELF, little-endian MIPS, truncations, a
-//!   dynamically linked program.
+//!   dynamically linked program whose interpreter the root lacks.
 //! - bad options and a bad --root (125).
 
 mod common;
@@ -128,7 +128,7 @@ fn a_file_that_is_not_a_runnable_irix_executable_exits_126() {
         (
             "dynamically linked (o32)",
             dynamic(b"/usr/lib/libc.so.1\0"),
-            "prog: dynamically linked (interpreter /usr/lib/libc.so.1): needs an IRIX root, see --root".into(),
+            "prog: interpreter /usr/lib/libc.so.1 not found in the guest root (is --root an IRIX root?)".into(),
         ),
     ];
     for (case, bytes, message) in table {

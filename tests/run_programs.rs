@@ -694,3 +694,40 @@ fn arguments_that_are_not_utf8_reach_the_guest_as_bytes() {
     assert_eq!(r.stderr, "");
     assert_eq!(r.status, Status::Code(0));
 }
+
+#[test]
+fn a_call_or_request_irix_has_but_irix_emu_lacks_is_named_in_its_enosys() {
+    // rename (1114) and syssgi(SGI_RUSAGE = 56) are IRIX's, not irix-emu's:
+    // both fail with ENOSYS, and the warning and --strace name them.
+    let elf = Elf::program(&[
+        addiu(V0, ZERO, 1114),
+        syscall(),
+        addiu(A0, ZERO, 56),
+        addiu(V0, ZERO, 1040),
+        syscall(),
+        addu(A0, V0, ZERO),
+        addiu(V0, ZERO, 1001), // exit(ENOSYS)
+        syscall(),
+    ]);
+    let dir = Scratch::new("enosys-named");
+    dir.write("prog", &elf.build());
+    let r = run_emu(["run", "--strace", "prog"], dir.path());
+    let lines = r.stderr_lines();
+    let pc = elf.code_addr() + 4;
+    assert_eq!(
+        lines[0],
+        format!("irix-emu: prog: unimplemented system call 1114 (rename) at pc 0x{pc:08x}: ENOSYS")
+    );
+    assert_eq!(lines[1], "[100] rename(#1114) = -1 ENOSYS");
+    assert!(
+        lines[2].starts_with("irix-emu: prog: unimplemented syssgi request 56 (SGI_RUSAGE) at pc"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].starts_with("[100] syssgi(SGI_RUSAGE, ") && lines[3].ends_with(" = -1 ENOSYS"),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(r.status, Status::Code(89));
+}

@@ -35,6 +35,10 @@ pub struct MachineArgs {
     /// The host directory that is the guest's `/` (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
+    /// Make a host directory visible in the guest at GUEST (default: the same
+    /// absolute path); repeatable, the most specific bind wins.
+    #[arg(long, value_name = "HOST[:GUEST]")]
+    pub bind: Vec<OsString>,
     /// Set VAR=VALUE in the guest's environment (repeatable).
     #[arg(short = 'E', long = "env", value_name = "VAR=VALUE")]
     pub env: Vec<OsString>,

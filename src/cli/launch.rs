@@ -3,10 +3,12 @@
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH};
 use irix_kernel::signals;
+use irix_kernel::vfs::Vfs;
+use irix_kernel::SpawnError;
 use loader::{Executable, LoadOptions};
 
 use super::args::{EnvEdit, MachineArgs};
@@ -36,7 +38,7 @@ pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Fai
         };
         Failure::new(status, format!("{name}: {}", io_message(&e)))
     })?;
-    let exe = loader::load(&name, &bytes, &LoadOptions::default())
+    let exe = loader::load(&name, &bytes, &LoadOptions::PROGRAM)
         .map_err(|e| Failure::new(exit::NOT_RUNNABLE, e.to_string()))?;
     Ok((exe, bytes, name))
 }
@@ -85,6 +87,38 @@ fn guest_env(m: &MachineArgs) -> Result<Vec<Vec<u8>>, Failure> {
         .collect())
 }
 
+/// The --bind values as (host directory, guest path) pairs. GUEST defaults
+/// to the host directory's absolute path.
+fn binds(m: &MachineArgs) -> Result<Vec<(PathBuf, String)>, Failure> {
+    m.bind
+        .iter()
+        .map(|b| {
+            let bytes = b.as_bytes();
+            let (host, guest) = match bytes.iter().position(|&c| c == b':') {
+                Some(i) => (
+                    PathBuf::from(std::ffi::OsStr::from_bytes(&bytes[..i])),
+                    Some(String::from_utf8_lossy(&bytes[i + 1..]).into_owned()),
+                ),
+                None => (PathBuf::from(b), None),
+            };
+            let absolute = host.canonicalize().map_err(|e| {
+                Failure::new(
+                    exit::EMULATOR_FAILURE,
+                    format!("--bind {}: {}", host.display(), io_message(&e)),
+                )
+            })?;
+            let guest = guest.unwrap_or_else(|| absolute.display().to_string());
+            Ok((absolute, guest))
+        })
+        .collect()
+}
+
+/// The guest's file system: the root, the binds, private /tmp and /usr/tmp.
+fn guest_vfs(config: &KernelConfig, m: &MachineArgs) -> Result<Vfs, Failure> {
+    Vfs::with_binds(config.root.clone(), &binds(m)?, true)
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))
+}
+
 /// Builds the kernel configuration from the options.
 fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
     let root = match &m.root {
@@ -108,27 +142,9 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
             format!("--root {}: not a directory", root.display()),
         ));
     }
-    // The guest starts in the host's current directory when that lies in
-    // the root, else at the root.
-    let cwd = std::env::current_dir()
-        .ok()
-        .and_then(|c| c.canonicalize().ok())
-        .and_then(|c| {
-            c.strip_prefix(&root)
-                .ok()
-                .map(|rel| format!("/{}", rel.display()))
-        })
-        .map(|s| {
-            if s.len() > 1 {
-                s.trim_end_matches('/').to_string()
-            } else {
-                s
-            }
-        })
-        .unwrap_or_else(|| "/".into());
     Ok(KernelConfig {
         root,
-        cwd,
+        cwd: "/".into(),
         personality: m.personality,
         cpu_hz: m.cpu_mhz * 1_000_000,
         epoch: m.epoch.unwrap_or(DEFAULT_EPOCH),
@@ -142,17 +158,30 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
 /// Loads PROGRAM and creates its process with `args` as argv[1..]. The
 /// options are checked first, so a bad option is 125 whatever PROGRAM is.
 pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Launched, Failure> {
-    let config = config(m)?;
+    let mut config = config(m)?;
+    let vfs = guest_vfs(&config, m)?;
+    // The guest starts in the host's current directory when the guest can
+    // see it (in the root or a bind), else at the root.
+    if let Some(cwd) = std::env::current_dir()
+        .ok()
+        .and_then(|c| c.canonicalize().ok())
+        .and_then(|c| vfs.guest_path_of(&c))
+    {
+        config.cwd = cwd;
+    }
     let env = guest_env(m)?;
     let (exe, bytes, name) = load_program(program)?;
-    let mut kernel = Kernel::new(config);
+    let mut kernel = Kernel::with_vfs(config, vfs);
     let mut argv = vec![program.as_os_str().as_bytes().to_vec()];
     argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
     let pid = kernel.spawn(&exe, &name, &argv, &env).map_err(|e| {
-        Failure::new(
-            exit::EMULATOR_FAILURE,
-            format!("{name}: cannot start: {}", e.name()),
-        )
+        // A dynamic program whose interpreter is missing or unusable is not
+        // runnable here (126), like an executable the kernel cannot load.
+        let status = match e {
+            SpawnError::Interp(_) => exit::NOT_RUNNABLE,
+            SpawnError::Start(_) => exit::EMULATOR_FAILURE,
+        };
+        Failure::new(status, format!("{name}: {e}"))
     })?;
     Ok(Launched {
         kernel,

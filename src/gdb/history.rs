@@ -12,6 +12,9 @@
 //! one lands on exactly the state the live run had: registers, memory,
 //! cycle count.
 //!
+//! The recorded snapshots leave out open files (a held pipe end would
+//! never close); no instruction between system calls can see them.
+//!
 //! Going back: the live machine is saved (the "head"), the newest snapshot
 //! before the target is restored and re-executed to it. Going forward from
 //! the past re-executes too, stepping over system calls by snapshot, until
@@ -95,7 +98,7 @@ impl<O: Observer> Debuggee<'_, O> {
                     if let Some(p) = self.kernel.debug_process(self.state.pid) {
                         self.state.snapshot_cycles = p.cpu.cycles();
                     }
-                    self.history.record(self.kernel.snapshot());
+                    self.history.record(self.kernel.snapshot_without_files());
                 }
                 // A scan covers one interval between snapshots.
                 (RunEnd::DebugStop, Some(Stop::SyscallInPast))
@@ -206,6 +209,6 @@ pub fn start(kernel: &Kernel, state: &mut DebugState) -> History {
     if let Some(p) = kernel.debug_process(state.pid) {
         state.snapshot_cycles = p.cpu.cycles();
     }
-    h.record(kernel.snapshot());
+    h.record(kernel.snapshot_without_files());
     h
 }

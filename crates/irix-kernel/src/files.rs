@@ -23,6 +23,15 @@ pub enum FileKind {
     Host(File),
     PipeRead(Rc<RefCell<Pipe>>),
     PipeWrite(Rc<RefCell<Pipe>>),
+    /// A directory opened for reading its entries (getdents): the host
+    /// directory, and the index of the next entry in [`dir_entries`] order
+    /// (the "offset" lseek sets and getdents' d_off reports).
+    Dir {
+        file: File,
+        /// The guest path it was opened by (its `..` is looked up from it).
+        guest: String,
+        next: u64,
+    },
 }
 
 pub struct OpenFile {
@@ -63,6 +72,7 @@ impl OpenFile {
             FileKind::Host(f) => f.read(buf).map(Io::Done).map_err(|e| io_errno(&e)),
             FileKind::PipeRead(p) => Ok(p.borrow_mut().read(buf)),
             FileKind::PipeWrite(_) => Err(Errno::EBADF),
+            FileKind::Dir { .. } => Err(Errno::EISDIR),
         }
     }
 
@@ -80,13 +90,23 @@ impl OpenFile {
                 Ok(Io::Done(data.len()))
             }
             FileKind::PipeWrite(p) => p.borrow_mut().write(data),
-            FileKind::PipeRead(_) => Err(Errno::EBADF),
+            FileKind::PipeRead(_) | FileKind::Dir { .. } => Err(Errno::EBADF),
         }
     }
 
     pub fn seek(&mut self, pos: SeekFrom) -> Result<u64, Errno> {
         match &mut self.kind {
             FileKind::Host(f) if !f.is_terminal() => f.seek(pos).map_err(|e| io_errno(&e)),
+            // A directory's offset is an entry index: only rewinddir's and
+            // seekdir's absolute positions and telldir's query make sense.
+            FileKind::Dir { next, .. } => match pos {
+                SeekFrom::Start(n) => {
+                    *next = n;
+                    Ok(n)
+                }
+                SeekFrom::Current(0) => Ok(*next),
+                _ => Err(Errno::EINVAL),
+            },
             _ => Err(Errno::ESPIPE),
         }
     }
@@ -97,7 +117,7 @@ impl OpenFile {
 
     pub fn metadata(&self) -> Option<std::fs::Metadata> {
         match &self.kind {
-            FileKind::Host(f) => f.metadata().ok(),
+            FileKind::Host(f) | FileKind::Dir { file: f, .. } => f.metadata().ok(),
             _ => None,
         }
     }
@@ -108,9 +128,35 @@ impl Drop for OpenFile {
         match &self.kind {
             FileKind::PipeRead(p) => p.borrow_mut().readers -= 1,
             FileKind::PipeWrite(p) => p.borrow_mut().writers -= 1,
-            FileKind::Host(_) => {}
+            FileKind::Host(_) | FileKind::Dir { .. } => {}
         }
     }
+}
+
+/// The entries of a host directory as getdents returns them: `.` and `..`
+/// first, then the names in byte order (sorted, so a listing does not depend
+/// on the host file system's hash order), each with its inode number.
+/// `parent` is the host directory `..` names in the guest (the directory
+/// itself at the guest root).
+pub fn dir_entries(
+    path: &std::path::Path,
+    parent: &std::path::Path,
+) -> Result<Vec<(Vec<u8>, u64)>, Errno> {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::MetadataExt;
+    let ino = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.ino()).unwrap_or(0);
+    let mut names: Vec<(Vec<u8>, u64)> = std::fs::read_dir(path)
+        .map_err(|e| io_errno(&e))?
+        .filter_map(|e| e.ok())
+        .map(|e| {
+            let ino = e.metadata().map(|m| m.ino()).unwrap_or(0);
+            (e.file_name().as_bytes().to_vec(), ino)
+        })
+        .collect();
+    names.sort();
+    let mut out = vec![(b".".to_vec(), ino(path)), (b"..".to_vec(), ino(parent))];
+    out.extend(names);
+    Ok(out)
 }
 
 /// Maps a host I/O error to the SVR4 errno the guest sees.

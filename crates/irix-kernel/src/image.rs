@@ -1,10 +1,13 @@
-//! Building a process image from an ELF executable: segments, the PRDA,
-//! the stack with argc/argv/envp(/auxv) exactly as docs/abi.md gives
-//! them, and the initial registers. Used at start-up and by execve.
+//! Building a process image from an ELF executable: segments, the
+//! interpreter of a dynamic program, the PRDA, the stack with
+//! argc/argv/envp (and the auxiliary vector of a dynamic program) as
+//! docs/abi.md gives them, and the initial registers. Used at start-up and
+//! by execve. docs/dynamic-loading.md tells what a dynamic program needs.
 
 use cpu_mips::{Cpu, CpuConfig};
 use loader::Executable;
 
+use crate::dynamic::{self, Interpreter};
 use crate::memory::{page_ceil, AddressSpace, Perms, PAGE_SIZE};
 use crate::Errno;
 
@@ -41,9 +44,12 @@ pub struct Image {
     pub stack_limit: u32,
 }
 
-/// Maps `exe` and builds its start-up stack. `pid` goes into the PRDA.
+/// Maps `exe` (and its interpreter, for a dynamic program) and builds the
+/// start-up stack. `pid` goes into the PRDA. A dynamic program starts at its
+/// interpreter's entry, with AT_BASE saying where the interpreter went.
 pub fn build(
     exe: &Executable,
+    interp: Option<&Interpreter>,
     argv: &[Vec<u8>],
     envp: &[Vec<u8>],
     pid: u32,
@@ -73,13 +79,22 @@ pub fn build(
         STACK_INITIAL as u64,
         Perms::R | Perms::W,
     )?;
-    let sp = write_start_stack(&mut mem, exe, argv, envp)?;
+    let (entry, base) = match interp {
+        Some(i) => map_interpreter(&mut mem, i)?,
+        None => (exe.entry, 0),
+    };
+    let sp = write_start_stack(&mut mem, exe, base, argv, envp)?;
 
     let mut cpu = Cpu::new(cpu_config);
     cpu.gpr[29] = sp as i32 as i64 as u64; // $sp -> argc
     cpu.gpr[2] = 0; // $v0: no atexit function
     cpu.gpr[31] = 0; // $ra
-    cpu.set_pc(exe.entry);
+    if interp.is_some() {
+        // $t9 = the entry, as at any PIC function's entry: an interpreter
+        // may compute its gp from it (the ABI leaves $t9 unspecified).
+        cpu.gpr[25] = entry as i32 as i64 as u64;
+    }
+    cpu.set_pc(entry);
     Ok(Image {
         mem,
         cpu,
@@ -88,11 +103,32 @@ pub fn build(
     })
 }
 
+/// Maps the interpreter at its own addresses when they are free, else (a
+/// shared object can move) in the mmap area; returns its entry point and
+/// its base (the address of its lowest segment: AT_BASE).
+fn map_interpreter(mem: &mut AddressSpace, interp: &Interpreter) -> Result<(u32, u32), Errno> {
+    let segs = dynamic::segments_of(&interp.exe);
+    let bias = dynamic::place(
+        mem,
+        &segs,
+        interp.exe.shared,
+        MMAP_BASE,
+        STACK_TOP - STACK_MAX,
+    )?;
+    dynamic::map_segments(mem, &segs, bias)?;
+    let low = segs.iter().map(|s| s.vaddr).min().unwrap_or(0);
+    Ok((
+        interp.exe.entry.wrapping_add(bias),
+        (low & !(PAGE_SIZE - 1)).wrapping_add(bias),
+    ))
+}
+
 /// Lays out, from the returned sp upward: argc, argv[], NULL, envp[], NULL,
 /// the auxv pairs (only with PT_INTERP), then the strings. 16-byte aligned.
 fn write_start_stack(
     mem: &mut AddressSpace,
     exe: &Executable,
+    interp_base: u32,
     argv: &[Vec<u8>],
     envp: &[Vec<u8>],
 ) -> Result<u32, Errno> {
@@ -128,7 +164,7 @@ fn write_start_stack(
             (AT_PHENT, exe.phent as u32),
             (AT_PHNUM, exe.phnum as u32),
             (AT_ENTRY, exe.entry),
-            (AT_BASE, 0),
+            (AT_BASE, interp_base),
             (AT_PAGESZ, PAGE_SIZE),
             (AT_NULL, 0),
         ];
@@ -180,4 +216,72 @@ pub fn install_sproc_stub(mem: &mut AddressSpace) -> Result<(), Errno> {
     )?;
     let bytes: Vec<u8> = STUB.iter().flat_map(|w| w.to_be_bytes()).collect();
     mem.poke_bytes(SPROC_EXIT_STUB, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loader::{Perms as ElfPerms, Segment};
+
+    fn text(vaddr: u32) -> Segment {
+        Segment {
+            vaddr,
+            mem_size: 0x1000,
+            data: vec![0; 16],
+            perms: ElfPerms::from_p_flags(5),
+        }
+    }
+
+    #[test]
+    fn a_dynamic_program_starts_in_its_interpreter_with_the_auxiliary_vector() {
+        let exe = Executable {
+            entry: 0x0040_0100,
+            segments: vec![text(0x0040_0000)],
+            interp: Some("/lib/ld.so".into()),
+            phdr_vaddr: Some(0x0040_0034),
+            phent: 32,
+            phnum: 5,
+            ..Default::default()
+        };
+        let interp = Interpreter {
+            path: "/lib/ld.so".into(),
+            exe: Executable {
+                entry: 0x0f00_0110,
+                segments: vec![text(0x0f00_0000)],
+                ..Default::default()
+            },
+        };
+        let argv = [b"prog".to_vec()];
+        let img = build(
+            &exe,
+            Some(&interp),
+            &argv,
+            &[],
+            100,
+            CpuConfig::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(img.cpu.pc(), 0x0f00_0110, "the interpreter's entry");
+        assert_eq!(img.cpu.gpr[25] as u32, 0x0f00_0110, "$t9 = the entry");
+        let sp = img.cpu.gpr[29] as u32;
+        let word = |i: u32| img.mem.read_u32(sp + 4 * i).unwrap();
+        assert_eq!(word(0), 1, "argc");
+        assert_eq!(word(2), 0, "argv's NULL");
+        assert_eq!(word(3), 0, "envp's NULL");
+        let auxv: Vec<(u32, u32)> = (0..7).map(|i| (word(4 + 2 * i), word(5 + 2 * i))).collect();
+        assert_eq!(
+            auxv,
+            vec![
+                (AT_PHDR, 0x0040_0034),
+                (AT_PHENT, 32),
+                (AT_PHNUM, 5),
+                (AT_ENTRY, 0x0040_0100),
+                (AT_BASE, 0x0f00_0000),
+                (AT_PAGESZ, 4096),
+                (AT_NULL, 0),
+            ]
+        );
+        assert_eq!(img.brk, 0x0040_1000, "the break follows the program only");
+    }
 }

@@ -3,8 +3,10 @@
 //!
 //! Table of contents:
 //! - `kernel`: the process table, scheduler and run loop (`Kernel::run`).
-//! - `process`: one process's state; `image`: building it from an ELF file.
-//! - `memory`: sparse paged address spaces; `vfs`: paths confined to --root.
+//! - `process`: one process's state; `image`: building it from an ELF file;
+//!   `dynamic`: the interpreter of a dynamic program, mapping ELF objects.
+//! - `memory`: sparse paged address spaces; `vfs`: paths confined to --root
+//!   and the --bind directories.
 //! - `files`, `pipe`: descriptors and open files.
 //! - `syscalls`: the system call table (data) and its handlers by concern.
 //! - `clock`: virtual time and the profiling tick; `profiling`: profil,
@@ -22,6 +24,7 @@
 
 pub mod abi;
 pub mod clock;
+pub mod dynamic;
 pub mod files;
 pub mod image;
 pub mod kernel;
@@ -35,4 +38,6 @@ pub mod syscalls;
 pub mod vfs;
 
 pub use abi::Errno;
-pub use kernel::{DebugHook, Kernel, KernelConfig, Outcome, RunEnd, RunStats, Snapshot};
+pub use kernel::{
+    DebugHook, Kernel, KernelConfig, Outcome, RunEnd, RunStats, Snapshot, SpawnError,
+};

@@ -13,6 +13,8 @@ use crate::mips::Abi;
 /// nothing mapped) is for tests that build one by hand.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Executable {
+    /// ET_DYN: a shared object loaded as a program interpreter.
+    pub shared: bool,
     /// o32 or n32, from e_flags.
     pub abi: Abi,
     /// 1, 2 or 3 (MIPS I..III), from EF_MIPS_ARCH.

@@ -26,6 +26,9 @@ const ELFOSABI_NONE: u8 = 0;
 /// ELFOSABI_IRIX: in the gABI table though IRIX itself wrote 0; accepted.
 const ELFOSABI_IRIX: u8 = 8;
 const ET_EXEC: u16 = 2;
+/// ET_DYN: a shared object (IRIX's libc.so.1, the interpreter of dynamic
+/// programs, is one).
+const ET_DYN: u16 = 3;
 const EM_MIPS: u16 = 8;
 /// EM_MIPS_RS3_LE: little-endian MIPS R3000.
 const EM_MIPS_RS3_LE: u16 = 10;
@@ -37,6 +40,8 @@ pub const EHDR32_SIZE: usize = 52;
 /// The header fields the loader uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ElfHeader {
+    /// ET_DYN (accepted only when the options allow shared objects).
+    pub shared: bool,
     pub e_entry: u32,
     pub e_phoff: u32,
     pub e_shoff: u32,
@@ -49,7 +54,7 @@ pub struct ElfHeader {
 }
 
 /// Checks the ELF header of `bytes`; `file` names the file in errors.
-pub fn check_header(file: &str, bytes: &[u8]) -> Result<ElfHeader, LoadError> {
+pub fn check_header(file: &str, bytes: &[u8], allow_shared: bool) -> Result<ElfHeader, LoadError> {
     let file = file.to_string();
     if bytes.is_empty() {
         return Err(LoadError::Empty { file });
@@ -112,7 +117,8 @@ pub fn check_header(file: &str, bytes: &[u8]) -> Result<ElfHeader, LoadError> {
     if osabi != ELFOSABI_NONE && osabi != ELFOSABI_IRIX {
         return Err(LoadError::ForeignOsAbi { file, osabi });
     }
-    if header.e_type != ET_EXEC {
+    let shared = header.e_type == ET_DYN && allow_shared;
+    if header.e_type != ET_EXEC && !shared {
         return Err(LoadError::NotExecutable {
             file,
             e_type: header.e_type,
@@ -123,6 +129,7 @@ pub fn check_header(file: &str, bytes: &[u8]) -> Result<ElfHeader, LoadError> {
         error,
     })?;
     Ok(ElfHeader {
+        shared,
         e_entry: header.e_entry,
         e_phoff: header.e_phoff,
         e_shoff: header.e_shoff,

@@ -12,9 +12,9 @@
 //! bounds-checked here before goblin decodes the structures, and strings
 //! are read here, not by goblin.
 //!
-//! Deliberately not done: 64-bit ELF, little-endian MIPS, relocatable and
-//! shared objects (e_type other than ET_EXEC; IRIX's rld will need a
-//! LoadOptions flag), MIPS IV and later ISAs, MIPS16/microMIPS, vendor
+//! Deliberately not done: 64-bit ELF, little-endian MIPS, relocatable
+//! objects (shared objects only with [`LoadOptions::allow_shared`], for a
+//! program interpreter such as IRIX's libc.so.1), MIPS IV and later ISAs, MIPS16/microMIPS, vendor
 //! extensions, relocation or dynamic linking (a PT_INTERP is reported, see
 //! [`LoadOptions::allow_interp`]), p_align checks (the kernel copies).
 
@@ -37,12 +37,36 @@ pub struct LoadOptions {
     /// failing with [`LoadError::Dynamic`]. For a kernel that can load IRIX's
     /// own rld from a user-supplied root.
     pub allow_interp: bool,
+    /// Accept a shared object (ET_DYN) as well as an executable: how a
+    /// kernel loads a program's interpreter (IRIX's `/usr/lib/libc.so.1` is
+    /// a shared object with an entry point). [`Executable::shared`] says
+    /// which it was.
+    pub allow_shared: bool,
+}
+
+impl LoadOptions {
+    /// A program the kernel runs directly: no interpreter, no shared object.
+    pub const STATIC: LoadOptions = LoadOptions {
+        allow_interp: false,
+        allow_shared: false,
+    };
+    /// A program that may name an interpreter (dynamically linked).
+    pub const PROGRAM: LoadOptions = LoadOptions {
+        allow_interp: true,
+        allow_shared: false,
+    };
+    /// A program interpreter: an executable or a shared object, which may
+    /// not itself name an interpreter.
+    pub const INTERPRETER: LoadOptions = LoadOptions {
+        allow_interp: false,
+        allow_shared: true,
+    };
 }
 
 /// Parses and validates the executable image `bytes`. `name` is the file
 /// name as the user gave it; every error message starts with it.
 pub fn load(name: &str, bytes: &[u8], opts: &LoadOptions) -> Result<Executable, LoadError> {
-    let header = header::check_header(name, bytes)?;
+    let header = header::check_header(name, bytes, opts.allow_shared)?;
     let layout =
         segments::read_layout(bytes, &header).map_err(|error| LoadError::ProgramHeaders {
             file: name.to_string(),
@@ -58,6 +82,7 @@ pub fn load(name: &str, bytes: &[u8], opts: &LoadOptions) -> Result<Executable, 
     }
     let sections = symbols::read_sections(name, bytes, &header);
     Ok(Executable {
+        shared: header.shared,
         abi: header.decoded.abi,
         isa_level: header.decoded.isa_level,
         entry: header.e_entry,

@@ -3,10 +3,8 @@
 use loader::{load, Abi, LoadOptions, LoadWarning, Perms, SymbolKind};
 use test_support::elf::*;
 
-const STATIC: LoadOptions = LoadOptions {
-    allow_interp: false,
-};
-const WITH_INTERP: LoadOptions = LoadOptions { allow_interp: true };
+const STATIC: LoadOptions = LoadOptions::STATIC;
+const WITH_INTERP: LoadOptions = LoadOptions::PROGRAM;
 
 #[test]
 fn accepted_e_flags_give_abi_and_isa_level() {
@@ -215,6 +213,44 @@ fn interpreter_is_returned_when_allowed() {
     );
     let exe = load("prog", &spec.build(), &WITH_INTERP).unwrap();
     assert_eq!(exe.interp.as_deref(), Some("/usr/lib/libc.so.1"));
+}
+
+#[test]
+fn shared_object_loads_as_an_interpreter_only() {
+    // IRIX's /usr/lib/libc.so.1 is ET_DYN with an entry point.
+    let spec = Elf {
+        e_type: 3,
+        ..Elf::irix_o32()
+    };
+    let bytes = spec.build();
+    let exe = load("libc.so.1", &bytes, &LoadOptions::INTERPRETER).unwrap();
+    assert!(exe.shared);
+    assert_eq!(exe.entry, 0x0040_0000);
+    assert_eq!(
+        load("libc.so.1", &bytes, &WITH_INTERP)
+            .unwrap_err()
+            .to_string(),
+        "libc.so.1: not an executable (e_type 3, shared object)"
+    );
+    let exe = load("rld", &Elf::irix_o32().build(), &LoadOptions::INTERPRETER).unwrap();
+    assert!(
+        !exe.shared,
+        "an ET_EXEC interpreter (IRIX's /lib/rld is one)"
+    );
+}
+
+#[test]
+fn interpreter_may_not_name_an_interpreter() {
+    let mut spec = Elf {
+        e_type: 3,
+        ..Elf::irix_o32()
+    };
+    spec.segments.insert(
+        0,
+        Segment::other(PT_INTERP, b"/usr/lib/libc.so.1\0".to_vec()),
+    );
+    let err = load("libc.so.1", &spec.build(), &LoadOptions::INTERPRETER).unwrap_err();
+    assert!(matches!(err, loader::LoadError::Dynamic { .. }), "{err}");
 }
 
 #[test]

@@ -32,8 +32,12 @@ fn synthetic_bytes() -> Vec<u8> {
 }
 
 fn load_both_ways(bytes: &[u8]) {
-    for allow_interp in [false, true] {
-        let _ = load("prog", bytes, &LoadOptions { allow_interp });
+    for opts in [
+        LoadOptions::STATIC,
+        LoadOptions::PROGRAM,
+        LoadOptions::INTERPRETER,
+    ] {
+        let _ = load("prog", bytes, &opts);
     }
 }
 
@@ -52,7 +56,7 @@ fn valid_images_load() {
         load("prog", &fixture_bytes(), &LoadOptions::default()).map(|_| ()),
         Ok(())
     );
-    let allow = LoadOptions { allow_interp: true };
+    let allow = LoadOptions::PROGRAM;
     assert_eq!(load("prog", &synthetic_bytes(), &allow).map(|_| ()), Ok(()));
 }
 

@@ -8,9 +8,7 @@ use loader::{load, Abi, LoadOptions, Perms, SymbolKind};
 use test_support::tools::require_tool;
 use test_support::Scratch;
 
-const STATIC: LoadOptions = LoadOptions {
-    allow_interp: false,
-};
+const STATIC: LoadOptions = LoadOptions::STATIC;
 const GCC: &str = "mips-linux-gnu-gcc";
 
 fn fixture(name: &str) -> PathBuf {

@@ -3,9 +3,7 @@
 use loader::{load, LoadError, LoadOptions};
 use test_support::elf::*;
 
-const STATIC: LoadOptions = LoadOptions {
-    allow_interp: false,
-};
+const STATIC: LoadOptions = LoadOptions::STATIC;
 
 /// A valid image with `edit` applied to its spec.
 fn spec_with(edit: impl Fn(&mut Elf)) -> Vec<u8> {
@@ -366,7 +364,7 @@ fn interpreter_rejections() {
             ),
         ),
     ];
-    let allow = LoadOptions { allow_interp: true };
+    let allow = LoadOptions::PROGRAM;
     for (name, bytes, expected) in cases {
         let got = load("prog", &bytes, &allow)
             .map(|_| ())

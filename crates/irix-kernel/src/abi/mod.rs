@@ -10,6 +10,7 @@
 pub mod errno;
 pub mod flags;
 pub mod limits;
+pub mod names;
 pub mod prof;
 pub mod sgi;
 pub mod signal;

@@ -1,13 +1,53 @@
-//! syssgi(2) request codes (IRIX <sys/syssgi.h>) and the sysconf names
-//! SGI_SYSCONF takes (<unistd.h> _SC_* values).
+//! syssgi(2) request codes (IRIX <sys/syssgi.h>), the sysconf and pathconf
+//! names they take (<unistd.h> _SC_*, _PC_*), and the commands of the other
+//! SGI information calls: sysmp, prctl, sysinfo.
 
 pub const SGI_SYSID: u32 = 1;
+/// The hardware inventory: `syssgi(SGI_INVENT, SGI_INV_SIZEOF | SGI_INV_READ, buf, size)`.
+pub const SGI_INVENT: u32 = 5;
+pub const SGI_INV_SIZEOF: u32 = 1;
+pub const SGI_INV_READ: u32 = 2;
 pub const SGI_SYSCONF: u32 = 22;
+/// pathconf(2)/fpathconf(2): `syssgi(SGI_PATHCONF, path or fd, name, which)`.
+pub const SGI_PATHCONF: u32 = 24;
 /// sprofil(2) is `syssgi(SGI_SPROFIL, profp, profcnt, tvp, flags)`.
 pub const SGI_SPROFIL: u32 = 55;
+/// Map an ELF object's PT_LOAD segments: `syssgi(SGI_ELFMAP, fd, phdrs, count)`.
+pub const SGI_ELFMAP: u32 = 68;
+/// "Toss any saved pregions".
+pub const SGI_TOSSTSAVE: u32 = 108;
+/// "Should bcopy/bzero use fp?" (IRIX 6's libc asks).
+pub const SGI_USE_FP_BCOPY: u32 = 129;
 
 pub const SC_ARG_MAX: u32 = 1;
 pub const SC_CHILD_MAX: u32 = 2;
 pub const SC_CLK_TCK: u32 = 3;
 pub const SC_OPEN_MAX: u32 = 5;
 pub const SC_PAGESIZE: u32 = 11;
+
+/// pathconf names (<unistd.h> _PC_*).
+pub const PC_LINK_MAX: u32 = 1;
+pub const PC_NAME_MAX: u32 = 4;
+pub const PC_PATH_MAX: u32 = 5;
+pub const PC_PIPE_BUF: u32 = 6;
+
+/// sysmp commands (<sys/sysmp.h>).
+pub const MP_NPROCS: u32 = 1;
+pub const MP_NAPROCS: u32 = 2;
+pub const MP_PGSIZE: u32 = 14;
+
+/// prctl options (<sys/prctl.h>).
+pub const PR_MAXPROCS: u32 = 1;
+pub const PR_ISBLOCKED: u32 = 2;
+pub const PR_MAXPPROCS: u32 = 5;
+pub const PR_GETNSHARE: u32 = 14;
+
+/// sysinfo commands (SVR4 <sys/systeminfo.h>); the "set" ones start at 257.
+pub const SI_SYSNAME: u32 = 1;
+pub const SI_HOSTNAME: u32 = 2;
+pub const SI_RELEASE: u32 = 3;
+pub const SI_VERSION: u32 = 4;
+pub const SI_MACHINE: u32 = 5;
+pub const SI_ARCHITECTURE: u32 = 6;
+pub const SI_HW_PROVIDER: u32 = 8;
+pub const SI_SET_FIRST: u32 = 257;

@@ -17,6 +17,7 @@ pub const LINK: u32 = 1009;
 pub const UNLINK: u32 = 1010;
 pub const CHDIR: u32 = 1012;
 pub const TIME: u32 = 1013;
+pub const CHMOD: u32 = 1015;
 pub const BRK: u32 = 1017;
 pub const LSEEK: u32 = 1019;
 pub const GETPID: u32 = 1020;
@@ -30,27 +31,39 @@ pub const TIMES: u32 = 1043;
 pub const PROFIL: u32 = 1044;
 pub const GETGID: u32 = 1047;
 pub const IOCTL: u32 = 1054;
+/// sysmp: multiprocessor control and information.
+pub const SYSMP: u32 = 1056;
 pub const UTSSYS: u32 = 1057;
 pub const EXECVE: u32 = 1059;
 pub const UMASK: u32 = 1060;
 pub const FCNTL: u32 = 1062;
 pub const ULIMIT: u32 = 1063;
 pub const LSEEK64: u32 = 1078;
+pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
+/// gethostname (BSD's, in IRIX's table).
+pub const GETHOSTNAME: u32 = 1108;
 pub const SIGRETURN: u32 = 1088;
 pub const GETTIMEOFDAY: u32 = 1128;
 pub const SPROC: u32 = 1129;
+/// prctl (qemu-irix calls it sgiprctl).
+pub const PRCTL: u32 = 1130;
 pub const SPROCSP: u32 = 1132;
 pub const MMAP: u32 = 1134;
 pub const MUNMAP: u32 = 1135;
 pub const MPROTECT: u32 = 1136;
 pub const GETPAGESIZE: u32 = 1140;
+pub const FCHMOD: u32 = 1153;
+/// sysinfo, SVR4's system-information strings (`sysinfosgi` in qemu-irix).
+pub const SYSINFO: u32 = 1156;
 pub const XSTAT: u32 = 1158;
 pub const LXSTAT: u32 = 1159;
 pub const FXSTAT: u32 = 1160;
 pub const SIGACTION: u32 = 1162;
 pub const SIGPROCMASK: u32 = 1164;
 pub const WAITSYS: u32 = 1170;
+/// ngetdents64: 64-bit directory entries with an end-of-directory flag.
+pub const NGETDENTS64: u32 = 1208;
 /// pcsample is Solaris' (number 26 there); irix-emu offers it in every
 /// personality as 2000 + 26, outside IRIX's range.
 pub const PCSAMPLE: u32 = 2026;

@@ -44,10 +44,10 @@ pub trait DebugHook {
 
 /// The whole machine at one instant, for a debugger to go back to: every
 /// process (copy-on-write memory), the run queue, the clock, the profiles.
-/// Open files are shared with the live kernel, not copied: a debugger that
-/// restores a snapshot must not re-execute a system call (see
-/// [`DebugHook::before_syscall`]) until it is back where the snapshot's
-/// future was recorded.
+/// Open files are shared with the live kernel, not copied (or left out,
+/// [`Kernel::snapshot_without_files`]): a debugger that restores a
+/// snapshot must not re-execute a system call (see
+/// [`DebugHook::before_syscall`]) until it is back at the live machine.
 #[derive(Clone)]
 pub struct Snapshot {
     vfs: crate::vfs::Vfs,
@@ -129,6 +129,18 @@ impl Kernel {
             idle_rounds: self.idle_rounds,
             syscalls: self.syscalls,
         }
+    }
+
+    /// The machine now without its processes' open files, for a history
+    /// that re-executes only instructions: a snapshot holding open files
+    /// would keep pipe ends open (their reader and writer counts fall when
+    /// the last reference goes) after the live processes closed them.
+    pub fn snapshot_without_files(&self) -> Snapshot {
+        let mut s = self.snapshot();
+        for p in s.procs.values_mut() {
+            p.fds = crate::files::FdTable::default();
+        }
+        s
     }
 
     /// Puts the machine back to `s`.

@@ -33,6 +33,7 @@ use std::io::Write;
 
 pub use config::{KernelConfig, DEFAULT_EPOCH, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES};
 pub use debug::{DebugHook, RunEnd, Snapshot};
+pub use proctable::SpawnError;
 
 use crate::memory::AddressSpace;
 use crate::process::{Pid, Process};
@@ -97,8 +98,14 @@ pub const INIT_PID: Pid = 1;
 
 impl Kernel {
     pub fn new(config: KernelConfig) -> Self {
+        let vfs = Vfs::new(config.root.clone());
+        Kernel::with_vfs(config, vfs)
+    }
+
+    /// A kernel whose guest sees the file system `vfs` (a root with binds).
+    pub fn with_vfs(config: KernelConfig, vfs: Vfs) -> Self {
         Kernel {
-            vfs: Vfs::new(config.root.clone()),
+            vfs,
             config,
             procs: BTreeMap::new(),
             run_queue: VecDeque::new(),

@@ -5,6 +5,7 @@ use cpu_mips::{CpuConfig, Reg};
 use loader::Executable;
 
 use super::{Kernel, FIRST_PID, INIT_PID};
+use crate::dynamic;
 use crate::files::FdTable;
 use crate::image;
 use crate::memory::AddressSpace;
@@ -12,6 +13,17 @@ use crate::process::{Accounting, Brk, Pid, Process, RunState};
 use crate::profiling::ProfState;
 use crate::signals::SignalState;
 use crate::Errno;
+
+/// Why [`Kernel::spawn`] could not create a process.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpawnError {
+    /// The program's interpreter (PT_INTERP) is missing or unusable.
+    #[error("{0}")]
+    Interp(dynamic::InterpError),
+    /// Building the image failed (out of memory, arguments too long).
+    #[error("cannot start: {}", .0.name())]
+    Start(Errno),
+}
 
 impl Kernel {
     pub(crate) fn cpu_config(&self, exe: &Executable) -> CpuConfig {
@@ -21,23 +33,29 @@ impl Kernel {
         }
     }
 
-    /// Creates the first process (or another top-level one) from `exe`.
+    /// Creates the first process (or another top-level one) from `exe`. A
+    /// dynamic program's interpreter is looked up in the guest's file system
+    /// first: [`SpawnError::Interp`] when it cannot be used.
     pub fn spawn(
         &mut self,
         exe: &Executable,
         name: &str,
         argv: &[Vec<u8>],
         envp: &[Vec<u8>],
-    ) -> Result<Pid, Errno> {
+    ) -> Result<Pid, SpawnError> {
+        let interp = dynamic::load_interpreter(&self.vfs, &self.config.cwd, exe)
+            .map_err(SpawnError::Interp)?;
         let pid = self.alloc_pid();
         let img = image::build(
             exe,
+            interp.as_ref(),
             argv,
             envp,
             pid,
             self.cpu_config(exe),
             self.config.max_memory,
-        )?;
+        )
+        .map_err(SpawnError::Start)?;
         let p = Process {
             pid,
             ppid: INIT_PID,

@@ -8,7 +8,7 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use super::{Args, Ret, SysResult};
 use crate::abi::flags::{fcntl::*, ioctl::TCGETA, seek::*, STAT_VER_O32};
 use crate::abi::limits::PATH_MAX;
-use crate::files::{io_errno, oflag, Io, OpenFile};
+use crate::files::{io_errno, oflag, FileKind, Io, OpenFile};
 use crate::kernel::Kernel;
 use crate::pipe::Pipe;
 use crate::process::Process;
@@ -84,7 +84,8 @@ pub fn creat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 }
 
 fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) -> SysResult {
-    let host = resolve(k, p, path, Follow::Yes)?;
+    let name = path_arg(p, path)?;
+    let (host, guest) = k.vfs.resolve(&p.cwd, &name, Follow::Yes)?;
     let mut opts = OpenOptions::new();
     match flags & oflag::O_ACCMODE {
         oflag::O_RDONLY => opts.read(true),
@@ -103,9 +104,21 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
     if flags & oflag::O_TRUNC != 0 {
         opts.truncate(true);
     }
-    // Directories may be opened read-only (for fstat, fchdir).
+    // Directories may be opened read-only (for fstat, fchdir, getdents).
     let file = opts.open(&host).map_err(|e| io_errno(&e))?;
-    Ok(Ret::Val(p.fds.install(OpenFile::host(file, flags))?))
+    let open = if file.metadata().is_ok_and(|m| m.is_dir()) {
+        OpenFile {
+            kind: FileKind::Dir {
+                file,
+                guest,
+                next: 0,
+            },
+            flags,
+        }
+    } else {
+        OpenFile::host(file, flags)
+    };
+    Ok(Ret::Val(p.fds.install(open)?))
 }
 
 pub fn close(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
@@ -208,6 +221,26 @@ pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
         }
     };
     Ok(Ret::Pair(r, w))
+}
+
+/// chmod(path, mode): the permission bits (07777) of the host file.
+pub fn chmod(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let host = resolve(k, p, a.ptr(0), Follow::Yes)?;
+    let perms = fs::Permissions::from_mode(a.word(1) & 0o7777);
+    fs::set_permissions(host, perms).map_err(|e| io_errno(&e))?;
+    Ok(Ret::Val(0))
+}
+
+/// fchmod(fd, mode): chmod of an open file.
+pub fn fchmod(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let file = p.fds.get(a.fd(0))?;
+    let f = file.borrow();
+    let (FileKind::Host(host) | FileKind::Dir { file: host, .. }) = &f.kind else {
+        return Err(Errno::EINVAL);
+    };
+    let perms = fs::Permissions::from_mode(a.word(1) & 0o7777);
+    host.set_permissions(perms).map_err(|e| io_errno(&e))?;
+    Ok(Ret::Val(0))
 }
 
 pub fn umask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {

@@ -82,7 +82,7 @@ pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     } else {
         None
     };
-    let perms = Perms::from_bits_truncate(prot as u8);
+    let perms = page_perms(prot);
     p.mem.map(addr as u64, size, perms)?;
     if let Some(data) = data {
         p.mem.poke_bytes(addr, &data)?;
@@ -92,6 +92,18 @@ pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         p.mmap_next = (addr as u64 + size) as u32;
     }
     Ok(Ret::Val(addr))
+}
+
+/// The page permissions a PROT_* set gives. The R4000's TLB has no
+/// read-disable bit: a page that can be written or executed can be read, so
+/// IRIX's PROT_WRITE and PROT_EXEC imply PROT_READ (IRIX's ld maps its output
+/// file PROT_WRITE and reads it back).
+fn page_perms(prot: u32) -> Perms {
+    let mut perms = Perms::from_bits_truncate(prot as u8);
+    if !perms.is_empty() {
+        perms |= Perms::R;
+    }
+    perms
 }
 
 /// The first free range of `size` bytes at or above the process's mmap cursor.
@@ -124,11 +136,7 @@ pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if addr % PAGE_SIZE != 0 || prot & !PROT_MASK != 0 {
         return Err(Errno::EINVAL);
     }
-    p.mem.protect(
-        addr as u64,
-        len as u64,
-        Perms::from_bits_truncate(prot as u8),
-    )?;
+    p.mem.protect(addr as u64, len as u64, page_perms(prot))?;
     p.cpu.invalidate_code(addr, len);
     Ok(Ret::Val(0))
 }

@@ -11,7 +11,9 @@
 //!
 //! Handlers by concern:
 //! - `fs`: open, read, write, close, creat, link, unlink, chdir, access,
-//!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat
+//!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat,
+//!   chmod, fchmod; `dirs`: getdents, ngetdents64
+//! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
 //! - `mem`: brk, mmap, munmap, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
 //! - `info`: getpid, getuid, getgid, utssys (uname), ulimit
@@ -21,11 +23,14 @@
 //!   sigprocmask, sigreturn
 
 mod args;
+mod dirs;
+mod elfmap;
 mod fs;
 mod info;
 mod mem;
 mod proc;
 mod prof;
+mod sgi;
 mod strace;
 pub mod syssgi;
 mod time;
@@ -128,6 +133,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::UNLINK,       "unlink",       &[Str], fs::unlink, Full),
     call(sys::CHDIR,        "chdir",        &[Str], fs::chdir, Full),
     call(sys::TIME,         "time",         &[], time::time, Full),
+    call(sys::CHMOD,        "chmod",        &[Str, Oct], fs::chmod, Full),
     call(sys::BRK,          "brk",          &[Hex], mem::brk, Full),
     call(sys::LSEEK,        "lseek",        &[Fd, Int, Int], fs::lseek, Full),
     call(sys::GETPID,       "getpid",       &[], info::getpid, Full),
@@ -141,27 +147,34 @@ pub static TABLE: &[Syscall] = &[
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
     call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
     call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA only; other requests ENOTTY")),
+    call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE; other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
-    call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("static ELF programs; no #! scripts")),
+    call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
     call(sys::FCNTL,        "fcntl",        &[Fd, Int, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL; no locks")),
     call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
+    call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
+    call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
     call(sys::GETTIMEOFDAY, "gettimeofday", &[Ptr], time::gettimeofday, Full),
     call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
+    call(sys::PRCTL,        "prctl",        &[Int, Hex, Hex], sgi::prctl, Partial("PR_MAXPROCS, PR_MAXPPROCS, PR_ISBLOCKED, PR_GETNSHARE; other options ENOSYS")),
     call(sys::SPROCSP,      "sprocsp",      &[Hex, Hex, Hex, Hex, Int], proc::sprocsp, Partial("as sproc")),
     call(sys::MMAP,         "mmap",         &[Hex, Int, Hex, Hex, Fd, Int], mem::mmap, Partial("MAP_SHARED of a file: ENOSYS")),
     call(sys::MUNMAP,       "munmap",       &[Hex, Int], mem::munmap, Full),
     call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Hex], mem::mprotect, Full),
     call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
+    call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
+    call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),
     call(sys::XSTAT,        "xstat",        &[Int, Str, Ptr], fs::xstat, Partial("version 2 (o32 stat); version 3 (stat64) EINVAL")),
     call(sys::LXSTAT,       "lxstat",       &[Int, Str, Ptr], fs::lxstat, Partial("as xstat")),
     call(sys::FXSTAT,       "fxstat",       &[Int, Fd, Ptr], fs::fxstat, Partial("as xstat")),
     call(sys::SIGACTION,    "sigaction",    &[Int, Ptr, Ptr, Hex], proc::sigaction, Full),
     call(sys::SIGPROCMASK,  "sigprocmask",  &[Int, Ptr, Ptr], proc::sigprocmask, Full),
     call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
+    call(sys::NGETDENTS64,  "ngetdents64",  &[Fd, Ptr, Int, Ptr], dirs::ngetdents64, Full),
     call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
     call(sys::NANOSLEEP,    "nanosleep",    &[Ptr, Ptr], time::nanosleep, Full),
 ];
@@ -223,12 +236,17 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
     };
     let Some(def) = def else {
         let pc = p.cpu.pc();
+        // IRIX's name for it, when it has one: the call exists, irix-emu
+        // lacks it.
+        let named = crate::abi::names::call_name(nr);
+        let shown = named.map_or_else(String::new, |n| format!(" ({n})"));
         k.warn(&format!(
-            "{}: unimplemented system call {nr} at pc 0x{pc:08x}: ENOSYS",
+            "{}: unimplemented system call {nr}{shown} at pc 0x{pc:08x}: ENOSYS",
             p.name
         ));
         if k.config.strace {
-            k.log(&format!("[{}] syscall({nr}) = -1 ENOSYS", p.pid));
+            let call = named.unwrap_or("syscall");
+            k.log(&format!("[{}] {call}(#{nr}) = -1 ENOSYS", p.pid));
         }
         write_back(p, Err(Errno::ENOSYS));
         return Next::Continue;

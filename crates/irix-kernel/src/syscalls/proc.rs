@@ -90,13 +90,22 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let envp = read_vector(p, a.ptr(2))?;
     let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
     let bytes = std::fs::read(&host).map_err(|e| crate::files::io_errno(&e))?;
-    let exe = loader::load(&guest, &bytes, &loader::LoadOptions::default())
-        .map_err(|_| Errno::ENOEXEC)?;
+    let exe =
+        loader::load(&guest, &bytes, &loader::LoadOptions::PROGRAM).map_err(|_| Errno::ENOEXEC)?;
+    let interp = crate::dynamic::load_interpreter(&k.vfs, &p.cwd, &exe).map_err(|e| e.errno())?;
     let cpu_config = cpu_mips::CpuConfig {
         mode64: exe.is_n32(),
         clock_hz: k.config.cpu_hz,
     };
-    let img = image::build(&exe, &argv, &envp, p.pid, cpu_config, k.config.max_memory)?;
+    let img = image::build(
+        &exe,
+        interp.as_ref(),
+        &argv,
+        &envp,
+        p.pid,
+        cpu_config,
+        k.config.max_memory,
+    )?;
     // The new image keeps the old one's user time: the process is the same.
     let user = p.user_cycles();
     k.leave_share_group(p);

@@ -13,20 +13,28 @@ pub fn format_call(p: &Process, def: &Syscall, args: &Args, family: Option<&str>
     let shown: Vec<String> = family
         .map(|_| def.name.to_string())
         .into_iter()
-        .chain(def.args.iter().enumerate().map(|(i, kind)| match kind {
-            Arg::Int | Arg::Fd => (args[i] as i32).to_string(),
-            Arg::Hex | Arg::Ptr => format!("0x{:x}", args[i]),
-            Arg::Oct => format!("0{:o}", args[i]),
-            Arg::Str => match p.mem.read_cstr(args[i], 4096) {
-                Ok(s) => quote(&s),
-                Err(_) => format!("0x{:x}", args[i]),
-            },
-            Arg::Buf => {
-                let len = (args.get(i + 1).copied().unwrap_or(0) as usize).min(SHOW_MAX);
-                let mut b = vec![0; len];
-                match p.mem.read_bytes(args[i], &mut b) {
-                    Ok(()) => quote(&b),
+        .chain(def.args.iter().enumerate().map(|(i, kind)| {
+            match kind {
+                // A syssgi request irix-emu lacks is still named, when IRIX
+                // names it.
+                Arg::Int if i == 0 && family.is_none() && def.nr == crate::abi::sys::SYSSGI => {
+                    crate::abi::names::syssgi_request_name(args[0])
+                        .map_or_else(|| (args[0] as i32).to_string(), str::to_string)
+                }
+                Arg::Int | Arg::Fd => (args[i] as i32).to_string(),
+                Arg::Hex | Arg::Ptr => format!("0x{:x}", args[i]),
+                Arg::Oct => format!("0{:o}", args[i]),
+                Arg::Str => match p.mem.read_cstr(args[i], 4096) {
+                    Ok(s) => quote(&s),
                     Err(_) => format!("0x{:x}", args[i]),
+                },
+                Arg::Buf => {
+                    let len = (args.get(i + 1).copied().unwrap_or(0) as usize).min(SHOW_MAX);
+                    let mut b = vec![0; len];
+                    match p.mem.read_bytes(args[i], &mut b) {
+                        Ok(()) => quote(&b),
+                        Err(_) => format!("0x{:x}", args[i]),
+                    }
                 }
             }
         }))

@@ -4,8 +4,9 @@
 //! own arguments (the request number dropped).
 
 use super::Arg::*;
-use super::{call, prof, Args, Ret, Support::Full, SysResult, Syscall};
-use crate::abi::limits::{ARG_MAX, CHILD_MAX, OPEN_MAX, PAGE_SIZE};
+use super::Support::{Full, Partial};
+use super::{call, elfmap, prof, Args, Ret, SysResult, Syscall};
+use crate::abi::limits::{ARG_MAX, CHILD_MAX, OPEN_MAX, PAGE_SIZE, PATH_MAX};
 use crate::abi::sgi::*;
 use crate::kernel::Kernel;
 use crate::process::Process;
@@ -14,9 +15,14 @@ use crate::Errno;
 /// Every syssgi request irix-emu implements, sorted by number.
 #[rustfmt::skip]
 pub static TABLE: &[Syscall] = &[
-    call(SGI_SYSID,   "SGI_SYSID",   &[Ptr], sysid, Full),
-    call(SGI_SYSCONF, "SGI_SYSCONF", &[Int], sysconf, Full),
-    call(SGI_SPROFIL, "SGI_SPROFIL", &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
+    call(SGI_SYSID,        "SGI_SYSID",        &[Ptr], sysid, Full),
+    call(SGI_INVENT,       "SGI_INVENT",       &[Int, Ptr, Int], invent, Partial("an empty inventory: no hardware records")),
+    call(SGI_SYSCONF,      "SGI_SYSCONF",      &[Int], sysconf, Full),
+    call(SGI_PATHCONF,     "SGI_PATHCONF",     &[Hex, Int, Int], pathconf, Partial("LINK_MAX, NAME_MAX, PATH_MAX, PIPE_BUF; other names EINVAL")),
+    call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
+    call(SGI_ELFMAP,       "SGI_ELFMAP",       &[Fd, Ptr, Int], elfmap::sgi_elfmap, Full),
+    call(SGI_TOSSTSAVE,    "SGI_TOSSTSAVE",    &[], tosstsave, Full),
+    call(SGI_USE_FP_BCOPY, "SGI_USE_FP_BCOPY", &[], use_fp_bcopy, Full),
 ];
 
 /// The row for request `nr`, if irix-emu implements it.
@@ -27,10 +33,12 @@ pub fn lookup(nr: u32) -> Option<&'static Syscall> {
 /// A request not in the table: ENOSYS, with a one-line warning (like an
 /// unknown system call); nothing succeeds silently.
 pub fn unknown_request(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let nr = a.word(0);
+    let shown =
+        crate::abi::names::syssgi_request_name(nr).map_or_else(String::new, |n| format!(" ({n})"));
     k.warn(&format!(
-        "{}: unimplemented syssgi request {} at pc 0x{:08x}: ENOSYS",
+        "{}: unimplemented syssgi request {nr}{shown} at pc 0x{:08x}: ENOSYS",
         p.name,
-        a.word(0),
         p.cpu.pc()
     ));
     Err(Errno::ENOSYS)
@@ -51,6 +59,48 @@ fn sysconf(k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
         SC_CLK_TCK => k.config.tunables.hz,
         SC_OPEN_MAX => OPEN_MAX as u32,
         SC_PAGESIZE => PAGE_SIZE,
+        _ => return Err(Errno::EINVAL),
+    }))
+}
+
+/// SGI_TOSSTSAVE: "toss any saved pregions". IRIX can keep a program's text
+/// regions after it exits to start the next run faster, and rld asks for
+/// them to be dropped; irix-emu never keeps any, so there is nothing to
+/// toss: 0.
+fn tosstsave(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Val(0))
+}
+
+/// SGI_USE_FP_BCOPY: "should bcopy/bzero use fp?". 0 (no) keeps libc's
+/// integer copy loops, the answer for an R4000 (the floating-point loops pay
+/// off on later processors).
+fn use_fp_bcopy(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Val(0))
+}
+
+/// SGI_INVENT(SGI_INV_SIZEOF | SGI_INV_READ, buf, size): the hardware
+/// inventory. irix-emu reports none: SIZEOF gives the size of one o32
+/// `inventory_t` record (a next pointer, class, type, controller, unit and
+/// state: six words), READ copies nothing and returns 0 bytes.
+fn invent(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
+    const INVENTORY_SIZE: u32 = 24;
+    match a.word(0) {
+        SGI_INV_SIZEOF => Ok(Ret::Val(INVENTORY_SIZE)),
+        SGI_INV_READ => Ok(Ret::Val(0)),
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+/// SGI_PATHCONF(path or fd, name, which): pathconf(2) and fpathconf(2).
+/// Every guest file is on one kind of file system, so the path or descriptor
+/// is not consulted; the values are IRIX's EFS limits (<limits.h>):
+/// LINK_MAX 30000, NAME_MAX 255, PATH_MAX 1024, PIPE_BUF 10240.
+fn pathconf(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
+    Ok(Ret::Val(match a.word(1) {
+        PC_LINK_MAX => 30000,
+        PC_NAME_MAX => 255,
+        PC_PATH_MAX => PATH_MAX as u32,
+        PC_PIPE_BUF => 10240,
         _ => return Err(Errno::EINVAL),
     }))
 }
