@@ -260,7 +260,7 @@ fn interrupt_stops_a_spinning_program() {
 }
 
 /// Reads one `$...#xx` packet (acknowledging it), skipping acks.
-fn read_packet(s: &mut UnixStream) -> String {
+fn read_packet<S: Read + Write>(s: &mut S) -> String {
     let mut byte = [0u8];
     loop {
         s.read_exact(&mut byte).expect("a reply");
@@ -547,4 +547,50 @@ fn a_pipeline_of_processes_runs_the_same_under_the_debugger() {
     assert!(out.contains("[Inferior 1 (process 1) exited"), "{out}");
     assert_eq!(run.status, plain.status, "{}", run.stderr);
     assert_eq!(run.stdout_text(), plain.stdout_text());
+}
+
+#[test]
+fn a_bare_port_listens_on_localhost_and_serves_the_protocol() {
+    use std::io::BufRead;
+    use std::net::TcpStream;
+    let Some(program) = guest_program("irix", "gdb_target") else {
+        return;
+    };
+    let dir = Scratch::new("gdb-tcp");
+    // Port 0: the system picks a free one, and irix-emu says which.
+    let mut child = emu_command(["run", "--gdb", "0", program.to_str().unwrap()], dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start irix-emu");
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).expect("the waiting line");
+    let addr = line
+        .strip_prefix("irix-emu: waiting for GDB on ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{line}");
+    let mut s = TcpStream::connect(&addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(s, "$?#3f").unwrap();
+    let stop = read_packet(&mut s);
+    assert!(stop.starts_with("T05"), "{stop}");
+    write!(s, "$vKill;1#6e").unwrap();
+    assert_eq!(read_packet(&mut s), "OK");
+    drop(s);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "irix-emu did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(128 + 9));
 }
