@@ -19,6 +19,7 @@
 //! disjoint ranges sharing one bytes-per-bin, and rejects partial overlaps: the
 //! parser and the writer enforce exactly those rules.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::io::{self, Write};
@@ -292,77 +293,103 @@ impl Shape {
     }
 }
 
-/// Check one record on its own, then against those already accepted (gprof's
-/// rules, docs/abi.md: identical ranges sum; disjoint ranges share bytes-per-bin;
-/// partial overlaps are rejected; one rate and one dimension per file).
-fn check_shape(shape: &Shape, accepted: &[Shape]) -> Result<(), GmonError> {
-    let range = shape.range();
-    if shape.low >= shape.high {
-        return Err(GmonError::EmptyRange { range });
-    }
-    if shape.bins == 0 {
-        return Err(GmonError::NoBins { range });
-    }
-    if shape.bins > shape.span() {
-        return Err(GmonError::SubByteBins {
-            range,
-            bins: shape.bins,
-            span: shape.span(),
-        });
-    }
-    if shape.rate_hz == 0 {
-        return Err(GmonError::ZeroRate { range });
-    }
-    let Some(first) = accepted.first() else {
-        return Ok(());
-    };
-    if shape.rate_hz != first.rate_hz {
-        return Err(GmonError::RateMismatch {
-            range,
-            rate_hz: shape.rate_hz,
-            first: first.range(),
-            first_rate_hz: first.rate_hz,
-        });
-    }
-    if shape.dimension != first.dimension {
-        return Err(GmonError::DimensionMismatch {
-            range,
-            dimension: shape.dimension_text(),
-            first: first.range(),
-            first_dimension: first.dimension_text(),
-        });
-    }
-    for other in accepted {
-        let identical = other.low == shape.low && other.high == shape.high;
-        let disjoint = shape.high <= other.low || other.high <= shape.low;
-        if !identical && !disjoint {
-            return Err(GmonError::PartialOverlap {
+/// The records accepted so far, for checking the next one in O(log n):
+/// the first record (one rate, one dimension and one bytes-per-bin per file)
+/// and the distinct ranges by start address, each with its index in the
+/// merged list.
+#[derive(Default)]
+struct Accepted {
+    first: Option<Shape>,
+    ranges: BTreeMap<u32, (u32, usize)>,
+}
+
+impl Accepted {
+    /// Checks one record on its own, then against those already accepted
+    /// (gprof's rules, docs/abi.md: identical ranges sum; disjoint ranges share
+    /// bytes-per-bin; partial overlaps are rejected; one rate and one
+    /// dimension per file). Returns the index of the identical range
+    /// already accepted, if any; a new range is added with index `next`.
+    fn accept(&mut self, shape: &Shape, next: usize) -> Result<Option<usize>, GmonError> {
+        let range = shape.range();
+        if shape.low >= shape.high {
+            return Err(GmonError::EmptyRange { range });
+        }
+        if shape.bins == 0 {
+            return Err(GmonError::NoBins { range });
+        }
+        if shape.bins > shape.span() {
+            return Err(GmonError::SubByteBins {
                 range,
-                other: other.range(),
+                bins: shape.bins,
+                span: shape.span(),
             });
         }
-        // span_a / bins_a == span_b / bins_b, compared without division.
-        if u128::from(shape.span()) * u128::from(other.bins)
-            != u128::from(other.span()) * u128::from(shape.bins)
+        if shape.rate_hz == 0 {
+            return Err(GmonError::ZeroRate { range });
+        }
+        let Some(first) = &self.first else {
+            self.first = Some(shape.clone());
+            self.ranges.insert(shape.low, (shape.high, next));
+            return Ok(None);
+        };
+        if shape.rate_hz != first.rate_hz {
+            return Err(GmonError::RateMismatch {
+                range,
+                rate_hz: shape.rate_hz,
+                first: first.range(),
+                first_rate_hz: first.rate_hz,
+            });
+        }
+        if shape.dimension != first.dimension {
+            return Err(GmonError::DimensionMismatch {
+                range,
+                dimension: shape.dimension_text(),
+                first: first.range(),
+                first_dimension: first.dimension_text(),
+            });
+        }
+        // span_a / bins_a == span_b / bins_b, compared without division;
+        // equal to the first's means equal to every accepted record's.
+        if u128::from(shape.span()) * u128::from(first.bins)
+            != u128::from(first.span()) * u128::from(shape.bins)
         {
             return Err(GmonError::BinSizeMismatch {
                 range,
                 size: shape.bin_size(),
-                other: other.range(),
-                other_size: other.bin_size(),
+                other: first.range(),
+                other_size: first.bin_size(),
             });
         }
+        let before = self.ranges.range(..=shape.low).next_back();
+        if let Some((&low, &(high, index))) = before {
+            if low == shape.low && high == shape.high {
+                return Ok(Some(index));
+            }
+            if high > shape.low {
+                return Err(GmonError::PartialOverlap {
+                    range,
+                    other: PcRange { low, high },
+                });
+            }
+        }
+        if let Some((&low, &(high, _))) = self.ranges.range(shape.low..).next() {
+            if low < shape.high {
+                return Err(GmonError::PartialOverlap {
+                    range,
+                    other: PcRange { low, high },
+                });
+            }
+        }
+        self.ranges.insert(shape.low, (shape.high, next));
+        Ok(None)
     }
-    Ok(())
 }
 
 /// Check histograms before writing them: every rule the parser applies.
 pub fn check_histograms(hists: &[HistRecord]) -> Result<(), GmonError> {
-    let mut accepted: Vec<Shape> = Vec::with_capacity(hists.len());
-    for h in hists {
-        let shape = h.shape();
-        check_shape(&shape, &accepted)?;
-        accepted.push(shape);
+    let mut accepted = Accepted::default();
+    for (i, h) in hists.iter().enumerate() {
+        accepted.accept(&h.shape(), i)?;
     }
     Ok(())
 }
@@ -409,26 +436,77 @@ pub fn encode_gmon(hists: &[HistRecord]) -> Vec<u8> {
 /// new temporary file in the same directory, which is synced and renamed over
 /// `path`. On any failure the temporary file is removed and `path` is untouched.
 pub fn write_gmon(path: &Path, hists: &[HistRecord]) -> Result<(), GmonFileError> {
-    check_histograms(hists).map_err(|e| e.in_file(path))?;
-    let bytes = encode_gmon(hists);
-    let write_err = |source| GmonFileError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let (tmp_path, mut file) = create_temp_beside(path).map_err(write_err)?;
-    let written = file
-        .write_all(&bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| {
-            drop(file);
-            fs::rename(&tmp_path, path)
-        });
-    if let Err(e) = written {
-        // Best effort: the write already failed, and that is the error to report.
-        let _ = fs::remove_file(&tmp_path);
-        return Err(write_err(e));
+    GmonOutput::create(path)?.commit(hists)
+}
+
+/// A gmon.out about to be written: its temporary file already exists beside
+/// `path`, so a profile that cannot be written is known before the guest
+/// runs. Dropped without [`GmonOutput::commit`], it removes the temporary
+/// file and leaves `path` untouched.
+pub struct GmonOutput {
+    path: PathBuf,
+    tmp_path: PathBuf,
+    file: Option<fs::File>,
+}
+
+impl GmonOutput {
+    /// Creates the temporary file that will become `path`.
+    pub fn create(path: &Path) -> Result<GmonOutput, GmonFileError> {
+        let (tmp_path, file) = create_temp_beside(path).map_err(|source| GmonFileError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(GmonOutput {
+            path: path.to_path_buf(),
+            tmp_path,
+            file: Some(file),
+        })
     }
-    Ok(())
+
+    /// The file the profile will be written to.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Validates and encodes `hists`, writes and syncs the temporary file
+    /// and renames it over `path`.
+    pub fn commit(mut self, hists: &[HistRecord]) -> Result<(), GmonFileError> {
+        check_histograms(hists).map_err(|e| e.in_file(&self.path))?;
+        let bytes = encode_gmon(hists);
+        let Some(mut file) = self.file.take() else {
+            return Err(GmonFileError::Write {
+                path: self.path.clone(),
+                source: io::Error::other("already written"),
+            });
+        };
+        let written = file
+            .write_all(&bytes)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| {
+                drop(file);
+                fs::rename(&self.tmp_path, &self.path)
+            });
+        match written {
+            Ok(()) => {
+                // Renamed: nothing left for Drop to remove.
+                self.tmp_path = PathBuf::new();
+                Ok(())
+            }
+            Err(source) => Err(GmonFileError::Write {
+                path: self.path.clone(),
+                source,
+            }),
+        }
+    }
+}
+
+impl Drop for GmonOutput {
+    fn drop(&mut self) {
+        if !self.tmp_path.as_os_str().is_empty() {
+            // Best effort: the profile was not written; leave no trace.
+            let _ = fs::remove_file(&self.tmp_path);
+        }
+    }
 }
 
 /// Create `.NAME.PID.N.tmp` next to `path`, never reusing an existing file.
@@ -455,12 +533,17 @@ fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)> {
     Err(last_err.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
-/// Read and parse a gmon.out file; errors name the file.
+/// Read and parse a gmon.out file; errors name the file. Only a regular
+/// file of at most [`crate::input::MAX_GMON_BYTES`] is read.
 pub fn read_gmon(path: &Path) -> Result<GmonFile, GmonFileError> {
-    let bytes = fs::read(path).map_err(|source| GmonFileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = crate::input::read_bounded(path, "gmon.out", crate::input::MAX_GMON_BYTES)
+        .map_err(|e| GmonFileError::Read {
+            path: path.to_path_buf(),
+            source: match e {
+                crate::input::InputError::Io(io) => io,
+                other => io::Error::other(other.to_string()),
+            },
+        })?;
     parse_gmon(&bytes).map_err(|e| e.in_file(path))
 }
 
@@ -519,7 +602,7 @@ pub fn parse_gmon(bytes: &[u8]) -> Result<GmonFile, GmonError> {
         return Err(GmonError::BadVersion { found: version });
     }
     let mut file = GmonFile::default();
-    let mut shapes: Vec<Shape> = Vec::new();
+    let mut accepted = Accepted::default();
     while r.pos < bytes.len() {
         let at = r.pos;
         let tag = bytes[at];
@@ -527,9 +610,19 @@ pub fn parse_gmon(bytes: &[u8]) -> Result<GmonFile, GmonError> {
         match tag {
             TAG_TIME_HIST => {
                 let (shape, counts) = read_histogram(&mut r)?;
-                check_shape(&shape, &shapes)?;
-                merge(&mut file.histograms, &shape, counts);
-                shapes.push(shape);
+                match accepted.accept(&shape, file.histograms.len())? {
+                    Some(same) => {
+                        for (sum, c) in file.histograms[same].bins.iter_mut().zip(counts) {
+                            *sum = sum.saturating_add(c);
+                        }
+                    }
+                    None => file.histograms.push(HistRecord {
+                        low_pc: shape.low,
+                        high_pc: shape.high,
+                        rate_hz: shape.rate_hz,
+                        bins: counts,
+                    }),
+                }
             }
             TAG_CG_ARC => {
                 let kind = RecordKind::CallArc;
@@ -580,26 +673,6 @@ fn read_histogram(r: &mut Reader<'_>) -> Result<(Shape, Vec<u64>), GmonError> {
         dimension: dim[..dim_end].to_vec(),
     };
     Ok((shape, counts))
-}
-
-/// Add a checked record to the merged list: sum into an identical range or append.
-fn merge(hists: &mut Vec<HistRecord>, shape: &Shape, counts: Vec<u64>) {
-    match hists
-        .iter_mut()
-        .find(|h| h.low_pc == shape.low && h.high_pc == shape.high)
-    {
-        Some(h) => {
-            for (sum, c) in h.bins.iter_mut().zip(counts) {
-                *sum = sum.saturating_add(c);
-            }
-        }
-        None => hists.push(HistRecord {
-            low_pc: shape.low,
-            high_pc: shape.high,
-            rate_hz: shape.rate_hz,
-            bins: counts,
-        }),
-    }
 }
 
 impl GmonFile {

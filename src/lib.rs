@@ -3,7 +3,10 @@
 
 pub mod cli;
 pub mod exit;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gdb;
 pub mod gmon;
+pub mod input;
 pub mod profile;
 pub mod report;

@@ -60,7 +60,11 @@ pub struct MachineArgs {
     /// Stop the guest after N cycles of virtual time (exit status 124).
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,
-    /// Limit each guest process's memory, in bytes (K, M, G suffixes allowed).
+    /// Stop the guest after SECONDS of host (wall-clock) time (exit status 124).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<std::time::Duration>,
+    /// The memory budget of the whole run: every process's touched pages,
+    /// page tables and kernel buffers, in bytes (K, M, G suffixes; default 1G).
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// Wall-clock time at virtual time 0, in seconds since 1970.
@@ -192,6 +196,14 @@ fn parse_size(s: &str) -> Result<u64, String> {
         .and_then(|n| n.checked_mul(mult))
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("'{s}' is not a size in bytes (e.g. 65536, 64K, 16M)"))
+}
+
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|n| n.is_finite() && *n > 0.0 && *n <= 1e9)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| format!("'{s}' is not a number of seconds (e.g. 10, 0.5)"))
 }
 
 fn parse_granularity(s: &str) -> Result<u32, String> {

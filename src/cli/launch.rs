@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH};
+use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY};
 use irix_kernel::signals;
 use irix_kernel::vfs::Vfs;
 use irix_kernel::SpawnError;
@@ -27,17 +27,23 @@ pub struct Launched {
 }
 
 /// Reads and loads `program`: 127 when it does not exist, 126 when it is
-/// not a runnable IRIX executable (a directory fails the read: EISDIR).
+/// not a runnable IRIX executable (not a regular file, larger than any real
+/// executable, or refused by the loader).
 pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Failure> {
     let name = program.display().to_string();
-    let bytes = std::fs::read(program).map_err(|e| {
-        let status = if e.kind() == std::io::ErrorKind::NotFound {
-            exit::NOT_FOUND
-        } else {
-            exit::NOT_RUNNABLE
-        };
-        Failure::new(status, format!("{name}: {}", io_message(&e)))
-    })?;
+    let bytes = crate::input::read_bounded(program, "executable", crate::input::MAX_PROGRAM_BYTES)
+        .map_err(|e| {
+            let status = if e.is_not_found() {
+                exit::NOT_FOUND
+            } else {
+                exit::NOT_RUNNABLE
+            };
+            let message = match &e {
+                crate::input::InputError::Io(io) => io_message(io),
+                other => other.to_string(),
+            };
+            Failure::new(status, format!("{name}: {message}"))
+        })?;
     let exe = loader::load(&name, &bytes, &LoadOptions::PROGRAM)
         .map_err(|e| Failure::new(exit::NOT_RUNNABLE, e.to_string()))?;
     Ok((exe, bytes, name))
@@ -85,6 +91,23 @@ fn guest_env(m: &MachineArgs) -> Result<Vec<Vec<u8>>, Failure> {
             k
         })
         .collect())
+}
+
+/// How long past `--timeout` the run may take to stop on its own (it checks
+/// between time slices) before the watchdog ends the process.
+const WATCHDOG_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The backstop of `--timeout`: the kernel stops the run between time
+/// slices, and no host call it makes can block, but should one ever hang,
+/// this thread ends irix-emu with status 124 a little later.
+fn start_watchdog(timeout: std::time::Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(timeout + WATCHDOG_GRACE);
+        super::say(format_args!(
+            "stopped at the --timeout limit (the guest did not stop between time slices)"
+        ));
+        std::process::exit(i32::from(exit::CYCLE_LIMIT));
+    });
 }
 
 /// The --bind values as (host directory, guest path) pairs. GUEST defaults
@@ -149,7 +172,11 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
         cpu_hz: m.cpu_mhz * 1_000_000,
         epoch: m.epoch.unwrap_or(DEFAULT_EPOCH),
         max_cycles: m.max_cycles,
-        max_memory: m.max_memory,
+        host_deadline: m.timeout.map(|t| {
+            start_watchdog(t);
+            std::time::Instant::now() + t
+        }),
+        max_memory: m.max_memory.unwrap_or(DEFAULT_MAX_MEMORY),
         strace: m.strace,
         ..KernelConfig::default()
     })
@@ -210,6 +237,10 @@ pub fn outcome_status(name: &str, outcome: &Outcome) -> (u8, Option<String>) {
         Outcome::CycleLimit => (
             exit::CYCLE_LIMIT,
             Some(format!("{name}: stopped at the --max-cycles limit")),
+        ),
+        Outcome::TimeLimit => (
+            exit::CYCLE_LIMIT,
+            Some(format!("{name}: stopped at the --timeout limit")),
         ),
         Outcome::Deadlock => (
             exit::EMULATOR_FAILURE,

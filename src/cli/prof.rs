@@ -49,7 +49,10 @@ impl Observer for ExactCycles {
 }
 
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
-    check_output_dir(&args.output)?;
+    // The output file is created (as a temporary beside it) before the
+    // guest runs: a profile that cannot be written fails now, not after.
+    let output = gmon::GmonOutput::create(&args.output)
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
     let ranges = l.exe.text_ranges();
@@ -93,7 +96,8 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         ));
     };
     let hists = sampled_histograms(&outside.hist, hz);
-    gmon::write_gmon(&args.output, &hists)
+    output
+        .commit(&hists)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
 
     let symbols = report::functions_of(&l.exe);
@@ -127,25 +131,4 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         super::run::print_stats(&l.kernel, host);
     }
     Ok(code)
-}
-
-/// Refuses an -o whose directory does not exist before the guest runs, so
-/// a long run is not wasted on a profile that cannot be written.
-fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
-    let dir = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    if dir.is_dir() {
-        Ok(())
-    } else {
-        Err(Failure::new(
-            exit::EMULATOR_FAILURE,
-            format!(
-                "{}: cannot write: {} is not a directory",
-                output.display(),
-                dir.display()
-            ),
-        ))
-    }
 }

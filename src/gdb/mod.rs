@@ -155,7 +155,7 @@ impl<'k, O: Observer> BlockingEventLoop for EventLoop<'k, O> {
                     }
                     // The limit or a deadlock ended the run: to GDB the
                     // program was killed (irix-emu says why).
-                    Outcome::CycleLimit | Outcome::Deadlock => {
+                    Outcome::CycleLimit | Outcome::TimeLimit | Outcome::Deadlock => {
                         StopReason::Terminated(Signal::SIGKILL)
                     }
                 };

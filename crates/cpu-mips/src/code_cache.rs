@@ -103,8 +103,9 @@ impl PageStore {
             p.reset();
         }
     }
+    /// Drops every decoded page and frees the table.
     pub fn clear(&mut self) {
-        self.map.clear();
+        self.map = HashMap::default();
     }
 }
 
@@ -154,7 +155,32 @@ impl CodeMarks {
             None => false,
         }
     }
+    /// Clears the marks of pages `first..=last`, calling `f` with each
+    /// page that was marked. Walks the bitmap a word at a time.
+    pub fn unmark_range(&mut self, first: u32, last: u32, mut f: impl FnMut(u32)) {
+        let (first, last) = (first as usize, (last as usize).min(USER_PAGES - 1));
+        if first > last {
+            return;
+        }
+        for w in first >> 6..=(last >> 6).min(self.bits.len().saturating_sub(1)) {
+            let Some(word) = self.bits.get_mut(w) else {
+                return;
+            };
+            let lo = if w == first >> 6 { first & 63 } else { 0 };
+            let hi = if w == last >> 6 { last & 63 } else { 63 };
+            let mask = (u64::MAX >> (63 - hi)) & (u64::MAX << lo);
+            let mut hit = *word & mask;
+            *word &= !mask;
+            while hit != 0 {
+                let bit = hit.trailing_zeros() as usize;
+                f((w * 64 + bit) as u32);
+                hit &= hit - 1;
+            }
+        }
+    }
+
+    /// Forgets every mark and frees the bitmap (exec, a zombie).
     pub fn clear(&mut self) {
-        self.bits.clear();
+        self.bits = Vec::new();
     }
 }

@@ -203,11 +203,11 @@ impl Cpu {
         }
         let first = addr >> PAGE_SHIFT;
         let last = addr.saturating_add(len - 1) >> PAGE_SHIFT;
-        for page in first..=last {
-            if self.code_marks.unmark(page) {
-                self.code_pages.invalidate(page);
-            }
-        }
+        // Only marked pages have decoded code: the bitmap is walked a word
+        // (64 pages) at a time, so unmapping a gigabyte costs little.
+        let pages = &mut self.code_pages;
+        self.code_marks
+            .unmark_range(first, last, |page| pages.invalidate(page));
     }
 
     /// Drops every decoded instruction (exec(2), a new address space).
@@ -247,6 +247,7 @@ impl Cpu {
             in_delay_slot,
             bad_vaddr: fault.bad_vaddr,
             ce: fault.ce,
+            code_field: fault.code_field,
         }
     }
 }

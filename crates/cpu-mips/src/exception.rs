@@ -42,4 +42,19 @@ pub struct Exception {
     pub bad_vaddr: Option<u32>,
     /// Cause.CE: the coprocessor number for `CpU`.
     pub ce: u8,
+    /// SYSCALL and BREAK: the instruction's 20-bit code field (bits 25..6)
+    /// as the CPU decoded it, so that no handler has to re-read the word
+    /// at EPC (which names the branch when `in_delay_slot`).
+    pub code_field: Option<u32>,
+}
+
+impl Exception {
+    /// The code of a BREAK as the MIPS compilers and IRIX read it: the upper
+    /// ten bits of the code field (`break 7` assembles to code field 7 << 10).
+    pub fn break_code(&self) -> Option<u32> {
+        (self.code == ExcCode::Bp)
+            .then_some(self.code_field)
+            .flatten()
+            .map(|c| c >> 10)
+    }
 }

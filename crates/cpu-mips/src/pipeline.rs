@@ -35,6 +35,8 @@ pub(crate) struct Fault {
     pub code: ExcCode,
     pub bad_vaddr: Option<u32>,
     pub ce: u8,
+    /// The SYSCALL/BREAK code field, as decoded.
+    pub code_field: Option<u32>,
 }
 
 impl Fault {
@@ -43,13 +45,20 @@ impl Fault {
             code,
             bad_vaddr: None,
             ce: 0,
+            code_field: None,
+        }
+    }
+    /// SYSCALL or BREAK with the 20-bit code field the decoder extracted.
+    pub fn trap(code: ExcCode, code_field: u32) -> Fault {
+        Fault {
+            code_field: Some(code_field),
+            ..Fault::new(code)
         }
     }
     pub fn at(code: ExcCode, addr: u32) -> Fault {
         Fault {
-            code,
             bad_vaddr: Some(addr),
-            ce: 0,
+            ..Fault::new(code)
         }
     }
     pub fn reserved() -> Fault {
@@ -57,9 +66,8 @@ impl Fault {
     }
     pub fn unusable(ce: u8) -> Fault {
         Fault {
-            code: ExcCode::CpU,
-            bad_vaddr: None,
             ce,
+            ..Fault::new(ExcCode::CpU)
         }
     }
 }

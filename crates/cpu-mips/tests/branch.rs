@@ -177,7 +177,8 @@ fn exception_in_a_delay_slot_sets_bd_and_epc_names_the_branch() {
             epc: CODE,
             in_delay_slot: true,
             bad_vaddr: None,
-            ce: 0
+            ce: 0,
+            code_field: None,
         }
     );
     assert_eq!(cpu.cp0.epc, CODE);
@@ -193,6 +194,29 @@ fn exception_in_a_delay_slot_sets_bd_and_epc_names_the_branch() {
         "an interrupt now would latch the branch"
     );
     assert!(cpu.in_delay_slot());
+}
+
+/// The kernel maps `break 7` to SIGFPE from the code the CPU decoded: in a
+/// delay slot EPC names the branch, so re-reading the word at EPC would
+/// find the branch, not the BREAK.
+#[test]
+fn break_in_a_delay_slot_carries_its_decoded_code() {
+    // beq $zero, $zero, 0x400010; break 7
+    let (mut cpu, mut mem) = machine(false, &[0x1000_0003, 0x0007_000d]);
+    assert_eq!(disassemble(0x0007_000d, CODE + 4), "break 0x7");
+    let e = steps(&mut cpu, &mut mem, 2).expect("breakpoint");
+    assert_eq!(
+        e,
+        Exception {
+            code: ExcCode::Bp,
+            epc: CODE,
+            in_delay_slot: true,
+            bad_vaddr: None,
+            ce: 0,
+            code_field: Some(7 << 10),
+        }
+    );
+    assert_eq!(e.break_code(), Some(7));
 }
 
 #[test]

@@ -59,11 +59,27 @@ impl Kernel {
         self.now = self.now.saturating_add(cycles);
     }
 
-    /// Charges one system call's cost to the process as system time.
+    /// Charges one system call's cost to the process as system time: the
+    /// fixed cost of the trap plus the memory work it did (copies, pages
+    /// zeroed or read, mappings changed: `memory::cost`).
     pub(crate) fn charge_syscall(&mut self, p: &mut Process) {
-        p.acct.sys_cycles += self.config.syscall_cycles;
-        self.now += self.config.syscall_cycles;
-        self.stats.sys_cycles += self.config.syscall_cycles;
+        let cycles = self.config.syscall_cycles + self.budget.take_work();
+        self.charge_system(p, cycles);
+    }
+
+    /// Charges the memory work done since the last charge (page faults
+    /// taken by user-mode loads and stores) as the process's system time.
+    pub(crate) fn charge_memory_work(&mut self, p: &mut Process) {
+        let cycles = self.budget.take_work();
+        if cycles > 0 {
+            self.charge_system(p, cycles);
+        }
+    }
+
+    fn charge_system(&mut self, p: &mut Process, cycles: u64) {
+        p.acct.sys_cycles += cycles;
+        self.now = self.now.saturating_add(cycles);
+        self.stats.sys_cycles += cycles;
     }
 }
 

@@ -174,7 +174,7 @@ pub fn map_segments(
                 let union = mem.perms(page).unwrap_or(Perms::empty()) | s.perms;
                 mem.protect(u64::from(page), u64::from(PAGE_SIZE), union)?;
             } else {
-                mem.map(u64::from(page), u64::from(PAGE_SIZE), s.perms)?;
+                mem.map_anon(u64::from(page), u64::from(PAGE_SIZE), s.perms)?;
                 ours.push(page);
             }
         }
@@ -217,20 +217,20 @@ mod tests {
 
     #[test]
     fn an_object_goes_at_its_own_addresses_when_they_are_free() {
-        let mem = AddressSpace::new(None);
+        let mem = AddressSpace::new(crate::memory::Budget::unlimited());
         let segs = [seg(0x0fa9_0000, 0x2000, &[1], Perms::R | Perms::X)];
         assert_eq!(place(&mem, &segs, true, 0x3000_0000, 0x7000_0000), Ok(0));
     }
 
     #[test]
     fn a_movable_object_whose_addresses_are_taken_goes_elsewhere() {
-        let mut mem = AddressSpace::new(None);
-        mem.map(0x0fa9_1000, 0x1000, Perms::R).unwrap();
+        let mut mem = AddressSpace::new(crate::memory::Budget::unlimited());
+        mem.map_anon(0x0fa9_1000, 0x1000, Perms::R).unwrap();
         let segs = [
             seg(0x0fa9_0000, 0x2000, &[1], Perms::R | Perms::X),
             seg(0x0fab_0000, 0x100, &[2], Perms::R | Perms::W),
         ];
-        mem.map(0x3000_0000, 0x1000, Perms::R).unwrap();
+        mem.map_anon(0x3000_0000, 0x1000, Perms::R).unwrap();
         let bias = place(&mem, &segs, true, 0x3000_0000, 0x7000_0000).unwrap();
         assert_eq!(0x0fa9_0000u32.wrapping_add(bias), 0x3000_1000);
         map_segments(&mut mem, &segs, bias).unwrap();
@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn segments_sharing_a_page_keep_both_contents_and_permissions() {
-        let mut mem = AddressSpace::new(None);
+        let mut mem = AddressSpace::new(crate::memory::Budget::unlimited());
         let segs = [
             seg(0x1000, 0x10, &[0xaa; 0x10], Perms::R | Perms::X),
             seg(0x1010, 0x20, &[0xbb; 0x8], Perms::R | Perms::W),

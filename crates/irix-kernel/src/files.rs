@@ -23,6 +23,10 @@ pub enum FileKind {
     Host(File),
     PipeRead(Rc<RefCell<Pipe>>),
     PipeWrite(Rc<RefCell<Pipe>>),
+    /// A FIFO, device or socket inside the guest root, opened without
+    /// blocking: a transfer that would wait never blocks the emulator, the
+    /// caller waits in virtual time instead (`Io::WaitHost`).
+    Device(File),
     /// A directory opened for reading its entries (getdents): the host
     /// directory, and the index of the next entry in [`dir_entries`] order
     /// (the "offset" lseek sets and getdents' d_off reports).
@@ -46,6 +50,10 @@ pub enum Io {
     /// Nothing can be transferred yet (an empty pipe with writers, a full
     /// pipe with readers): the process blocks and retries.
     WouldBlock,
+    /// A host FIFO or device has nothing yet: the caller waits in virtual
+    /// time (a clock tick) and retries; only a party outside the run can
+    /// end the wait, so it is never a deadlock.
+    WaitHost,
 }
 
 impl OpenFile {
@@ -72,6 +80,10 @@ impl OpenFile {
             FileKind::Host(f) => f.read(buf).map(Io::Done).map_err(|e| io_errno(&e)),
             FileKind::PipeRead(p) => Ok(p.borrow_mut().read(buf)),
             FileKind::PipeWrite(_) => Err(Errno::EBADF),
+            FileKind::Device(f) => {
+                let nonblocking = self.flags & (oflag::O_NONBLOCK | oflag::O_NDELAY) != 0;
+                device_io(f, libc::POLLIN, nonblocking, |f| f.read(buf))
+            }
             FileKind::Dir { .. } => Err(Errno::EISDIR),
         }
     }
@@ -91,6 +103,10 @@ impl OpenFile {
             }
             FileKind::PipeWrite(p) => p.borrow_mut().write(data),
             FileKind::PipeRead(_) | FileKind::Dir { .. } => Err(Errno::EBADF),
+            FileKind::Device(f) => {
+                let nonblocking = self.flags & (oflag::O_NONBLOCK | oflag::O_NDELAY) != 0;
+                device_io(f, libc::POLLOUT, nonblocking, |f| f.write(data))
+            }
         }
     }
 
@@ -112,14 +128,50 @@ impl OpenFile {
     }
 
     pub fn is_terminal(&self) -> bool {
-        matches!(&self.kind, FileKind::Host(f) if f.is_terminal())
+        matches!(&self.kind, FileKind::Host(f) | FileKind::Device(f) if f.is_terminal())
     }
 
     pub fn metadata(&self) -> Option<std::fs::Metadata> {
         match &self.kind {
-            FileKind::Host(f) | FileKind::Dir { file: f, .. } => f.metadata().ok(),
+            FileKind::Host(f) | FileKind::Device(f) | FileKind::Dir { file: f, .. } => {
+                f.metadata().ok()
+            }
             _ => None,
         }
+    }
+}
+
+/// One transfer on a non-blocking host FIFO or device: if `poll` says it
+/// would wait (or the transfer says EAGAIN), EAGAIN for a descriptor the
+/// guest opened O_NONBLOCK/O_NDELAY, else `Io::WaitHost`.
+fn device_io(
+    f: &mut File,
+    events: libc::c_short,
+    nonblocking: bool,
+    transfer: impl FnOnce(&mut File) -> std::io::Result<usize>,
+) -> Result<Io, Errno> {
+    use std::os::fd::AsRawFd;
+    let would_wait = || {
+        if nonblocking {
+            Err(Errno::EAGAIN)
+        } else {
+            Ok(Io::WaitHost)
+        }
+    };
+    let mut pfd = libc::pollfd {
+        fd: f.as_raw_fd(),
+        events,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd for a descriptor `f` owns; timeout 0.
+    let ready = unsafe { libc::poll(&mut pfd, 1, 0) };
+    if ready == 0 {
+        return would_wait();
+    }
+    match transfer(f) {
+        Ok(n) => Ok(Io::Done(n)),
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => would_wait(),
+        Err(e) => Err(io_errno(&e)),
     }
 }
 
@@ -128,7 +180,7 @@ impl Drop for OpenFile {
         match &self.kind {
             FileKind::PipeRead(p) => p.borrow_mut().readers -= 1,
             FileKind::PipeWrite(p) => p.borrow_mut().writers -= 1,
-            FileKind::Host(_) | FileKind::Dir { .. } => {}
+            FileKind::Host(_) | FileKind::Device(_) | FileKind::Dir { .. } => {}
         }
     }
 }
@@ -175,6 +227,7 @@ pub fn io_errno(e: &std::io::Error) -> Errno {
             Some(40) => Errno::ELOOP,
             Some(36) => Errno::ENAMETOOLONG,
             Some(29) => Errno::ESPIPE,
+            Some(6) => Errno::ENXIO,
             Some(25) => Errno::ENOTTY,
             Some(18) => Errno::EPERM, // EXDEV: a cross-device link
             _ => Errno::EIO,

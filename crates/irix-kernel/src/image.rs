@@ -4,22 +4,25 @@
 //! docs/abi.md gives them, and the initial registers. Used at start-up and
 //! by execve. docs/dynamic-loading.md tells what a dynamic program needs.
 
+use std::rc::Rc;
+
 use cpu_mips::{Cpu, CpuConfig};
 use loader::Executable;
 
 use crate::dynamic::{self, Interpreter};
-use crate::memory::{page_ceil, AddressSpace, Perms, PAGE_SIZE};
+use crate::memory::{page_ceil, AddressSpace, Backing, Budget, FileSource, Perms, PAGE_SIZE};
 use crate::Errno;
 
 /// The user stack ends here (docs/abi.md, "Start-up").
-pub const STACK_TOP: u32 = 0x7fff_8000;
+pub const STACK_TOP: u32 = loader::layout::STACK_TOP;
 /// The stack may grow down this far below STACK_TOP (IRIX's default stack
-/// limit is 64 MiB); pages are mapped only as they are touched.
-pub const STACK_MAX: u32 = 64 << 20;
-/// Mapped at start: enough for argv, envp and the first frames.
-const STACK_INITIAL: u32 = 128 << 10;
+/// limit is 64 MiB). The whole range is mapped at start; its pages exist
+/// only once touched, by the program or by the kernel's copies.
+pub const STACK_MAX: u32 = loader::layout::STACK_MAX;
+/// argv, envp and their strings may fill at most half of this.
+const ARG_AREA: u32 = 128 << 10;
 /// The per-process data area (PRDA) page, and where libc reads the pid.
-pub const PRDA_ADDR: u32 = 0x0020_0000;
+pub const PRDA_ADDR: u32 = loader::layout::PRDA_ADDR;
 pub const PRDA_PID: [u32; 2] = [0x0020_0e00, 0x0020_0e40];
 /// mmap without an address hint places mappings upward from here
 /// (a documented choice: below IRIX's shared-library area at 0x0fb60000
@@ -46,39 +49,58 @@ pub struct Image {
 
 /// Maps `exe` (and its interpreter, for a dynamic program) and builds the
 /// start-up stack. `pid` goes into the PRDA. A dynamic program starts at its
-/// interpreter's entry, with AT_BASE saying where the interpreter went.
+/// interpreter's entry, with AT_BASE saying where the interpreter went. A
+/// segment whose bytes `loader::load` read is mapped from them; one from
+/// `loader::load_headers` is mapped from `file`, page by page as touched.
+#[allow(clippy::too_many_arguments)]
 pub fn build(
     exe: &Executable,
+    file: Option<&Rc<dyn FileSource>>,
     interp: Option<&Interpreter>,
     argv: &[Vec<u8>],
     envp: &[Vec<u8>],
     pid: u32,
     cpu_config: CpuConfig,
-    max_memory: Option<u64>,
+    budget: &Rc<Budget>,
 ) -> Result<Image, Errno> {
-    let mut mem = AddressSpace::new(max_memory);
+    let mut mem = AddressSpace::new(budget.clone());
     let mut brk = 0u32;
     for seg in &exe.segments {
         let mut perms = Perms::empty();
         perms.set(Perms::R, seg.perms.read);
         perms.set(Perms::W, seg.perms.write);
         perms.set(Perms::X, seg.perms.exec);
-        mem.map(seg.vaddr as u64, seg.mem_size as u64, perms)?;
-        mem.poke_bytes(seg.vaddr, &seg.data)?;
+        // The region starts at the segment's page; the file's bytes start
+        // `lead` bytes into it.
+        let lead = u64::from(seg.vaddr % PAGE_SIZE);
+        let (source, offset): (Rc<dyn FileSource>, u64) =
+            if seg.data.len() == seg.file_size as usize {
+                let mut bytes = vec![0; lead as usize];
+                bytes.extend_from_slice(&seg.data);
+                (Rc::new(bytes), 0)
+            } else {
+                let file = file.ok_or(Errno::ENOEXEC)?;
+                match u64::from(seg.file_offset).checked_sub(lead) {
+                    Some(offset) => (file.clone(), offset),
+                    None => return Err(Errno::ENOEXEC),
+                }
+            };
+        let backing = Backing::File {
+            source,
+            offset,
+            len: lead + u64::from(seg.file_size),
+        };
+        mem.map(seg.vaddr as u64, seg.mem_size as u64, perms, backing)?;
         brk = brk.max(page_ceil(seg.vaddr as u64 + seg.mem_size as u64) as u32);
     }
 
-    mem.map(PRDA_ADDR as u64, PAGE_SIZE as u64, Perms::R | Perms::W)?;
+    mem.map_anon(PRDA_ADDR as u64, PAGE_SIZE as u64, Perms::R | Perms::W)?;
     for addr in PRDA_PID {
         mem.poke_bytes(addr, &pid.to_be_bytes())?;
     }
 
     let stack_limit = STACK_TOP - STACK_MAX;
-    mem.map(
-        (STACK_TOP - STACK_INITIAL) as u64,
-        STACK_INITIAL as u64,
-        Perms::R | Perms::W,
-    )?;
+    mem.map_anon(stack_limit as u64, STACK_MAX as u64, Perms::R | Perms::W)?;
     let (entry, base) = match interp {
         Some(i) => map_interpreter(&mut mem, i)?,
         None => (exe.entry, 0),
@@ -133,7 +155,7 @@ fn write_start_stack(
     envp: &[Vec<u8>],
 ) -> Result<u32, Errno> {
     let strings_len: usize = argv.iter().chain(envp).map(|s| s.len() + 1).sum();
-    if strings_len > (STACK_INITIAL as usize) / 2 {
+    if strings_len > (ARG_AREA as usize) / 2 {
         return Err(Errno::E2BIG);
     }
     let mut cursor = STACK_TOP - 16; // a little headroom above the strings
@@ -178,23 +200,6 @@ fn write_start_stack(
     Ok(sp)
 }
 
-/// Maps the page holding `addr` if it lies in the stack's growth area
-/// (between `stack_limit` and the mapped stack): the stack grows as touched.
-pub fn grow_stack(mem: &mut AddressSpace, stack_limit: u32, addr: u32) -> bool {
-    if !(stack_limit..STACK_TOP).contains(&addr) || mem.is_mapped(addr) {
-        return false;
-    }
-    // Map everything from the fault up to the lowest mapped stack page, so
-    // the stack stays contiguous.
-    let start = addr & !(PAGE_SIZE - 1);
-    let mut end = start;
-    while end < STACK_TOP && !mem.is_mapped(end) {
-        end += PAGE_SIZE;
-    }
-    mem.map(start as u64, (end - start) as u64, Perms::R | Perms::W)
-        .is_ok()
-}
-
 /// A read-only code page in the gap above the stack: a sproc child's entry
 /// function returns here, and the stub exits with its return value, so a
 /// share-group member ends like a process whose main returned.
@@ -209,7 +214,7 @@ pub fn install_sproc_stub(mem: &mut AddressSpace) -> Result<(), Errno> {
         return Ok(());
     }
     const STUB: [u32; 3] = [0x0040_2025, 0x2402_03e9, 0x0000_000c];
-    mem.map(
+    mem.map_anon(
         SPROC_EXIT_STUB as u64,
         PAGE_SIZE as u64,
         Perms::R | Perms::X,
@@ -227,6 +232,8 @@ mod tests {
         Segment {
             vaddr,
             mem_size: 0x1000,
+            file_offset: 0,
+            file_size: 16,
             data: vec![0; 16],
             perms: ElfPerms::from_p_flags(5),
         }
@@ -254,12 +261,13 @@ mod tests {
         let argv = [b"prog".to_vec()];
         let img = build(
             &exe,
+            None,
             Some(&interp),
             &argv,
             &[],
             100,
             CpuConfig::default(),
-            None,
+            &Budget::unlimited(),
         )
         .unwrap();
         assert_eq!(img.cpu.pc(), 0x0f00_0110, "the interpreter's entry");

@@ -5,9 +5,12 @@
 //! - `kernel`: the process table, scheduler and run loop (`Kernel::run`).
 //! - `process`: one process's state; `image`: building it from an ELF file;
 //!   `dynamic`: the interpreter of a dynamic program, mapping ELF objects.
-//! - `memory`: sparse paged address spaces; `vfs`: paths confined to --root
-//!   and the --bind directories.
-//! - `files`, `pipe`: descriptors and open files.
+//! - `memory`: address spaces of regions whose pages exist once touched,
+//!   and the run's one memory budget with the cost model of memory work;
+//!   `vfs`: paths confined to --root and the --bind directories.
+//! - `files`, `pipe`: descriptors and open files (host FIFOs and devices
+//!   never block the emulator).
+//! - `fuzzing`: the system-call layer as a fuzz target (fuzz/, tests).
 //! - `syscalls`: the system call table (data) and its handlers by concern.
 //! - `clock`: virtual time and the profiling tick; `profiling`: profil,
 //!   sprofil, pcsample and the personalities' rules.
@@ -26,6 +29,8 @@ pub mod abi;
 pub mod clock;
 pub mod dynamic;
 pub mod files;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod image;
 pub mod kernel;
 pub mod memory;

@@ -19,8 +19,33 @@ pub enum RunState {
     Blocked,
     /// Stopped by a signal (SIGSTOP and friends) until SIGCONT.
     Stopped,
-    /// Exited; waiting for its parent to collect the status.
-    Zombie(ExitStatus),
+}
+
+/// What is left of a process that has exited, until its parent collects
+/// it: its exit status and its times, nothing else (no memory, no CPU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Zombie {
+    pub ppid: Pid,
+    pub status: ExitStatus,
+    /// Its user and system cycles, its own collected children's included
+    /// (what the parent's cutime and cstime gain).
+    pub user_cycles: u64,
+    pub sys_cycles: u64,
+}
+
+// A zombie is a few words, not a process (which held ~105 KB with its
+// CPU's caches): checked when the crate compiles.
+const _: () = assert!(std::mem::size_of::<Zombie>() <= 48);
+
+impl Zombie {
+    pub fn of(p: &Process, status: ExitStatus) -> Zombie {
+        Zombie {
+            ppid: p.ppid,
+            status,
+            user_cycles: p.user_cycles() + p.acct.child_user_cycles,
+            sys_cycles: p.acct.sys_cycles + p.acct.child_sys_cycles,
+        }
+    }
 }
 
 /// How a process ended, in the terms a parent's wait sees.
@@ -72,8 +97,6 @@ pub struct Process {
     pub cwd: String,
     pub umask: u32,
     pub brk: Brk,
-    /// Where the next mmap without an address hint goes.
-    pub mmap_next: u32,
     /// The lowest address the stack may grow down to.
     pub stack_limit: u32,
     pub prof: ProfState,

@@ -54,15 +54,16 @@ pub struct FaultSignal {
     pub addr: Option<u32>,
 }
 
-/// Maps a CPU exception (other than SYSCALL) to the signal IRIX sends.
-/// `break_code` is the BREAK instruction's code field, when it was one.
-pub fn fault_signal(e: &Exception, break_code: Option<u32>) -> FaultSignal {
+/// Maps a CPU exception (other than SYSCALL) to the signal IRIX sends. A
+/// BREAK's code is the one the CPU decoded (never re-read from memory: EPC
+/// names the branch when the BREAK sits in a delay slot).
+pub fn fault_signal(e: &Exception) -> FaultSignal {
     let signal = match e.code {
         ExcCode::Mod | ExcCode::TlbL | ExcCode::TlbS => SIGSEGV,
         ExcCode::AdEL | ExcCode::AdES => SIGBUS,
         ExcCode::RI | ExcCode::CpU => SIGILL,
         ExcCode::Ov | ExcCode::Tr | ExcCode::FPE => SIGFPE,
-        ExcCode::Bp => match break_code {
+        ExcCode::Bp => match e.break_code() {
             Some(BRK_OVERFLOW | BRK_DIVZERO) => SIGFPE,
             _ => SIGTRAP,
         },
@@ -140,6 +141,7 @@ mod tests {
             in_delay_slot: false,
             bad_vaddr: Some(0),
             ce: 0,
+            code_field: None,
         }
     }
 
@@ -158,16 +160,27 @@ mod tests {
             (ExcCode::Bp, SIGTRAP),
         ];
         for (code, sig) in table {
-            assert_eq!(fault_signal(&exc(code), None).signal, sig, "{code:?}");
+            assert_eq!(fault_signal(&exc(code)).signal, sig, "{code:?}");
         }
     }
 
+    /// `break 7` / `break 6` (code field 7 << 10) as the CPU decoded them,
+    /// in or out of a delay slot: EPC is never consulted.
     #[test]
-    fn divide_by_zero_break_is_sigfpe() {
-        assert_eq!(
-            fault_signal(&exc(ExcCode::Bp), Some(BRK_DIVZERO)).signal,
-            SIGFPE
-        );
+    fn divide_by_zero_and_overflow_breaks_are_sigfpe_even_in_a_delay_slot() {
+        for (code, in_delay_slot, sig) in [
+            (BRK_DIVZERO, false, SIGFPE),
+            (BRK_DIVZERO, true, SIGFPE),
+            (BRK_OVERFLOW, true, SIGFPE),
+            (5, true, SIGTRAP),
+        ] {
+            let e = Exception {
+                code_field: Some(code << 10),
+                in_delay_slot,
+                ..exc(ExcCode::Bp)
+            };
+            assert_eq!(fault_signal(&e).signal, sig, "break {code}");
+        }
     }
 
     #[test]

@@ -141,6 +141,15 @@ pub enum ProgramHeaderError {
         second_start: u32,
         second_end: u64,
     },
+    #[error("segment {index} (vaddr {vaddr:#x}, memory size {memsz:#x}) overlaps the {what} ({start:#x}..{end:#x}), which the kernel maps there")]
+    Reserved {
+        index: u16,
+        vaddr: u32,
+        memsz: u32,
+        what: &'static str,
+        start: u64,
+        end: u64,
+    },
     #[error("entry point {entry:#x} is outside any executable segment")]
     EntryOutside { entry: u32 },
     #[error("entry point {entry:#x} is not word-aligned")]

@@ -69,9 +69,14 @@ impl Perms {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Segment {
     pub vaddr: u32,
-    /// p_memsz; at least `data.len()`.
+    /// p_memsz; at least `file_size`.
     pub mem_size: u32,
-    /// The p_filesz bytes from the file.
+    /// p_offset: where the segment's bytes start in the file.
+    pub file_offset: u32,
+    /// p_filesz: how many bytes the file supplies (the rest is zero).
+    pub file_size: u32,
+    /// The p_filesz bytes from the file, as [`crate::load`] read them;
+    /// empty from [`crate::load_headers`] (map them from the file).
     pub data: Vec<u8>,
     pub perms: Perms,
 }
@@ -189,6 +194,8 @@ mod tests {
         Segment {
             vaddr,
             mem_size: size,
+            file_offset: 0,
+            file_size: 0,
             data: vec![],
             perms: Perms::from_p_flags(5),
         }

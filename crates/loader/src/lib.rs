@@ -6,6 +6,9 @@
 //! - [`error`]: [`LoadError`] (one-line messages naming file, field, value),
 //!   [`FlagError`], [`ProgramHeaderError`], [`LoadWarning`].
 //! - [`mips`]: MIPS ELF constants, [`Abi`], the e_flags decoder.
+//! - [`load_headers`]: the same from a file's first bytes, as exec reads it.
+//! - [`layout`]: the addresses IRIX reserves (stack, PRDA) that no segment
+//!   may cover.
 //! - `header`, `segments`, `symbols`, `gp`: the steps of [`load`].
 //!
 //! The loader never panics on any byte string: every offset and size is
@@ -22,6 +25,7 @@ pub mod error;
 pub mod executable;
 mod gp;
 mod header;
+pub mod layout;
 pub mod mips;
 mod segments;
 mod symbols;
@@ -66,12 +70,34 @@ impl LoadOptions {
 /// Parses and validates the executable image `bytes`. `name` is the file
 /// name as the user gave it; every error message starts with it.
 pub fn load(name: &str, bytes: &[u8], opts: &LoadOptions) -> Result<Executable, LoadError> {
+    let mut exe = load_headers(name, bytes, bytes.len() as u64, opts)?;
     let header = header::check_header(name, bytes, opts.allow_shared)?;
-    let layout =
-        segments::read_layout(bytes, &header).map_err(|error| LoadError::ProgramHeaders {
+    let sections = symbols::read_sections(name, bytes, &header);
+    exe.symbols = sections.symbols;
+    exe.gp_value = exe.gp_value.or(sections.section_gp).or(sections.symbol_gp);
+    exe.warnings = sections.warnings;
+    Ok(exe)
+}
+
+/// What an exec needs of the executable whose first bytes are `head` and
+/// whose size is `file_size`, read without the rest of the file: the ELF
+/// header, program headers, interpreter path and MIPS register information
+/// must lie in `head` (they open the file in every real executable), the
+/// segments are checked against `file_size` and their [`Segment::data`] is
+/// left empty for the caller to map from the file, and there are no symbols.
+pub fn load_headers(
+    name: &str,
+    head: &[u8],
+    file_size: u64,
+    opts: &LoadOptions,
+) -> Result<Executable, LoadError> {
+    let header = header::check_header(name, head, opts.allow_shared)?;
+    let layout = segments::read_layout(head, file_size.max(head.len() as u64), &header).map_err(
+        |error| LoadError::ProgramHeaders {
             file: name.to_string(),
             error,
-        })?;
+        },
+    )?;
     if let Some(interp) = &layout.interp {
         if !opts.allow_interp {
             return Err(LoadError::Dynamic {
@@ -80,7 +106,6 @@ pub fn load(name: &str, bytes: &[u8], opts: &LoadOptions) -> Result<Executable, 
             });
         }
     }
-    let sections = symbols::read_sections(name, bytes, &header);
     Ok(Executable {
         shared: header.shared,
         abi: header.decoded.abi,
@@ -88,15 +113,12 @@ pub fn load(name: &str, bytes: &[u8], opts: &LoadOptions) -> Result<Executable, 
         entry: header.e_entry,
         segments: layout.segments,
         interp: layout.interp,
-        symbols: sections.symbols,
-        gp_value: layout
-            .gp_value
-            .or(sections.section_gp)
-            .or(sections.symbol_gp),
+        symbols: Vec::new(),
+        gp_value: layout.gp_value,
         phdr_vaddr: layout.phdr_vaddr,
         phent: header.e_phentsize,
         phnum: header.e_phnum,
         e_flags: header.e_flags,
-        warnings: sections.warnings,
+        warnings: Vec::new(),
     })
 }

@@ -11,7 +11,8 @@
 //! ends there, R4000 User's Manual, ch. 4 "User Mode Operations"); PT_LOAD
 //! memory ranges do not overlap (byte ranges: two segments may share a page,
 //! the kernel maps them in order); the entry point is word-aligned and lies in
-//! an executable segment. PT_LOAD segments with p_memsz 0 map nothing and are
+//! an executable segment; no segment covers the stack or the PRDA page
+//! (`layout`). PT_LOAD segments with p_memsz 0 map nothing and are
 //! dropped. p_align is not checked: the kernel copies bytes, it does not mmap
 //! the file. Other types (PT_NOTE, PT_MIPS_ABIFLAGS, PT_MIPS_RTPROC,
 //! PT_GNU_STACK...) are skipped, except that PT_MIPS_REGINFO and
@@ -56,7 +57,14 @@ fn file_range(bytes: &[u8], offset: u64, size: u64) -> Option<&[u8]> {
 }
 
 /// Reads and validates the program headers of a checked ELF header.
-pub fn read_layout(bytes: &[u8], header: &ElfHeader) -> Result<ProgramLayout, ProgramHeaderError> {
+/// `bytes` holds the file, or (`file_size` larger) its first bytes: then
+/// the header structures must lie in them, segments are checked against
+/// `file_size`, and their data is left for the caller to map from the file.
+pub fn read_layout(
+    bytes: &[u8],
+    file_size: u64,
+    header: &ElfHeader,
+) -> Result<ProgramLayout, ProgramHeaderError> {
     if header.e_phnum == 0 {
         return Err(ProgramHeaderError::NoProgramHeaders);
     }
@@ -94,7 +102,7 @@ pub fn read_layout(bytes: &[u8], header: &ElfHeader) -> Result<ProgramLayout, Pr
         let index = index as u16;
         match phdr.p_type {
             PT_LOAD => {
-                if let Some(segment) = check_load(bytes, index, phdr)? {
+                if let Some(segment) = check_load(bytes, file_size, index, phdr)? {
                     loadables.push(Loadable { index, segment });
                 }
             }
@@ -126,6 +134,11 @@ pub fn read_layout(bytes: &[u8], header: &ElfHeader) -> Result<ProgramLayout, Pr
         return Err(ProgramHeaderError::NoLoadableSegment);
     }
     check_overlaps(&loadables)?;
+    // A shared object may be moved where there is room; an executable
+    // goes where it was linked.
+    if !header.shared {
+        check_reserved(&loadables)?;
+    }
     check_entry(header.e_entry, &loadables)?;
     let phdr_vaddr = pt_phdr.or_else(|| phdrs_in_memory(header, &phdrs));
     Ok(ProgramLayout {
@@ -139,6 +152,7 @@ pub fn read_layout(bytes: &[u8], header: &ElfHeader) -> Result<ProgramLayout, Pr
 /// Validates one PT_LOAD; `None` when it maps nothing (p_memsz 0).
 fn check_load(
     bytes: &[u8],
+    file_size: u64,
     index: u16,
     phdr: &ProgramHeader,
 ) -> Result<Option<Segment>, ProgramHeaderError> {
@@ -154,13 +168,19 @@ fn check_load(
             memsz,
         });
     }
-    let Some(data) = file_range(bytes, phdr.p_offset, phdr.p_filesz) else {
+    if phdr.p_offset + phdr.p_filesz > file_size {
         return Err(ProgramHeaderError::SegmentOutsideFile {
             index,
             offset,
             size: filesz,
-            file_size: bytes.len(),
+            file_size: file_size as usize,
         });
+    }
+    // Only a whole file supplies the data (a head alone: mapped later).
+    let data = if file_size == bytes.len() as u64 {
+        file_range(bytes, phdr.p_offset, phdr.p_filesz).unwrap_or(&[])
+    } else {
+        &[]
     };
     if memsz == 0 {
         return Ok(None);
@@ -183,6 +203,8 @@ fn check_load(
     Ok(Some(Segment {
         vaddr,
         mem_size: memsz,
+        file_offset: offset,
+        file_size: filesz,
         data: data.to_vec(),
         perms: Perms::from_p_flags(phdr.p_flags),
     }))
@@ -224,6 +246,28 @@ fn check_overlaps(loadables: &[Loadable]) -> Result<(), ProgramHeaderError> {
                 second_start: high.segment.vaddr,
                 second_end: high.segment.end(),
             });
+        }
+    }
+    Ok(())
+}
+
+/// Rejects a segment covering what the IRIX kernel maps itself: the stack
+/// (with its growth area) and the PRDA page. The kernel would replace that
+/// part of the segment, and the program would fail in a confusing way.
+fn check_reserved(loadables: &[Loadable]) -> Result<(), ProgramHeaderError> {
+    for l in loadables {
+        for area in crate::layout::RESERVED {
+            let (start, end) = (u64::from(l.segment.vaddr), l.segment.end());
+            if start < area.end && area.start < end {
+                return Err(ProgramHeaderError::Reserved {
+                    index: l.index,
+                    vaddr: l.segment.vaddr,
+                    memsz: l.segment.mem_size,
+                    what: area.name,
+                    start: area.start,
+                    end: area.end,
+                });
+            }
         }
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! What the loader accepts and what it makes of it.
 
-use loader::{load, Abi, LoadOptions, LoadWarning, Perms, SymbolKind};
+use loader::{load, load_headers, Abi, LoadOptions, LoadWarning, Perms, SymbolKind};
 use test_support::elf::*;
 
 const STATIC: LoadOptions = LoadOptions::STATIC;
@@ -297,5 +297,35 @@ fn damaged_section_table_is_a_warning_not_an_error() {
     assert_eq!(
         exe.warnings[0].to_string(),
         "prog: section header table lies outside the file (offset 0xff0000, 5 entries of 40 bytes): symbols ignored"
+    );
+}
+
+/// exec reads only the head of a file: the same segments, located in the
+/// file by offset and size instead of copied, checked against the size.
+#[test]
+fn load_headers_locates_segments_without_reading_them() {
+    let bytes = Elf::irix_o32().build();
+    let whole = load("prog", &bytes, &STATIC).unwrap();
+    let head_len = 52 + 2 * 32;
+    let exe = load_headers("prog", &bytes[..head_len], bytes.len() as u64, &STATIC).unwrap();
+    assert_eq!(exe.entry, whole.entry);
+    for (h, w) in exe.segments.iter().zip(&whole.segments) {
+        assert_eq!(
+            (h.vaddr, h.mem_size, h.perms),
+            (w.vaddr, w.mem_size, w.perms)
+        );
+        let (off, len) = (h.file_offset as usize, h.file_size as usize);
+        assert_eq!(&bytes[off..off + len], &w.data[..]);
+        assert!(h.data.is_empty());
+    }
+    let data = &exe.segments[1];
+    let data_end = u64::from(data.file_offset + data.file_size);
+    let short = load_headers("prog", &bytes[..head_len], data_end - 1, &STATIC);
+    assert!(
+        short
+            .unwrap_err()
+            .to_string()
+            .contains("lies outside the file"),
+        "a segment past the file's end is refused"
     );
 }

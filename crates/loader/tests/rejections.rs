@@ -279,6 +279,16 @@ fn program_header_rejections_name_the_segment() {
             "prog: segments 1 and 0 overlap (0x3ffff8..0x4000f8 and 0x400000..0x400010)".into(),
         ),
         (
+            "data segment over the initial stack",
+            bytes_with(|b| patch_u32(b, phdr_field(1, P_VADDR), 0x7ffe_0000)),
+            "prog: segment 1 (vaddr 0x7ffe0000, memory size 0x100) overlaps the stack (0x7bff8000..0x80000000), which the kernel maps there".into(),
+        ),
+        (
+            "data segment over the PRDA page",
+            bytes_with(|b| patch_u32(b, phdr_field(1, P_VADDR), 0x001f_ff80)),
+            "prog: segment 1 (vaddr 0x1fff80, memory size 0x100) overlaps the PRDA page (0x200000..0x201000), which the kernel maps there".into(),
+        ),
+        (
             "no PT_LOAD",
             bytes_with(|b| {
                 patch_u32(b, phdr_field(0, P_TYPE), 4);

@@ -19,8 +19,12 @@ pub struct KernelConfig {
     pub epoch: u32,
     /// Stop the run after this many cycles of virtual time.
     pub max_cycles: Option<u64>,
-    /// Limit on each process's mapped memory, in bytes.
-    pub max_memory: Option<u64>,
+    /// Stop the run when the host's clock passes this instant (`--timeout`),
+    /// checked between time slices.
+    pub host_deadline: Option<std::time::Instant>,
+    /// The memory budget of the whole run, in bytes of host memory: every
+    /// process's touched pages and page tables, zombies and kernel buffers.
+    pub max_memory: u64,
     /// Print one line per system call to the log (stderr).
     pub strace: bool,
     /// Cycles charged as system time for each system call.
@@ -35,6 +39,10 @@ pub const DEFAULT_EPOCH: u32 = 820_454_400;
 /// order of a trap, register save and return on an R4000 under IRIX. Not a
 /// measurement of real hardware: a documented model parameter.
 pub const DEFAULT_SYSCALL_CYCLES: u64 = 500;
+/// The default memory budget: 1 GiB, half of what a 32-bit IRIX process
+/// could address and several times an Indy's RAM, so any program of the
+/// era fits while a runaway guest stops long before it troubles the host.
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
 /// 10 ms at 100 MHz: one clock tick, like a UNIX time slice.
 pub const DEFAULT_QUANTUM_CYCLES: u64 = 1_000_000;
 
@@ -48,7 +56,8 @@ impl Default for KernelConfig {
             cpu_hz: 100_000_000,
             epoch: DEFAULT_EPOCH,
             max_cycles: None,
-            max_memory: None,
+            host_deadline: None,
+            max_memory: DEFAULT_MAX_MEMORY,
             strace: false,
             syscall_cycles: DEFAULT_SYSCALL_CYCLES,
             quantum_cycles: DEFAULT_QUANTUM_CYCLES,

@@ -52,6 +52,7 @@ pub trait DebugHook {
 pub struct Snapshot {
     vfs: crate::vfs::Vfs,
     procs: BTreeMap<Pid, Process>,
+    zombies: BTreeMap<Pid, crate::process::Zombie>,
     run_queue: VecDeque<Pid>,
     next_pid: Pid,
     now: u64,
@@ -117,6 +118,7 @@ impl Kernel {
         Snapshot {
             vfs: self.vfs.clone(),
             procs: self.procs.clone(),
+            zombies: self.zombies.clone(),
             run_queue: self.run_queue.clone(),
             next_pid: self.next_pid,
             now: self.now,
@@ -148,6 +150,7 @@ impl Kernel {
         let s = s.clone();
         self.vfs = s.vfs;
         self.procs = s.procs;
+        self.zombies = s.zombies;
         self.run_queue = s.run_queue;
         self.next_pid = s.next_pid;
         self.now = s.now;

@@ -1,17 +1,17 @@
-//! A process's end: it becomes a zombie for its parent to collect, its
-//! children go to init, and its parent gets SIGCHLD.
+//! A process's end: what is left is a zombie (its status and times) for
+//! its parent to collect, its children go to init, and its parent gets
+//! SIGCHLD.
 
 use super::{Kernel, Outcome, INIT_PID};
-use crate::files::FdTable;
-use crate::process::{ExitStatus, Process, RunState};
+use crate::process::{ExitStatus, Process, Zombie};
 use crate::signals;
 
 impl Kernel {
-    /// A process has ended: it becomes a zombie for its parent, its
-    /// children go to init, and the parent gets SIGCHLD.
-    pub(super) fn exit_process(&mut self, p: &mut Process, status: ExitStatus) {
-        p.state = RunState::Zombie(status);
-        p.fds = FdTable::default(); // closes pipe ends so readers see EOF
+    /// A process has ended: everything it held is freed (memory,
+    /// descriptors, so readers of its pipes see end of file), a zombie
+    /// remains if its parent is alive to collect it, its children go to
+    /// init, and the parent gets SIGCHLD.
+    pub(super) fn exit_process(&mut self, p: Process, status: ExitStatus) {
         if Some(p.pid) == self.first && self.outcome.is_none() {
             self.outcome = Some(match status {
                 ExitStatus::Exited(code) => Outcome::Exited(code),
@@ -22,11 +22,7 @@ impl Kernel {
             });
         }
         if let Some(g) = p.share_group {
-            let members_left = self
-                .procs
-                .values()
-                .any(|c| c.share_group == Some(g) && !matches!(c.state, RunState::Zombie(_)));
-            if !members_left {
+            if !self.procs.values().any(|c| c.share_group == Some(g)) {
                 self.share_groups.remove(&g);
             }
         }
@@ -34,10 +30,20 @@ impl Kernel {
             child.ppid = INIT_PID;
         }
         // Zombies of an exiting process are reaped by init at once.
-        self.procs
-            .retain(|_, c| !(c.ppid == INIT_PID && matches!(c.state, RunState::Zombie(_))));
+        let orphans: Vec<_> = self
+            .zombies
+            .iter()
+            .filter(|(_, z)| z.ppid == p.pid)
+            .map(|(&pid, _)| pid)
+            .collect();
+        for pid in orphans {
+            self.reap(pid);
+        }
         if let Some(parent) = self.procs.get_mut(&p.ppid) {
             parent.signals.pending |= signals::bit(signals::SIGCHLD);
+            self.zombies.insert(p.pid, Zombie::of(&p, status));
+            self.budget.force(super::ZOMBIE_COST);
         }
+        self.budget.release(super::PROCESS_COST);
     }
 }

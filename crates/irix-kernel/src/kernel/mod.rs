@@ -30,13 +30,16 @@ mod ticks;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
+use std::rc::Rc;
 
-pub use config::{KernelConfig, DEFAULT_EPOCH, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES};
+pub use config::{
+    KernelConfig, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES,
+};
 pub use debug::{DebugHook, RunEnd, Snapshot};
 pub use proctable::SpawnError;
 
-use crate::memory::AddressSpace;
-use crate::process::{Pid, Process};
+use crate::memory::{AddressSpace, Budget};
+use crate::process::{Pid, Process, Zombie};
 use crate::profiling::OutsideProfile;
 use crate::signals::FaultSignal;
 use crate::vfs::Vfs;
@@ -52,6 +55,8 @@ pub enum Outcome {
     },
     /// `max_cycles` of virtual time passed.
     CycleLimit,
+    /// The host's clock passed `host_deadline`.
+    TimeLimit,
     /// Every remaining process is blocked and none can wake the others.
     Deadlock,
 }
@@ -68,6 +73,8 @@ pub struct Kernel {
     pub config: KernelConfig,
     pub(crate) vfs: Vfs,
     pub(crate) procs: BTreeMap<Pid, Process>,
+    /// Exited processes whose parents have not collected them yet.
+    pub(crate) zombies: BTreeMap<Pid, Zombie>,
     /// Round-robin order of runnable and blocked processes.
     pub(crate) run_queue: VecDeque<Pid>,
     pub(crate) next_pid: Pid,
@@ -87,6 +94,8 @@ pub struct Kernel {
     pub(crate) idle_rounds: usize,
     /// System calls handled so far (a debugger's timeline).
     pub(crate) syscalls: u64,
+    /// The run's one memory budget (`max_memory`).
+    pub(crate) budget: Rc<Budget>,
     pub(crate) log: Box<dyn Write>,
 }
 
@@ -95,6 +104,12 @@ pub struct Kernel {
 pub const FIRST_PID: Pid = 100;
 /// The parent of orphans (init).
 pub const INIT_PID: Pid = 1;
+/// Host bytes a process is charged to the memory budget besides its
+/// address space: its structure, and its CPU's decoded-code cache (the
+/// 64 KiB bitmap of code pages and a decoded page). An estimate.
+pub(crate) const PROCESS_COST: u64 = std::mem::size_of::<Process>() as u64 + (80 << 10);
+/// Host bytes a zombie is charged: its table entry.
+pub(crate) const ZOMBIE_COST: u64 = std::mem::size_of::<Zombie>() as u64 + 64;
 
 impl Kernel {
     pub fn new(config: KernelConfig) -> Self {
@@ -106,8 +121,10 @@ impl Kernel {
     pub fn with_vfs(config: KernelConfig, vfs: Vfs) -> Self {
         Kernel {
             vfs,
+            budget: Budget::new(config.max_memory),
             config,
             procs: BTreeMap::new(),
+            zombies: BTreeMap::new(),
             run_queue: VecDeque::new(),
             next_pid: FIRST_PID,
             now: 0,

@@ -9,7 +9,7 @@ use crate::dynamic;
 use crate::files::FdTable;
 use crate::image;
 use crate::memory::AddressSpace;
-use crate::process::{Accounting, Brk, Pid, Process, RunState};
+use crate::process::{Accounting, Brk, Pid, Process, RunState, Zombie};
 use crate::profiling::ProfState;
 use crate::signals::SignalState;
 use crate::Errno;
@@ -45,15 +45,17 @@ impl Kernel {
     ) -> Result<Pid, SpawnError> {
         let interp = dynamic::load_interpreter(&self.vfs, &self.config.cwd, exe)
             .map_err(SpawnError::Interp)?;
+        self.admit(0).map_err(SpawnError::Start)?;
         let pid = self.alloc_pid();
         let img = image::build(
             exe,
+            None,
             interp.as_ref(),
             argv,
             envp,
             pid,
             self.cpu_config(exe),
-            self.config.max_memory,
+            &self.budget,
         )
         .map_err(SpawnError::Start)?;
         let p = Process {
@@ -69,7 +71,6 @@ impl Kernel {
                 start: img.brk,
                 current: img.brk,
             },
-            mmap_next: image::MMAP_BASE,
             stack_limit: img.stack_limit,
             prof: ProfState::default(),
             acct: Accounting::default(),
@@ -112,7 +113,8 @@ impl Kernel {
     }
 
     /// fork: a copy of `parent` with a new pid; returns the child's pid.
-    pub(crate) fn fork(&mut self, parent: &Process) -> Pid {
+    pub(crate) fn fork(&mut self, parent: &Process) -> Result<Pid, Errno> {
+        self.admit(parent.mem.table_bytes())?;
         let pid = self.alloc_pid();
         let mut child = parent.clone();
         child.pid = pid;
@@ -132,7 +134,27 @@ impl Kernel {
         child.cpu.complete_exception_instruction();
         self.procs.insert(pid, child);
         self.run_queue.push_back(pid);
-        pid
+        Ok(pid)
+    }
+
+    /// Every process of the run, zombies included, with the running one.
+    pub(crate) fn process_count(&self) -> usize {
+        self.procs.len() + self.zombies.len() + 1
+    }
+
+    /// Room for one more process (fork, sproc): EAGAIN at CHILD_MAX
+    /// processes (the guest runs as one user, and a zombie counts until it
+    /// is collected, as in UNIX), ENOMEM when the memory budget cannot hold
+    /// the process and `table` bytes of page table. Charges the process.
+    fn admit(&mut self, table: u64) -> Result<(), Errno> {
+        if self.process_count() >= crate::abi::limits::CHILD_MAX as usize {
+            return Err(Errno::EAGAIN);
+        }
+        if self.budget.available() < super::PROCESS_COST + table {
+            return Err(Errno::ENOMEM);
+        }
+        self.budget.force(super::PROCESS_COST);
+        Ok(())
     }
 
     /// sproc: a new process sharing `parent`'s address space (forming a
@@ -145,9 +167,12 @@ impl Kernel {
         arg: u32,
         sp: u32,
         ret: u32,
-    ) -> Pid {
+    ) -> Result<Pid, Errno> {
+        self.admit(0)?;
         let pid = self.alloc_pid();
+        let mem = std::mem::take(&mut parent.mem);
         let mut child = parent.clone();
+        parent.mem = mem;
         let group = *parent.share_group.get_or_insert(parent.pid);
         child.share_group = Some(group);
         child.mem = AddressSpace::default(); // the group's, loaded when it runs
@@ -169,7 +194,7 @@ impl Kernel {
         }
         self.procs.insert(pid, child);
         self.run_queue.push_back(pid);
-        pid
+        Ok(pid)
     }
 
     /// A share-group member about to run takes the group's address space.
@@ -204,10 +229,6 @@ impl Kernel {
         }
     }
 
-    pub(crate) fn process(&self, pid: Pid) -> Option<&Process> {
-        self.procs.get(&pid)
-    }
-
     pub(crate) fn process_mut(&mut self, pid: Pid) -> Option<&mut Process> {
         self.procs.get_mut(&pid)
     }
@@ -220,25 +241,36 @@ impl Kernel {
     /// Every process in the table that has not exited (the running one is
     /// not in the table during its slice).
     pub(crate) fn live_pids(&self) -> Vec<Pid> {
-        self.procs
-            .values()
-            .filter(|c| !matches!(c.state, RunState::Zombie(_)))
-            .map(|c| c.pid)
-            .collect()
+        self.procs.keys().copied().collect()
     }
 
-    /// Children of `pid`, in pid order.
+    /// Children of `pid`, exited or not, in pid order.
     pub(crate) fn children_of(&self, pid: Pid) -> Vec<Pid> {
-        self.procs
+        let mut children: Vec<Pid> = self
+            .procs
             .values()
             .filter(|c| c.ppid == pid)
             .map(|c| c.pid)
-            .collect()
+            .chain(
+                self.zombies
+                    .iter()
+                    .filter(|(_, z)| z.ppid == pid)
+                    .map(|(&c, _)| c),
+            )
+            .collect();
+        children.sort_unstable();
+        children
+    }
+
+    /// The zombie `pid`, if it has exited and not been collected.
+    pub(crate) fn zombie(&self, pid: Pid) -> Option<&Zombie> {
+        self.zombies.get(&pid)
     }
 
     /// Removes a zombie after its parent collected it.
-    pub(crate) fn reap(&mut self, pid: Pid) -> Option<Process> {
-        self.run_queue.retain(|&q| q != pid);
-        self.procs.remove(&pid)
+    pub(crate) fn reap(&mut self, pid: Pid) -> Option<Zombie> {
+        let z = self.zombies.remove(&pid)?;
+        self.budget.release(super::ZOMBIE_COST);
+        Some(z)
     }
 }

@@ -14,6 +14,9 @@ use crate::syscalls::{self, Next};
 pub(super) enum SliceEnd {
     Preempted,
     Blocked,
+    /// Waiting on a host FIFO or device: a clock tick of virtual time
+    /// passes before the call is tried again.
+    WaitHost,
     /// A stop signal's default action: off the CPU until SIGCONT.
     Stopped,
     Exited(ExitStatus),
@@ -51,6 +54,16 @@ impl Kernel {
                     None => break,
                 },
             };
+            if resumed.is_none()
+                && self
+                    .config
+                    .host_deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.run_queue.push_front(pid);
+                self.outcome = Some(Outcome::TimeLimit);
+                break;
+            }
             let Some(mut p) = self.procs.remove(&pid) else {
                 continue;
             };
@@ -85,7 +98,9 @@ impl Kernel {
                 self.run_slice(&mut p, slice_end, &mut (), dbg)
             };
             self.park_shared_memory(&mut p);
-            let mut traced_exit = None;
+            // A slice that handled system calls may have ended with one
+            // (blocked, exited, exec'd): the debugger may stop after it.
+            let stop_after = self.syscalls != calls_before;
             match end {
                 SliceEnd::DebugStop => {
                     self.procs.insert(pid, p);
@@ -104,16 +119,25 @@ impl Kernel {
                     p.state = RunState::Blocked;
                     self.idle_rounds = if was_blocked { self.idle_rounds + 1 } else { 0 };
                 }
+                SliceEnd::WaitHost => {
+                    p.state = RunState::Blocked;
+                    self.idle_rounds = 0;
+                    self.sleep(self.tick_cycles());
+                }
                 SliceEnd::Stopped => {
                     p.state = RunState::Stopped;
                     self.idle_rounds = 0;
                 }
                 SliceEnd::Exited(status) => {
                     self.idle_rounds = 0;
-                    self.exit_process(&mut p, status);
+                    self.exit_process(p, status);
                     if dbg.traced() == Some(pid) {
-                        traced_exit = Some(status);
+                        return RunEnd::TracedExited(status);
                     }
+                    if stop_after && dbg.after_syscall() {
+                        return RunEnd::DebugStop;
+                    }
+                    continue;
                 }
                 SliceEnd::CycleLimit => {
                     self.procs.insert(pid, p);
@@ -121,19 +145,9 @@ impl Kernel {
                     break;
                 }
             }
-            if !matches!(p.state, RunState::Zombie(_)) || self.procs.contains_key(&p.ppid) {
-                let keep_queued = !matches!(p.state, RunState::Zombie(_));
-                self.procs.insert(pid, p);
-                if keep_queued {
-                    self.run_queue.push_back(pid);
-                }
-            }
-            if let Some(status) = traced_exit {
-                return RunEnd::TracedExited(status);
-            }
-            // A slice that handled system calls may have ended with one
-            // (blocked, exited, exec'd): the debugger may stop here too.
-            if self.syscalls != calls_before && dbg.after_syscall() {
+            self.procs.insert(pid, p);
+            self.run_queue.push_back(pid);
+            if stop_after && dbg.after_syscall() {
                 return RunEnd::DebugStop;
             }
             if self.idle_rounds > self.run_queue.len() {
@@ -184,6 +198,7 @@ impl Kernel {
             self.now += ran;
             self.stats.user_cycles += ran;
             self.stats.instructions += p.cpu.instructions() - instret;
+            self.charge_memory_work(p);
             self.deliver_ticks(p);
             match stop {
                 StopReason::Deadline => {
@@ -215,6 +230,7 @@ impl Kernel {
                         Next::Continue if dbg.after_syscall() => return SliceEnd::DebugStop,
                         Next::Continue => {}
                         Next::Block => return SliceEnd::Blocked,
+                        Next::WaitHost => return SliceEnd::WaitHost,
                         Next::Exit(status) => return SliceEnd::Exited(status),
                     }
                 }

@@ -1,11 +1,10 @@
 //! Delivering signals: pending asynchronous ones before the process runs
 //! on, and faults (CPU exceptions) mapped to the signals IRIX sends.
 
-use cpu_mips::{ExcCode, Exception};
+use cpu_mips::Exception;
 
 use super::sched::SliceEnd;
 use super::{Kernel, Outcome};
-use crate::image;
 use crate::process::{ExitStatus, Process};
 use crate::sigframe;
 use crate::signals::{self, DefaultAction, FaultSignal};
@@ -26,7 +25,7 @@ impl Kernel {
         }
         ExitStatus::Killed {
             signal: fault.signal,
-            core: true,
+            core: signals::default_action(fault.signal) == DefaultAction::Core,
         }
     }
 
@@ -65,22 +64,22 @@ impl Kernel {
         }
     }
 
-    /// A CPU exception other than SYSCALL: a store or load just below the
-    /// stack grows it; anything else is a fault signal, run by its handler
-    /// when one is caught and unblocked, else its default action (an
-    /// ignored or blocked fault cannot be ignored: the instruction would
-    /// fault again). `Some` when the process's slice ends.
+    /// A CPU exception other than SYSCALL: a fault signal, run by its
+    /// handler when one is caught and unblocked, else its default action
+    /// (an ignored or blocked fault cannot be ignored: the instruction
+    /// would fault again). A fault the memory budget caused (the access
+    /// needed a page the run cannot afford) is SIGKILL, with a message.
+    /// `Some` when the process's slice ends.
     pub(super) fn handle_fault(&mut self, p: &mut Process, e: &Exception) -> Option<SliceEnd> {
-        let grows = matches!(e.code, ExcCode::TlbL | ExcCode::TlbS)
-            && e.bad_vaddr
-                .is_some_and(|a| image::grow_stack(&mut p.mem, p.stack_limit, a));
-        if grows {
-            return None;
+        let mut fault = signals::fault_signal(e);
+        if self.budget.take_exhausted() {
+            self.warn(&format!(
+                "{}: out of memory: the run's --max-memory budget of {} bytes is used up",
+                p.name,
+                self.budget.limit()
+            ));
+            fault.signal = signals::SIGKILL;
         }
-        let break_code = (e.code == ExcCode::Bp)
-            .then(|| p.mem.read_u32(e.epc).ok().map(|w| (w >> 16) & 0x3ff))
-            .flatten();
-        let fault = signals::fault_signal(e, break_code);
         let catchable = sigframe::is_caught(&p.signals, fault.signal)
             && p.signals.blocked & signals::bit(fault.signal) == 0;
         let cause = sigframe::Cause {

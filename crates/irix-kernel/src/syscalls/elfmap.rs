@@ -103,6 +103,11 @@ pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, E
         {
             return Err(Errno::ENOEXEC);
         }
+        // The bytes are read now, so the memory budget must hold them.
+        let total: u64 = headers.iter().map(|h| u64::from(h.filesz)).sum();
+        if total > p.mem.budget().available() {
+            return Err(Errno::ENOMEM);
+        }
         let mut contents = Vec::with_capacity(headers.len());
         for h in &headers {
             if h.p_type != PT_LOAD || h.filesz > h.memsz {
@@ -132,13 +137,7 @@ pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, E
     if segs.is_empty() {
         return Err(Errno::ENOEXEC);
     }
-    let bias = dynamic::place(
-        &p.mem,
-        &segs,
-        true,
-        MMAP_BASE.max(p.mmap_next),
-        p.stack_limit.min(STACK_TOP),
-    )?;
+    let bias = dynamic::place(&p.mem, &segs, true, MMAP_BASE, p.stack_limit.min(STACK_TOP))?;
     dynamic::map_segments(&mut p.mem, &segs, bias)?;
     for s in &segs {
         p.cpu

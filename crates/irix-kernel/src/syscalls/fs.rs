@@ -43,6 +43,7 @@ pub fn read(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let got = match file.borrow_mut().read(&mut data)? {
         Io::Done(got) => got,
         Io::WouldBlock => return Ok(Ret::Block),
+        Io::WaitHost => return Ok(Ret::WaitHost),
     };
     p.mem.write_bytes(buf, &data[..got])?;
     p.cpu.invalidate_code(buf, got as u32);
@@ -59,6 +60,7 @@ pub fn write(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     match result {
         Ok(Io::Done(n)) => Ok(Ret::Val(n as u32)),
         Ok(Io::WouldBlock) => Ok(Ret::Block),
+        Ok(Io::WaitHost) => Ok(Ret::WaitHost),
         Err(Errno::EPIPE) => {
             p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
             Err(Errno::EPIPE)
@@ -104,9 +106,33 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
     if flags & oflag::O_TRUNC != 0 {
         opts.truncate(true);
     }
+    // A FIFO, device or socket is opened without blocking, so that the
+    // open (a FIFO without a reader or writer) and every transfer later
+    // never hold up the emulator: the caller waits in virtual time.
+    let special = fs::metadata(&host).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    if special {
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
     // Directories may be opened read-only (for fstat, fchdir, getdents).
-    let file = opts.open(&host).map_err(|e| io_errno(&e))?;
-    let open = if file.metadata().is_ok_and(|m| m.is_dir()) {
+    let file = match opts.open(&host) {
+        Ok(file) => file,
+        // A FIFO opened for writing before any reader: O_NONBLOCK callers
+        // get ENXIO (open(2)); others wait for a reader.
+        Err(e) if special && e.raw_os_error() == Some(libc::ENXIO) => {
+            return if flags & (oflag::O_NONBLOCK | oflag::O_NDELAY) != 0 {
+                Err(Errno::ENXIO)
+            } else {
+                Ok(Ret::WaitHost)
+            };
+        }
+        Err(e) => return Err(io_errno(&e)),
+    };
+    let open = if special {
+        OpenFile {
+            kind: FileKind::Device(file),
+            flags,
+        }
+    } else if file.metadata().is_ok_and(|m| m.is_dir()) {
         OpenFile {
             kind: FileKind::Dir {
                 file,

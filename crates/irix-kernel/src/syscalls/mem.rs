@@ -1,18 +1,21 @@
 //! Memory calls: the program break and mappings.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::rc::Rc;
 
 use super::{Args, Ret, SysResult};
 use crate::abi::flags::mmap::*;
 use crate::files::FileKind;
+use crate::image::MMAP_BASE;
 use crate::kernel::Kernel;
-use crate::memory::{page_ceil, Perms, PAGE_SIZE, USER_TOP};
+use crate::memory::{page_ceil, Backing, Perms, PAGE_SIZE, USER_TOP};
 use crate::process::Process;
 use crate::Errno;
 
 /// brk(addr): moves the break; 0 or ENOMEM (docs/abi.md). The heap may not
 /// shrink below its start nor reach into a mapping or the stack area.
-pub fn brk(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+/// Growing costs nothing until the pages are touched, but a growth larger
+/// than the run's remaining memory budget is refused (see `fits_budget`).
+pub fn brk(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let want = a.ptr(0);
     if want < p.brk.start {
         return Err(Errno::ENOMEM);
@@ -20,13 +23,13 @@ pub fn brk(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (old_end, new_end) = (page_ceil(p.brk.current as u64), page_ceil(want as u64));
     if new_end > old_end {
         if new_end > p.stack_limit as u64
-            || (old_end..new_end)
-                .step_by(PAGE_SIZE as usize)
-                .any(|a| p.mem.is_mapped(a as u32))
+            || p.mem.any_mapped(old_end, new_end)
+            || !fits_budget(k, new_end - old_end)
         {
             return Err(Errno::ENOMEM);
         }
-        p.mem.map(old_end, new_end - old_end, Perms::R | Perms::W)?;
+        p.mem
+            .map_anon(old_end, new_end - old_end, Perms::R | Perms::W)?;
     } else if new_end < old_end {
         p.mem.unmap(new_end, old_end - new_end);
         p.cpu
@@ -36,10 +39,20 @@ pub fn brk(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     Ok(Ret::Val(0))
 }
 
+/// Whether a new mapping of `bytes` could ever be backed: pages are charged
+/// only when touched, but a single request larger than all the memory the
+/// run has left fails at once with ENOMEM (Linux's heuristic overcommit;
+/// IRIX reserved swap for it), so malloc reports the failure instead of the
+/// process being killed later.
+fn fits_budget(k: &Kernel, bytes: u64) -> bool {
+    bytes <= k.budget.available()
+}
+
 /// mmap(addr, len, prot, flags, fd, off): anonymous and private file
 /// mappings. A MAP_SHARED file mapping is refused with ENOSYS rather than
-/// faked (its writes would have to reach the file).
-pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+/// faked (its writes would have to reach the file). A file mapping is read
+/// page by page as it is touched.
+pub fn mmap(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (hint, len, prot, flags, fd, off) = (
         a.ptr(0),
         a.size(1),
@@ -58,6 +71,9 @@ pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         _ => return Err(Errno::EINVAL),
     }
     let size = page_ceil(len as u64);
+    if !fits_budget(k, size) {
+        return Err(Errno::ENOMEM);
+    }
     let addr = if flags & MAP_FIXED != 0 {
         if hint % PAGE_SIZE != 0 || hint as u64 + size > USER_TOP {
             return Err(Errno::EINVAL);
@@ -66,31 +82,30 @@ pub fn mmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     } else {
         find_free(p, size)?
     };
-    // Read the file first, so a failure leaves the address space untouched.
-    let data = if flags & MAP_ANONYMOUS == 0 {
+    // Only a regular file can be mapped: a FIFO, terminal or device would
+    // block the emulator or never end (mmap(2): ENODEV).
+    let backing = if flags & MAP_ANONYMOUS == 0 {
         let file = p.fds.get(fd)?;
-        let mut f = file.borrow_mut();
-        let FileKind::Host(host) = &mut f.kind else {
-            return Err(Errno::EACCES);
+        let f = file.borrow();
+        let FileKind::Host(host) = &f.kind else {
+            return Err(Errno::ENODEV);
         };
-        let mut data = Vec::new();
-        let read = host
-            .seek(SeekFrom::Start(off as u64))
-            .and_then(|_| host.by_ref().take(size).read_to_end(&mut data));
-        read.map_err(|e| crate::files::io_errno(&e))?;
-        Some(data)
+        let meta = host.metadata().map_err(|e| crate::files::io_errno(&e))?;
+        if !meta.is_file() {
+            return Err(Errno::ENODEV);
+        }
+        let own = host.try_clone().map_err(|_| Errno::ENOMEM)?;
+        Backing::File {
+            source: Rc::new(own),
+            offset: u64::from(off),
+            len: size,
+        }
     } else {
-        None
+        Backing::Anon
     };
     let perms = page_perms(prot);
-    p.mem.map(addr as u64, size, perms)?;
-    if let Some(data) = data {
-        p.mem.poke_bytes(addr, &data)?;
-    }
+    p.mem.map(addr as u64, size, perms, backing)?;
     p.cpu.invalidate_code(addr, size as u32);
-    if flags & MAP_FIXED == 0 {
-        p.mmap_next = (addr as u64 + size) as u32;
-    }
     Ok(Ret::Val(addr))
 }
 
@@ -106,19 +121,12 @@ fn page_perms(prot: u32) -> Perms {
     perms
 }
 
-/// The first free range of `size` bytes at or above the process's mmap cursor.
+/// The lowest free range of `size` bytes from MMAP_BASE up to the stack's
+/// growth area: first fit, so ranges freed by munmap are used again.
 pub(super) fn find_free(p: &Process, size: u64) -> Result<u32, Errno> {
-    let mut start = p.mmap_next as u64;
-    'search: while start + size <= p.stack_limit as u64 {
-        for a in (start..start + size).step_by(PAGE_SIZE as usize) {
-            if p.mem.is_mapped(a as u32) {
-                start = a + PAGE_SIZE as u64;
-                continue 'search;
-            }
-        }
-        return Ok(start as u32);
-    }
-    Err(Errno::ENOMEM)
+    p.mem
+        .find_free(MMAP_BASE, p.stack_limit, size)
+        .ok_or(Errno::ENOMEM)
 }
 
 pub fn munmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {

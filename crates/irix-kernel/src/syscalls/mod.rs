@@ -53,6 +53,10 @@ pub enum Ret {
     /// The call cannot finish yet (pipe I/O, waitsys): the process blocks
     /// and the call is re-executed when it next runs. Nothing was done.
     Block,
+    /// As `Block`, for a host FIFO or device with nothing yet: the caller
+    /// waits a clock tick of virtual time and retries (never a deadlock:
+    /// only a party outside the run can end the wait).
+    WaitHost,
     /// The process is gone (exit); nothing to write back.
     Exit(ExitStatus),
     /// The handler set the registers and PC itself (execve, sigreturn).
@@ -219,6 +223,7 @@ pub fn support_summary() -> String {
 pub enum Next {
     Continue,
     Block,
+    WaitHost,
     Exit(ExitStatus),
 }
 
@@ -258,8 +263,13 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         .strace
         .then(|| strace::format_call(p, def, &args, family));
     let result = (def.handler)(k, p, &args);
-    if matches!(result, Ok(Ret::Block)) {
-        return Next::Block;
+    // A kernel copy the budget refused is the call's ENOMEM, not a user
+    // access's fault: forget it, so the next fault is judged on its own.
+    k.budget.take_exhausted();
+    match result {
+        Ok(Ret::Block) => return Next::Block,
+        Ok(Ret::WaitHost) => return Next::WaitHost,
+        _ => {}
     }
     k.charge_syscall(p);
     if let Some(call) = shown {
@@ -333,7 +343,7 @@ fn write_back(p: &mut Process, r: SysResult) {
         // The handler set the registers itself (execve, sigreturn), or
         // there is nothing to write back to (dispatch returns before it
         // gets here for a blocked call or an exit).
-        Ok(Ret::Jumped | Ret::Block | Ret::Exit(_)) => return,
+        Ok(Ret::Jumped | Ret::Block | Ret::WaitHost | Ret::Exit(_)) => return,
     }
     p.cpu.complete_exception_instruction();
 }

@@ -1,10 +1,13 @@
 //! Process calls: exit, fork, execve, waitsys, kill, and the signal
 //! dispositions (sigaction, sigprocmask).
 
+use std::rc::Rc;
+
 use super::{Args, Ret, SysResult};
 use crate::abi::flags::{sigmask::*, wait::*};
 use crate::abi::limits::{ARG_MAX, PATH_MAX};
 use crate::kernel::Kernel;
+use crate::memory::FileSource;
 use crate::process::{ExitStatus, Process, RunState};
 use crate::signals::{self, NSIG, SIGKILL, SIGSTOP};
 use crate::vfs::Follow;
@@ -17,7 +20,7 @@ pub fn exit(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
 
 /// fork(): parent v0 = child pid, v1 = 0; child v1 = 1 (docs/abi.md).
 pub fn fork(k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
-    Ok(Ret::Pair(k.fork(p), 0))
+    Ok(Ret::Pair(k.fork(p)?, 0))
 }
 
 /// sproc(entry, inh, arg): a share-group member: same address space, own
@@ -28,12 +31,11 @@ pub fn fork(k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
 pub fn sproc(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let size = image::SPROC_STACK_SIZE;
     let stack = super::mem::find_free(p, size as u64)?;
-    p.mem.map(
+    p.mem.map_anon(
         stack as u64,
         size as u64,
         crate::memory::Perms::R | crate::memory::Perms::W,
     )?;
-    p.mmap_next = stack + size;
     start_member(k, p, a.ptr(0), a.word(2), stack + size - 16)
 }
 
@@ -56,7 +58,13 @@ fn start_member(k: &mut Kernel, p: &mut Process, entry: u32, arg: u32, sp: u32) 
         return Err(Errno::EFAULT);
     }
     image::install_sproc_stub(&mut p.mem)?;
-    Ok(Ret::Val(k.sproc(p, entry, arg, sp, image::SPROC_EXIT_STUB)))
+    Ok(Ret::Val(k.sproc(
+        p,
+        entry,
+        arg,
+        sp,
+        image::SPROC_EXIT_STUB,
+    )?))
 }
 
 /// Reads a NULL-terminated vector of string pointers.
@@ -81,6 +89,35 @@ fn read_vector(p: &Process, mut addr: u32) -> Result<Vec<Vec<u8>>, Errno> {
     }
 }
 
+/// Bytes of an executable exec reads to find its headers; the segments are
+/// then mapped from the file page by page as they are touched.
+const EXEC_HEAD: u64 = 64 << 10;
+
+/// Opens `host` for exec: only a regular file can be executed (EACCES for
+/// anything else, as IRIX's exec(2) gives for "not an ordinary file"; a
+/// FIFO is refused before it is opened, so exec never blocks), and only
+/// its head is read.
+fn open_executable(
+    host: &std::path::Path,
+    guest: &str,
+) -> Result<(loader::Executable, Rc<dyn FileSource>), Errno> {
+    use std::io::Read;
+    let io = |e: std::io::Error| crate::files::io_errno(&e);
+    if !std::fs::metadata(host).map_err(io)?.is_file() {
+        return Err(Errno::EACCES);
+    }
+    let file = std::fs::File::open(host).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(Errno::EACCES);
+    }
+    let mut head = Vec::new();
+    (&file).take(EXEC_HEAD).read_to_end(&mut head).map_err(io)?;
+    let exe = loader::load_headers(guest, &head, meta.len(), &loader::LoadOptions::PROGRAM)
+        .map_err(|_| Errno::ENOEXEC)?;
+    Ok((exe, Rc::new(file)))
+}
+
 /// execve(path, argv, envp): replaces the image, keeping the pid, the
 /// descriptors (but close-on-exec ones) and ignored signals. "Profiling is
 /// turned off when an exec(2) is executed" (sprofil(2)); pcsample too.
@@ -89,9 +126,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let argv = read_vector(p, a.ptr(1))?;
     let envp = read_vector(p, a.ptr(2))?;
     let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
-    let bytes = std::fs::read(&host).map_err(|e| crate::files::io_errno(&e))?;
-    let exe =
-        loader::load(&guest, &bytes, &loader::LoadOptions::PROGRAM).map_err(|_| Errno::ENOEXEC)?;
+    let (exe, file) = open_executable(&host, &guest)?;
     let interp = crate::dynamic::load_interpreter(&k.vfs, &p.cwd, &exe).map_err(|e| e.errno())?;
     let cpu_config = cpu_mips::CpuConfig {
         mode64: exe.is_n32(),
@@ -99,12 +134,13 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     };
     let img = image::build(
         &exe,
+        Some(&file),
         interp.as_ref(),
         &argv,
         &envp,
         p.pid,
         cpu_config,
-        k.config.max_memory,
+        &k.budget,
     )?;
     // The new image keeps the old one's user time: the process is the same.
     let user = p.user_cycles();
@@ -117,7 +153,6 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         start: img.brk,
         current: img.brk,
     };
-    p.mmap_next = image::MMAP_BASE;
     p.stack_limit = img.stack_limit;
     p.n32 = exe.is_n32();
     p.name = String::from_utf8_lossy(&path)
@@ -142,21 +177,14 @@ fn exited_child(k: &Kernel, candidates: &[u32]) -> Option<(u32, ExitStatus)> {
     candidates
         .iter()
         .copied()
-        .find_map(|c| match k.process(c)?.state {
-            RunState::Zombie(status) => Some((c, status)),
-            _ => None,
-        })
+        .find_map(|c| Some((c, k.zombie(c)?.status)))
 }
 
 /// A child's user and system cycles, its own waited-for children's included
 /// (what the parent's cutime/cstime gain when it is collected).
 fn child_cycles(k: &Kernel, child: u32) -> (u64, u64) {
-    k.process(child).map_or((0, 0), |c| {
-        (
-            c.user_cycles() + c.acct.child_user_cycles,
-            c.acct.sys_cycles + c.acct.child_sys_cycles,
-        )
-    })
+    k.zombie(child)
+        .map_or((0, 0), |z| (z.user_cycles, z.sys_cycles))
 }
 
 /// Collects an exited child: it leaves the process table and its times go
@@ -264,7 +292,7 @@ pub fn kill(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         } else {
             k.process_mut(t)
         };
-        let Some(target) = target.filter(|t| !matches!(t.state, RunState::Zombie(_))) else {
+        let Some(target) = target else {
             continue;
         };
         found = true;

@@ -30,8 +30,20 @@ pub fn profil(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     })
 }
 
+/// System time per `struct prof` entry sprofil reads: copying its 16 bytes,
+/// finding the PCs its region counts (a binary search of the address
+/// space) and ordering it among the others. A model parameter, chosen so
+/// that the call's virtual time keeps pace with the host work it costs
+/// (about 2.6 ms for PROFIL_MAX regions): `--max-cycles` then bounds a
+/// guest that calls it in a loop.
+pub const SPROFIL_ENTRY_CYCLES: u64 = 256;
+
 /// sprofil(profp, profcnt, tvp, flags), reached through syssgi(SGI_SPROFIL).
 pub fn sprofil(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let entries = u64::try_from(a.int(1))
+        .unwrap_or(0)
+        .min(u64::from(k.config.tunables.profil_max));
+    k.budget.add_work(entries * SPROFIL_ENTRY_CYCLES);
     call(k, p, |prof, mem, pers, tun| {
         prof.sprofil(mem, pers, tun, a.ptr(0), a.int(1), a.ptr(2), a.word(3))
     })

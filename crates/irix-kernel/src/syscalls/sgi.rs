@@ -39,7 +39,7 @@ pub fn prctl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
                 let others = k
                     .live_pids()
                     .into_iter()
-                    .filter(|&q| k.process(q).is_some_and(|o| o.share_group == Some(g)))
+                    .filter(|&q| k.process_mut(q).is_some_and(|o| o.share_group == Some(g)))
                     .count();
                 1 + others as u32
             }

@@ -47,7 +47,7 @@ pub fn format_result(r: &SysResult) -> String {
         Ok(Ret::Val(v)) => format!("{}", *v as i32),
         Ok(Ret::Pair(a, b)) => format!("{} ({})", *a as i32, *b as i32),
         Err(e) => format!("-1 {}", e.name()),
-        Ok(Ret::Block) => "? (blocked)".into(),
+        Ok(Ret::Block | Ret::WaitHost) => "? (blocked)".into(),
         Ok(Ret::Exit(_)) => "?".into(),
         Ok(Ret::Jumped) => "0".into(),
     }

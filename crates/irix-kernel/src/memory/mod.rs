@@ -1,0 +1,734 @@
+//! A process's address space: mappings (regions) with R/W/X permissions,
+//! and 4 KiB pages that exist only once touched, big-endian like the
+//! R4000 in IRIX.
+//!
+//! Contents: `AddressSpace` (this file), `regions` (the mappings and what
+//! backs them: zeroes or a file), `budget` (the run's one memory limit and
+//! the cost model of memory work).
+//!
+//! Mapping costs nothing but a region entry: untouched bss, heap, stack and
+//! mmap pages have no host memory. The first access to a page materialises
+//! it in a two-level table indexed by the 32-bit virtual address (10 bits of
+//! directory, 10 bits of page, 12 bits of offset), so the hot path is two
+//! indexed loads and no hashing. An untouched anonymous page first reads as
+//! the budget's shared zero page; a file-backed one is read from its file.
+//! Pages are reference-counted: `fork` clones the table and a page is copied
+//! only when one side writes it (copy-on-write through `Rc::make_mut`); the
+//! zero page is copied the same way on its first write. The kernel's own
+//! copies (`read_bytes`, `write_bytes`) see and materialise pages exactly as
+//! user loads and stores do, so a system call writing into an untouched part
+//! of the stack works like a store there.
+//!
+//! Every host byte an address space holds (pages, directories, regions) is
+//! charged to the run's [`Budget`]; a user access that needs a page the
+//! budget cannot give faults, and the budget remembers why.
+//!
+//! Execute permission is enforced on instruction fetch. A real R4000 TLB has
+//! no execute bit; irix-emu is stricter (a jump into the heap or stack faults
+//! with SIGSEGV) and documents it in the README.
+
+mod budget;
+mod regions;
+
+use std::rc::Rc;
+
+use bitflags::bitflags;
+use cpu_mips::{MemFault, Memory};
+
+pub use budget::{cost, Budget};
+pub use regions::{Backing, FileSource, Region};
+
+use budget::{PageData, PAGE_BYTES};
+use regions::Regions;
+
+use crate::Errno;
+
+pub use crate::abi::limits::{PAGE_SIZE, USER_TOP};
+const PAGE_SHIFT: u32 = 12;
+const DIR_ENTRIES: usize = 1024;
+
+bitflags! {
+    /// Page permissions (the PROT_* bits of mmap use the same values).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Perms: u8 {
+        const R = 1;
+        const W = 2;
+        const X = 4;
+    }
+}
+
+#[derive(Clone)]
+struct Page {
+    perms: Perms,
+    data: Rc<PageData>,
+}
+
+type Directory = [Option<Page>; DIR_ENTRIES];
+
+/// Host bytes a materialised page costs (its data and the Rc's counts).
+const PAGE_COST: u64 = PAGE_BYTES as u64 + 16;
+/// Host bytes one directory of the page table costs.
+const DIR_COST: u64 = std::mem::size_of::<Directory>() as u64;
+/// Host bytes one region entry costs (a B-tree slot with its backing).
+const REGION_COST: u64 = 96;
+/// Host bytes the address space itself costs (the directory vector).
+const SPACE_COST: u64 = (DIR_ENTRIES * std::mem::size_of::<Option<Box<Directory>>>()) as u64;
+
+/// One address space. `Clone` is the fork copy (copy-on-write per page):
+/// the caller checks [`AddressSpace::table_bytes`] fits the budget first.
+pub struct AddressSpace {
+    regions: Regions,
+    dirs: Vec<Option<Box<Directory>>>,
+    budget: Rc<Budget>,
+    /// What this space has charged for its directories and regions.
+    charged: u64,
+}
+
+/// The bytes of a page for writing: a shared page (fork, the zero page) is
+/// copied first, which the budget must hold.
+#[inline(always)]
+fn writable_data<'a>(page: &'a mut Page, budget: &Budget) -> Option<&'a mut PageData> {
+    if Rc::get_mut(&mut page.data).is_none() {
+        if budget.charge(PAGE_COST).is_err() {
+            budget.set_exhausted();
+            return None;
+        }
+        budget.add_work(cost::PAGE_CYCLES);
+    }
+    Some(Rc::make_mut(&mut page.data))
+}
+
+/// Rounds `addr` down to its page.
+pub fn page_floor(addr: u64) -> u64 {
+    addr & !(PAGE_SIZE as u64 - 1)
+}
+
+/// Rounds `addr` up to a page boundary.
+pub fn page_ceil(addr: u64) -> u64 {
+    (addr + PAGE_SIZE as u64 - 1) & !(PAGE_SIZE as u64 - 1)
+}
+
+/// The directory and page-slot indexes of `addr`.
+#[inline(always)]
+fn slot(addr: u32) -> (usize, usize) {
+    (
+        (addr >> 22) as usize,
+        ((addr >> PAGE_SHIFT) & 0x3ff) as usize,
+    )
+}
+
+impl Default for AddressSpace {
+    /// An empty space on an unlimited budget of its own (a placeholder).
+    fn default() -> Self {
+        AddressSpace::new(Budget::unlimited())
+    }
+}
+
+impl Clone for AddressSpace {
+    fn clone(&self) -> Self {
+        self.budget.force(self.charged);
+        self.budget.add_work(cost::copy_cycles(self.charged));
+        AddressSpace {
+            regions: self.regions.clone(),
+            dirs: self.dirs.clone(),
+            budget: self.budget.clone(),
+            charged: self.charged,
+        }
+    }
+}
+
+impl Drop for AddressSpace {
+    fn drop(&mut self) {
+        self.budget.release(self.charged);
+        let mut freed = 0u64;
+        for dir in self.dirs.iter().flatten() {
+            for page in dir.iter().flatten() {
+                if Rc::strong_count(&page.data) == 1 {
+                    freed += PAGE_COST;
+                }
+            }
+        }
+        self.budget.release(freed);
+    }
+}
+
+impl AddressSpace {
+    /// An empty address space charging `budget`.
+    pub fn new(budget: Rc<Budget>) -> Self {
+        budget.force(SPACE_COST);
+        AddressSpace {
+            regions: Regions::default(),
+            dirs: vec![None; DIR_ENTRIES],
+            budget,
+            charged: SPACE_COST,
+        }
+    }
+
+    /// The budget this space charges.
+    pub fn budget(&self) -> &Rc<Budget> {
+        &self.budget
+    }
+
+    /// Host bytes a fork copy of this space would charge at once (its
+    /// table and regions; its pages are shared until written).
+    pub fn table_bytes(&self) -> u64 {
+        self.charged
+    }
+
+    /// Keeps the charge for directories and regions in step with them.
+    fn recharge(&mut self) {
+        let dirs = self.dirs.iter().flatten().count() as u64;
+        let now = SPACE_COST + dirs * DIR_COST + self.regions.len() as u64 * REGION_COST;
+        if now > self.charged {
+            self.budget.force(now - self.charged);
+        } else {
+            self.budget.release(self.charged - now);
+        }
+        self.charged = now;
+    }
+
+    #[inline(always)]
+    fn page(&self, addr: u32) -> Option<&Page> {
+        let (d, s) = slot(addr);
+        self.dirs.get(d)?.as_ref()?[s].as_ref()
+    }
+
+    #[inline(always)]
+    fn page_mut(&mut self, addr: u32) -> Option<&mut Page> {
+        let (d, s) = slot(addr);
+        self.dirs.get_mut(d)?.as_mut()?[s].as_mut()
+    }
+
+    /// Is `addr` mapped (touched or not)?
+    pub fn is_mapped(&self, addr: u32) -> bool {
+        self.regions.find(addr).is_some()
+    }
+
+    /// Is any byte of `[start, end)` mapped?
+    pub fn any_mapped(&self, start: u64, end: u64) -> bool {
+        end > start && self.regions.any_in(start as u32, end.min(USER_TOP) as u32)
+    }
+
+    /// The permissions of the page holding `addr`, if mapped.
+    pub fn perms(&self, addr: u32) -> Option<Perms> {
+        match self.page(addr) {
+            Some(p) => Some(p.perms),
+            None => self.regions.find(addr).map(|(_, r)| r.perms),
+        }
+    }
+
+    /// Drops the materialised pages of `[first, end)` (page-aligned).
+    fn drop_pages(&mut self, first: u64, end: u64) {
+        let mut freed = 0u64;
+        let mut addr = first;
+        while addr < end {
+            let (d, s) = slot(addr as u32);
+            let dir_end = ((addr >> 22) + 1) << 22;
+            if let Some(Some(dir)) = self.dirs.get_mut(d) {
+                let last = ((dir_end.min(end) - addr) >> PAGE_SHIFT) as usize + s;
+                for entry in &mut dir[s..last] {
+                    if let Some(page) = entry.take() {
+                        if Rc::strong_count(&page.data) == 1 {
+                            freed += PAGE_COST;
+                        }
+                    }
+                }
+                if dir.iter().all(Option::is_none) {
+                    self.dirs[d] = None;
+                }
+            }
+            addr = dir_end;
+        }
+        self.budget.release(freed);
+    }
+
+    /// Maps [start, start+len) (page-rounded) with `backing`, replacing
+    /// what was there. Costs a region entry, not the pages. ENOMEM past
+    /// user space or when the budget cannot hold the entry.
+    pub fn map(
+        &mut self,
+        start: u64,
+        len: u64,
+        perms: Perms,
+        backing: Backing,
+    ) -> Result<(), Errno> {
+        let (first, end) = (page_floor(start), page_ceil(start + len));
+        if end > USER_TOP || end <= first {
+            return Err(Errno::ENOMEM);
+        }
+        // A replacing map may split two regions around it.
+        if self.budget.available() < 2 * REGION_COST {
+            return Err(Errno::ENOMEM);
+        }
+        self.drop_pages(first, end);
+        self.regions.insert(
+            first as u32,
+            Region {
+                end: end as u32,
+                perms,
+                backing,
+            },
+        );
+        self.budget.add_work(cost::MAP_CYCLES);
+        self.recharge();
+        Ok(())
+    }
+
+    /// Maps zero-filled memory (bss, heap, stack, anonymous mmap).
+    pub fn map_anon(&mut self, start: u64, len: u64, perms: Perms) -> Result<(), Errno> {
+        self.map(start, len, perms, Backing::Anon)
+    }
+
+    /// Unmaps [start, start+len) (page-rounded); unmapped holes are fine.
+    pub fn unmap(&mut self, start: u64, len: u64) {
+        let (first, end) = (page_floor(start), page_ceil(start + len).min(USER_TOP));
+        if end <= first {
+            return;
+        }
+        self.drop_pages(first, end);
+        self.regions.remove(first as u32, end as u32);
+        self.budget.add_work(cost::MAP_CYCLES);
+        self.recharge();
+    }
+
+    /// Changes the permissions of [start, start+len); ENOMEM if any page in
+    /// the range is unmapped (mprotect(2)).
+    pub fn protect(&mut self, start: u64, len: u64, perms: Perms) -> Result<(), Errno> {
+        let (first, end) = (page_floor(start), page_ceil(start + len));
+        if end > USER_TOP || !self.regions.covers(first as u32, end as u32) {
+            return Err(Errno::ENOMEM);
+        }
+        if end <= first {
+            return Ok(());
+        }
+        self.regions.protect(first as u32, end as u32, perms);
+        let mut addr = first;
+        while addr < end {
+            let (d, _) = slot(addr as u32);
+            if self.dirs[d].is_none() {
+                addr = ((addr >> 22) + 1) << 22;
+                continue;
+            }
+            if let Some(page) = self.page_mut(addr as u32) {
+                page.perms = perms;
+            }
+            addr += PAGE_SIZE as u64;
+        }
+        self.budget.add_work(cost::MAP_CYCLES);
+        self.recharge();
+        Ok(())
+    }
+
+    /// The lowest free `size` bytes in [from, below) (mmap's first fit).
+    pub fn find_free(&self, from: u32, below: u32, size: u64) -> Option<u32> {
+        self.regions.find_gap(from, below, size)
+    }
+
+    /// The page holding `addr`, materialising it from its region on first
+    /// touch: the zero page for anonymous memory, the file's bytes for a
+    /// file-backed region. None if unmapped, or (the budget then says so)
+    /// when the budget cannot hold what it needs.
+    #[cold]
+    #[inline(never)]
+    fn fault_in(&mut self, addr: u32) -> Option<&mut Page> {
+        let (start, region) = self.regions.find(addr)?;
+        let perms = region.perms;
+        let data = if region.backing.is_anon() {
+            self.budget.zero.clone()
+        } else {
+            if self.budget.charge(PAGE_COST).is_err() {
+                self.budget.set_exhausted();
+                return None;
+            }
+            let mut page = Box::new([0u8; PAGE_BYTES]);
+            let off = u64::from((addr & !(PAGE_SIZE - 1)) - start);
+            region.backing.fill(off, &mut page[..]);
+            self.budget.add_work(cost::FILE_PAGE_CYCLES);
+            Rc::from(page)
+        };
+        let (d, s) = slot(addr);
+        if self.dirs[d].is_none() {
+            if self.budget.available() < DIR_COST {
+                self.budget.set_exhausted();
+                return None;
+            }
+            self.dirs[d] = Some(Box::new(std::array::from_fn(|_| None)));
+            self.recharge();
+        }
+        let dir = self.dirs[d].as_mut()?;
+        dir[s] = Some(Page { perms, data });
+        dir[s].as_mut()
+    }
+
+    /// The page for an access needing `need`, faulting it in if untouched.
+    #[inline(always)]
+    fn access(&mut self, addr: u32, need: Perms) -> Result<&mut Page, MemFault> {
+        let (d, s) = slot(addr);
+        if !matches!(&self.dirs[d], Some(dir) if dir[s].is_some()) {
+            self.fault_in(addr).ok_or(MemFault::Unmapped)?;
+        }
+        let page = self.dirs[d]
+            .as_mut()
+            .and_then(|dir| dir[s].as_mut())
+            .ok_or(MemFault::Unmapped)?;
+        if page.perms.contains(need) {
+            Ok(page)
+        } else {
+            Err(MemFault::Protection)
+        }
+    }
+
+    /// Calls `f` with the bytes of the page holding `addr` as a kernel
+    /// read sees them, without materialising an untouched page: EFAULT if
+    /// unmapped or not readable.
+    fn with_page<R>(&self, addr: u32, f: impl FnOnce(&PageData) -> R) -> Result<R, Errno> {
+        if let Some(page) = self.page(addr) {
+            return if page.perms.contains(Perms::R) {
+                Ok(f(&page.data))
+            } else {
+                Err(Errno::EFAULT)
+            };
+        }
+        let (start, region) = self.regions.find(addr).ok_or(Errno::EFAULT)?;
+        if !region.perms.contains(Perms::R) {
+            return Err(Errno::EFAULT);
+        }
+        if region.backing.is_anon() {
+            return Ok(f(&self.budget.zero));
+        }
+        let mut page = [0u8; PAGE_BYTES];
+        region
+            .backing
+            .fill(u64::from((addr & !(PAGE_SIZE - 1)) - start), &mut page);
+        self.budget.add_work(cost::FILE_PAGE_CYCLES);
+        Ok(f(&page))
+    }
+
+    /// Copies guest bytes out, as the kernel does for a system call argument:
+    /// EFAULT if any byte is unmapped or unreadable.
+    pub fn read_bytes(&self, addr: u32, buf: &mut [u8]) -> Result<(), Errno> {
+        let mut done = 0usize;
+        while done < buf.len() {
+            let a = addr.checked_add(done as u32).ok_or(Errno::EFAULT)?;
+            let off = (a & (PAGE_SIZE - 1)) as usize;
+            let n = (PAGE_BYTES - off).min(buf.len() - done);
+            self.with_page(a, |data| {
+                buf[done..done + n].copy_from_slice(&data[off..off + n])
+            })?;
+            done += n;
+        }
+        self.budget.add_work(cost::copy_cycles(buf.len() as u64));
+        Ok(())
+    }
+
+    /// Copies bytes into guest memory as the kernel does (read(2) into a
+    /// buffer): EFAULT if any byte is unmapped or not writable, ENOMEM if
+    /// the budget cannot hold the pages it touches; on failure nothing is
+    /// written.
+    pub fn write_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), Errno> {
+        self.check_writable(addr, data.len() as u32)?;
+        self.poke_bytes(addr, data)
+    }
+
+    /// Writes bytes regardless of the W permission (the kernel building a
+    /// stack, a PRDA, a stub page); the pages must be mapped. ENOMEM (and
+    /// nothing written) if the budget cannot hold the pages.
+    pub fn poke_bytes(&mut self, addr: u32, data: &[u8]) -> Result<(), Errno> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        let first = page_floor(u64::from(addr));
+        let end = page_ceil(u64::from(addr) + data.len() as u64);
+        if end > USER_TOP || !self.regions.covers(first as u32, end as u32) {
+            return Err(Errno::EFAULT);
+        }
+        // Room for every page to be new, and a directory per 4 MiB.
+        let pages = (end - first) / PAGE_SIZE as u64;
+        if self.budget.available() < pages * PAGE_COST + (pages / 1024 + 2) * DIR_COST {
+            return Err(Errno::ENOMEM);
+        }
+        let mut done = 0usize;
+        while done < data.len() {
+            let a = addr + done as u32;
+            let off = (a & (PAGE_SIZE - 1)) as usize;
+            let n = (PAGE_BYTES - off).min(data.len() - done);
+            let (d, s) = slot(a);
+            if self.page(a).is_none() {
+                self.fault_in(a).ok_or(Errno::ENOMEM)?;
+            }
+            let page = self.dirs[d]
+                .as_mut()
+                .and_then(|dir| dir[s].as_mut())
+                .ok_or(Errno::EFAULT)?;
+            let bytes = writable_data(page, &self.budget).ok_or(Errno::ENOMEM)?;
+            bytes[off..off + n].copy_from_slice(&data[done..done + n]);
+            done += n;
+        }
+        self.budget.add_work(cost::copy_cycles(data.len() as u64));
+        Ok(())
+    }
+
+    /// EFAULT unless every byte of [addr, addr+len) is mapped writable.
+    pub fn check_writable(&self, addr: u32, len: u32) -> Result<(), Errno> {
+        if len == 0 {
+            return Ok(());
+        }
+        let last = addr.checked_add(len - 1).ok_or(Errno::EFAULT)?;
+        let mut a = addr & !(PAGE_SIZE - 1);
+        loop {
+            match self.perms(a) {
+                Some(p) if p.contains(Perms::W) => {}
+                _ => return Err(Errno::EFAULT),
+            }
+            match a.checked_add(PAGE_SIZE) {
+                Some(next) if next <= last => a = next,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Reads a NUL-terminated string (path names, argv): EFAULT on a bad
+    /// pointer, ENAMETOOLONG past `max` bytes.
+    pub fn read_cstr(&self, addr: u32, max: usize) -> Result<Vec<u8>, Errno> {
+        let mut out = Vec::new();
+        let mut a = addr;
+        loop {
+            let off = (a & (PAGE_SIZE - 1)) as usize;
+            let found = self.with_page(a, |data| {
+                let chunk = &data[off..];
+                match chunk.iter().position(|&b| b == 0) {
+                    Some(nul) => {
+                        out.extend_from_slice(&chunk[..nul]);
+                        true
+                    }
+                    None => {
+                        out.extend_from_slice(chunk);
+                        false
+                    }
+                }
+            })?;
+            if out.len() > max {
+                return Err(Errno::ENAMETOOLONG);
+            }
+            if found {
+                self.budget.add_work(cost::copy_cycles(out.len() as u64));
+                return Ok(out);
+            }
+            a = a
+                .checked_add((PAGE_BYTES - off) as u32)
+                .ok_or(Errno::EFAULT)?;
+        }
+    }
+
+    pub fn read_u32(&self, addr: u32) -> Result<u32, Errno> {
+        let mut b = [0; 4];
+        self.read_bytes(addr, &mut b)?;
+        Ok(u32::from_be_bytes(b))
+    }
+
+    pub fn write_u32(&mut self, addr: u32, v: u32) -> Result<(), Errno> {
+        self.write_bytes(addr, &v.to_be_bytes())
+    }
+
+    /// The page's bytes, for an access of `N` bytes that the caller has
+    /// aligned (so it never crosses a page). The hot path is the old
+    /// two-level lookup; an untouched page takes the cold path.
+    #[inline(always)]
+    fn load<const N: usize>(&mut self, addr: u32, need: Perms) -> Result<[u8; N], MemFault> {
+        let off = (addr & (PAGE_SIZE - 1)) as usize;
+        if let Some(page) = self.page(addr) {
+            if !page.perms.contains(need) {
+                return Err(MemFault::Protection);
+            }
+            let mut out = [0; N];
+            out.copy_from_slice(&page.data[off..off + N]);
+            return Ok(out);
+        }
+        let page = self.access(addr, need)?;
+        let mut out = [0; N];
+        out.copy_from_slice(&page.data[off..off + N]);
+        Ok(out)
+    }
+
+    #[inline(always)]
+    fn store<const N: usize>(&mut self, addr: u32, bytes: [u8; N]) -> Result<(), MemFault> {
+        if self.page(addr).is_none() {
+            self.fault_in(addr).ok_or(MemFault::Unmapped)?;
+        }
+        let (d, s) = slot(addr);
+        let page = self
+            .dirs
+            .get_mut(d)
+            .and_then(|dir| dir.as_mut()?[s].as_mut())
+            .ok_or(MemFault::Unmapped)?;
+        if !page.perms.contains(Perms::W) {
+            return Err(MemFault::Protection);
+        }
+        let data = writable_data(page, &self.budget).ok_or(MemFault::Unmapped)?;
+        let off = (addr & (PAGE_SIZE - 1)) as usize;
+        data[off..off + N].copy_from_slice(&bytes);
+        Ok(())
+    }
+}
+
+impl Memory for AddressSpace {
+    #[inline(always)]
+    fn load8(&mut self, addr: u32) -> Result<u8, MemFault> {
+        self.load::<1>(addr, Perms::R).map(|b| b[0])
+    }
+    #[inline(always)]
+    fn load16(&mut self, addr: u32) -> Result<u16, MemFault> {
+        self.load(addr, Perms::R).map(u16::from_be_bytes)
+    }
+    #[inline(always)]
+    fn load32(&mut self, addr: u32) -> Result<u32, MemFault> {
+        self.load(addr, Perms::R).map(u32::from_be_bytes)
+    }
+    #[inline(always)]
+    fn load64(&mut self, addr: u32) -> Result<u64, MemFault> {
+        self.load(addr, Perms::R).map(u64::from_be_bytes)
+    }
+    #[inline(always)]
+    fn store8(&mut self, addr: u32, value: u8) -> Result<(), MemFault> {
+        self.store(addr, [value])
+    }
+    #[inline(always)]
+    fn store16(&mut self, addr: u32, value: u16) -> Result<(), MemFault> {
+        self.store(addr, value.to_be_bytes())
+    }
+    #[inline(always)]
+    fn store32(&mut self, addr: u32, value: u32) -> Result<(), MemFault> {
+        self.store(addr, value.to_be_bytes())
+    }
+    #[inline(always)]
+    fn store64(&mut self, addr: u32, value: u64) -> Result<(), MemFault> {
+        self.store(addr, value.to_be_bytes())
+    }
+    #[inline(always)]
+    fn fetch32(&mut self, addr: u32) -> Result<u32, MemFault> {
+        self.load(addr, Perms::X).map(u32::from_be_bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RW: Perms = Perms::R.union(Perms::W);
+
+    fn space() -> AddressSpace {
+        AddressSpace::new(Budget::unlimited())
+    }
+
+    #[test]
+    fn unmapped_memory_faults_and_mapped_memory_is_zero() {
+        let mut m = space();
+        assert_eq!(m.load32(0x1000), Err(MemFault::Unmapped));
+        m.map_anon(0x1000, 1, RW).unwrap();
+        assert_eq!(m.load32(0x1ffc), Ok(0));
+        assert!(m.is_mapped(0x1fff) && !m.is_mapped(0x2000));
+    }
+
+    #[test]
+    fn stores_are_big_endian() {
+        let mut m = space();
+        m.map_anon(0x1000, 4096, RW).unwrap();
+        m.store32(0x1000, 0x1122_3344).unwrap();
+        assert_eq!(m.load8(0x1000), Ok(0x11));
+        assert_eq!(m.load16(0x1002), Ok(0x3344));
+    }
+
+    #[test]
+    fn permissions_are_enforced_per_access_kind() {
+        let mut m = space();
+        m.map_anon(0x1000, 4096, Perms::R | Perms::X).unwrap();
+        assert_eq!(m.store32(0x1000, 1), Err(MemFault::Protection));
+        assert_eq!(m.fetch32(0x1000), Ok(0));
+        m.protect(0x1000, 4096, RW).unwrap();
+        assert_eq!(m.fetch32(0x1000), Err(MemFault::Protection));
+        assert_eq!(m.protect(0x1000, 8192, RW), Err(Errno::ENOMEM));
+    }
+
+    #[test]
+    fn fork_copy_is_copy_on_write() {
+        let mut parent = space();
+        parent.map_anon(0x1000, 4096, RW).unwrap();
+        parent.store32(0x1000, 7).unwrap();
+        let mut child = parent.clone();
+        child.store32(0x1000, 9).unwrap();
+        assert_eq!(parent.load32(0x1000), Ok(7));
+        assert_eq!(child.load32(0x1000), Ok(9));
+    }
+
+    #[test]
+    fn kernel_copies_fault_without_partial_writes() {
+        let mut m = space();
+        m.map_anon(0x1000, 4096, RW).unwrap();
+        assert_eq!(m.write_bytes(0x1ffe, &[1, 2, 3, 4]), Err(Errno::EFAULT));
+        assert_eq!(m.load16(0x1ffe), Ok(0));
+        assert_eq!(m.read_cstr(0x1000, 10), Ok(vec![]));
+    }
+
+    /// "untouched bss, brk and mmap cost nothing": a gigabyte mapped costs a
+    /// region; each page touched costs a page.
+    #[test]
+    fn mapping_costs_nothing_until_touched() {
+        let budget = Budget::new(1 << 20);
+        let mut m = AddressSpace::new(budget.clone());
+        m.map_anon(0x1000_0000, 1 << 30, RW).unwrap();
+        let mapped = budget.used();
+        assert!(
+            mapped < 64 << 10,
+            "{mapped} bytes for an untouched gigabyte"
+        );
+        assert_eq!(
+            m.load32(0x1000_0000 + (512 << 20)),
+            Ok(0),
+            "reads share the zero page"
+        );
+        m.store32(0x1000_0000, 5).unwrap();
+        assert!(budget.used() - mapped < 2 * DIR_COST + 2 * PAGE_COST);
+        m.unmap(0x1000_0000, 1 << 30);
+        drop(m);
+        assert_eq!(budget.used(), 0, "everything is given back");
+    }
+
+    #[test]
+    fn a_store_the_budget_cannot_hold_faults_and_says_why() {
+        let budget = Budget::new(SPACE_COST + REGION_COST * 4 + DIR_COST + PAGE_COST);
+        let mut m = AddressSpace::new(budget.clone());
+        m.map_anon(0x1000, 1 << 20, RW).unwrap();
+        m.store32(0x1000, 1).unwrap();
+        assert!(!budget.take_exhausted());
+        assert_eq!(m.store32(0x2000, 1), Err(MemFault::Unmapped));
+        assert!(budget.take_exhausted());
+        assert_eq!(m.write_bytes(0x3000, &[1]), Err(Errno::ENOMEM));
+    }
+
+    #[test]
+    fn kernel_writes_materialise_untouched_pages_like_stores() {
+        let mut m = space();
+        m.map_anon(0x7000_0000, 64 << 20, RW).unwrap();
+        m.write_bytes(0x7100_0ffc, &[1, 2, 3, 4, 5, 6, 7, 8])
+            .unwrap();
+        assert_eq!(m.load32(0x7100_1000), Ok(0x0506_0708));
+    }
+
+    #[test]
+    fn file_backed_pages_are_read_when_touched_then_zero_past_the_data() {
+        let mut m = space();
+        let file: Rc<dyn FileSource> = Rc::new(vec![0xabu8; 5000]);
+        let backing = Backing::File {
+            source: file,
+            offset: 100,
+            len: 4000,
+        };
+        m.map(0x40_0000, 3 * 4096, Perms::R | Perms::X, backing)
+            .unwrap();
+        assert_eq!(m.fetch32(0x40_0000), Ok(0xabab_abab));
+        let mut b = [0u8; 4];
+        m.read_bytes(0x40_0f9e, &mut b).unwrap();
+        assert_eq!(b, [0xab, 0xab, 0, 0], "bytes past len are zero");
+        assert_eq!(m.load32(0x40_2000), Ok(0));
+    }
+}

@@ -1,0 +1,7 @@
+//! cargo fuzz run loader: the body is irix_emu::fuzzing::loader (also run by
+//! tests/fuzz_smoke.rs on stable).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| irix_emu::fuzzing::loader(data));
