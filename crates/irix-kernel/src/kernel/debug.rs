@@ -115,6 +115,17 @@ pub(crate) struct Paused {
 impl Kernel {
     /// The machine now (call it only between two `run_debug` calls).
     pub fn snapshot(&self) -> Snapshot {
+        // Copying address spaces charges the copy as the guest's work (a
+        // fork's cost): a debugger's copy must not, so the work pending
+        // before it is all that stays pending.
+        let pending = self.budget.take_work();
+        let s = self.snapshot_uncharged();
+        self.budget.take_work();
+        self.budget.add_work(pending);
+        s
+    }
+
+    fn snapshot_uncharged(&self) -> Snapshot {
         Snapshot {
             vfs: self.vfs.clone(),
             procs: self.procs.clone(),
@@ -147,7 +158,10 @@ impl Kernel {
 
     /// Puts the machine back to `s`.
     pub fn restore(&mut self, s: &Snapshot) {
+        let pending = self.budget.take_work();
         let s = s.clone();
+        self.budget.take_work();
+        self.budget.add_work(pending);
         self.vfs = s.vfs;
         self.procs = s.procs;
         self.zombies = s.zombies;
