@@ -5,7 +5,9 @@
 //! - [`HistRecord`], [`CallArc`], [`BasicBlockCount`], [`GmonFile`]: the data.
 //! - [`GmonError`], [`GmonFileError`]: what can be wrong with a file, and where.
 //! - [`encode_gmon`], [`write_gmon`]: bytes out (counts above 65,535 become
-//!   repeated records with identical ranges).
+//!   repeated records with identical ranges); [`encode_gmon_with_arcs`],
+//!   [`write_gmon_with_arcs`], [`arc_records`] add call arcs;
+//!   [`write_atomically`] is the temporary-file-and-rename write.
 //! - [`parse_gmon`], [`read_gmon`]: bytes in (identical ranges summed back).
 //! - [`GmonFile::check_against_text`]: does this profile belong to that program?
 //!
@@ -110,7 +112,8 @@ pub struct BasicBlockCount {
 }
 
 /// A parsed gmon.out: histograms with identical ranges summed, sorted by address;
-/// call arcs and basic-block counts kept in file order (irix-emu writes neither).
+/// call arcs and basic-block counts kept in file order (irix-emu writes arcs
+/// with `prof --callgraph`, never basic-block counts).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GmonFile {
     pub histograms: Vec<HistRecord>,
@@ -399,6 +402,14 @@ pub fn check_histograms(hists: &[HistRecord]) -> Result<(), GmonError> {
 /// `min(65535, count - 65535*k)` per bin, which gprof sums back. Same input,
 /// same bytes. Does not validate: [`write_gmon`] does (see [`check_histograms`]).
 pub fn encode_gmon(hists: &[HistRecord]) -> Vec<u8> {
+    encode_gmon_with_arcs(hists, &[])
+}
+
+/// [`encode_gmon`] followed by one tag-1 record per arc (binutils
+/// gmon_out.h: from_pc, self_pc, count, 4 bytes each). gprof adds up the
+/// counts of records naming the same arc, so callers may split counts
+/// above `u32::MAX` over several records ([`arc_records`] does).
+pub fn encode_gmon_with_arcs(hists: &[HistRecord], arcs: &[CallArc]) -> Vec<u8> {
     let mut out = Vec::with_capacity(
         HEADER_LEN
             + hists
@@ -429,7 +440,29 @@ pub fn encode_gmon(hists: &[HistRecord]) -> Vec<u8> {
             }
         }
     }
+    for a in arcs {
+        out.push(TAG_CG_ARC);
+        out.extend_from_slice(&a.from_pc.to_be_bytes());
+        out.extend_from_slice(&a.self_pc.to_be_bytes());
+        out.extend_from_slice(&a.count.to_be_bytes());
+    }
     out
+}
+
+/// Arc records for `count` calls from `from_pc` to `self_pc`: one record,
+/// or several when the count does not fit 32 bits.
+pub fn arc_records(from_pc: u32, self_pc: u32, mut count: u64) -> Vec<CallArc> {
+    let mut v = Vec::new();
+    while count > 0 {
+        let part = count.min(u64::from(u32::MAX));
+        v.push(CallArc {
+            from_pc,
+            self_pc,
+            count: part as u32,
+        });
+        count -= part;
+    }
+    v
 }
 
 /// Validate, encode and write `hists` to `path` atomically: the bytes go to a
@@ -470,9 +503,18 @@ impl GmonOutput {
 
     /// Validates and encodes `hists`, writes and syncs the temporary file
     /// and renames it over `path`.
-    pub fn commit(mut self, hists: &[HistRecord]) -> Result<(), GmonFileError> {
+    pub fn commit(self, hists: &[HistRecord]) -> Result<(), GmonFileError> {
+        self.commit_with_arcs(hists, &[])
+    }
+
+    /// [`GmonOutput::commit`] with call-arc records after the histograms.
+    pub fn commit_with_arcs(
+        mut self,
+        hists: &[HistRecord],
+        arcs: &[CallArc],
+    ) -> Result<(), GmonFileError> {
         check_histograms(hists).map_err(|e| e.in_file(&self.path))?;
-        let bytes = encode_gmon(hists);
+        let bytes = encode_gmon_with_arcs(hists, arcs);
         let Some(mut file) = self.file.take() else {
             return Err(GmonFileError::Write {
                 path: self.path.clone(),
@@ -507,6 +549,35 @@ impl Drop for GmonOutput {
             let _ = fs::remove_file(&self.tmp_path);
         }
     }
+}
+
+/// [`write_gmon`] with call-arc records after the histograms.
+pub fn write_gmon_with_arcs(
+    path: &Path,
+    hists: &[HistRecord],
+    arcs: &[CallArc],
+) -> Result<(), GmonFileError> {
+    GmonOutput::create(path)?.commit_with_arcs(hists, arcs)
+}
+
+/// Writes `bytes` to `path` atomically: a new temporary file in the same
+/// directory, synced and renamed over `path`; on failure it is removed and
+/// `path` is untouched.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (tmp_path, mut file) = create_temp_beside(path)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| {
+            drop(file);
+            fs::rename(&tmp_path, path)
+        });
+    if let Err(e) = written {
+        // Best effort: the write already failed, and that is the error to report.
+        let _ = fs::remove_file(&tmp_path);
+        return Err(e);
+    }
+    Ok(())
 }
 
 /// Create `.NAME.PID.N.tmp` next to `path`, never reusing an existing file.

@@ -1,6 +1,7 @@
 //! irix-emu's command-line front end as a library: the `run`, `prof` and
 //! `report` commands, the gmon.out format and the profile reports.
 
+pub mod callgraph;
 pub mod cli;
 pub mod exit;
 #[doc(hidden)]

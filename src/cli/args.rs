@@ -150,6 +150,20 @@ pub struct ProfArgs {
     /// Also charge every retired cycle to its PC and compare with the samples.
     #[arg(long)]
     pub exact: bool,
+    /// Track every call and return: gmon.out gets call arcs, the stack at
+    /// each sample goes to FILE.callgraph beside it, and the report a call
+    /// graph. Implied by --svg and by every --format but text and json.
+    #[arg(long)]
+    pub callgraph: bool,
+    /// Report format (written to stderr, or to --report FILE).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the report to FILE (atomically) instead of stderr; pprof needs it.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Draw a flame graph of the real stacks as a self-contained SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// The IRIX executable, then the guest's arguments: everything from
     /// PROGRAM on belongs to the guest, options included.
     #[arg(value_name = "PROGRAM [ARGS]", required = true, num_args = 1.., trailing_var_arg = true)]
@@ -158,9 +172,25 @@ pub struct ProfArgs {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// The flat profile (like gprof -p), and the call graph when there is one.
     Text,
+    /// One line per distinct stack and its samples (flamegraph.pl, inferno).
     Folded,
+    /// The flat profile as JSON.
     Json,
+    /// callgrind format (callgrind_annotate, KCachegrind).
+    Callgrind,
+    /// pprof's profile.proto, gzipped (go tool pprof, Speedscope).
+    Pprof,
+    /// Speedscope's JSON.
+    Speedscope,
+}
+
+impl Format {
+    /// Formats about stacks and calls: `prof` tracks calls for them.
+    pub fn wants_call_graph(self) -> bool {
+        !matches!(self, Format::Text | Format::Json)
+    }
 }
 
 #[derive(Args, Debug)]
@@ -174,7 +204,8 @@ pub struct ReportArgs {
     /// Print FUNCTION's disassembly with per-instruction sample counts.
     #[arg(long, value_name = "FUNCTION")]
     pub annotate: Option<String>,
-    /// Draw the histogram as a self-contained SVG file.
+    /// Draw a self-contained SVG file: a flame graph of the real stacks
+    /// when GMON.callgraph exists, else the histogram.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// The profiled executable (for its symbols).

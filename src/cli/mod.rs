@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod launch;
+pub mod output;
 pub mod prof;
 pub mod report;
 pub mod run;

@@ -8,51 +8,80 @@
 
 use std::io::Write;
 
+use crate::callgraph::{self, CallProfile, ExactCost};
 use crate::profile::{exact_histograms, sampled_histograms};
 use cpu_mips::Observer;
-use irix_kernel::profiling::HostProfile;
+use irix_kernel::profiling::{CallGraph, FunctionRange, HostProfile};
 
-use super::args::{split_command, ProfArgs};
+use super::args::{split_command, Format, ProfArgs};
 use super::launch::{launch, outcome_status};
+use super::output::{cannot_write, write_report, ProfileView};
 use super::{say, Failure};
 use crate::exit;
 use crate::gdb::run_kernel;
 use crate::gmon;
 use crate::report;
 
-/// Cycles retired at each instruction of the text, for --exact.
+/// Cycles and instructions retired at each instruction of the text, for --exact.
 pub struct ExactCycles {
     base: u32,
     cycles: Vec<u64>,
+    instructions: Vec<u64>,
 }
 
 impl ExactCycles {
     /// Covers [low, high) with one slot per 4-byte instruction.
     pub fn new(low: u32, high: u32) -> Self {
+        let n = ((high - low) / 4) as usize;
         ExactCycles {
             base: low,
-            cycles: vec![0; ((high - low) / 4) as usize],
+            cycles: vec![0; n],
+            instructions: vec![0; n],
         }
+    }
+
+    /// Every instruction that retired, with its counts, in address order.
+    pub fn costs(&self) -> Vec<ExactCost> {
+        self.cycles
+            .iter()
+            .zip(&self.instructions)
+            .enumerate()
+            .filter(|(_, (_, &n))| n > 0)
+            .map(|(i, (&cycles, &instructions))| ExactCost {
+                pc: self.base + 4 * i as u32,
+                instructions,
+                cycles,
+            })
+            .collect()
     }
 }
 
 impl Observer for ExactCycles {
     #[inline(always)]
     fn retire(&mut self, pc: u32, cycles: u64) {
-        if let Some(slot) = self
-            .cycles
-            .get_mut((pc.wrapping_sub(self.base) >> 2) as usize)
-        {
-            *slot += cycles;
+        let i = (pc.wrapping_sub(self.base) >> 2) as usize;
+        if let (Some(c), Some(n)) = (self.cycles.get_mut(i), self.instructions.get_mut(i)) {
+            *c += cycles;
+            *n += 1;
         }
     }
 }
 
 pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
+    if args.format == Format::Pprof && args.report.is_none() {
+        return Err(Failure::new(
+            exit::EMULATOR_FAILURE,
+            "prof: --format pprof is binary: name its file with --report FILE",
+        ));
+    }
     // The output file is created (as a temporary beside it) before the
     // guest runs: a profile that cannot be written fails now, not after.
     let output = gmon::GmonOutput::create(&args.output)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
+    for extra in [&args.report, &args.svg].into_iter().flatten() {
+        check_output_dir(extra)?;
+    }
+    let tracking = args.callgraph || args.svg.is_some() || args.format.wants_call_graph();
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
     let ranges = l.exe.text_ranges();
@@ -74,6 +103,19 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         ranges.iter().map(|r| r.0).min().unwrap_or(0),
         ranges.iter().map(|r| r.1).max().unwrap_or(0),
     );
+    let symbols = report::functions_of(&l.exe);
+    if tracking {
+        let (regions, kept) = report::charge::function_regions(&symbols, u64::from(high));
+        let functions: Vec<FunctionRange> = regions
+            .iter()
+            .zip(kept)
+            .map(|(r, _)| FunctionRange {
+                start: r.start as u32,
+                end: r.end.min(u64::from(u32::MAX)) as u32,
+            })
+            .collect();
+        l.kernel.set_call_graph(CallGraph::new(&functions));
+    }
     let started = std::time::Instant::now();
     let gdb = args.machine.gdb.as_ref();
     let (outcome, exact) = if args.exact {
@@ -89,6 +131,10 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         say(format_args!("{line}"));
     }
 
+    let call = l.kernel.take_call_graph().map(|cg| {
+        let costs = exact.as_ref().map(ExactCycles::costs).unwrap_or_default();
+        CallProfile::from_graph(&cg, hz, l.kernel.config.cpu_hz, costs)
+    });
     let Some(outside) = l.kernel.outside_profile() else {
         return Err(Failure::new(
             exit::EMULATOR_FAILURE,
@@ -96,11 +142,43 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         ));
     };
     let hists = sampled_histograms(&outside.hist, hz);
+    let arcs = call
+        .as_ref()
+        .map(CallProfile::gmon_arcs)
+        .unwrap_or_default();
     output
-        .commit(&hists)
+        .commit_with_arcs(&hists, &arcs)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
+    write_or_remove_sidecar(&args.output, call.as_ref())?;
 
-    let symbols = report::functions_of(&l.exe);
+    let texts = report::texts_of(&l.exe);
+    let view = ProfileView {
+        name: &l.name,
+        elf: &l.bytes,
+        symbols: &symbols,
+        texts: &texts,
+        hists: &hists,
+        rate_hz: hz,
+        arcs: &arcs,
+        call: call.as_ref(),
+    };
+    if let Some(svg) = &args.svg {
+        write_report(svg, |mut out| view.render_svg(&mut out))?;
+    }
+    if args.format != Format::Text || args.report.is_some() {
+        match &args.report {
+            Some(path) => write_report(path, |out| view.render(args.format, out))?,
+            None => view
+                .render(args.format, &mut std::io::stderr().lock())
+                .map_err(|e| {
+                    Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}"))
+                })?,
+        }
+        if args.machine.stats {
+            super::run::print_stats(&l.kernel, host);
+        }
+        return Ok(code);
+    }
     let mut err = std::io::stderr().lock();
     let written = match &exact {
         Some(obs) => {
@@ -117,7 +195,14 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
             })
         }
         None => report::render_text(&report::flat_profile(&hists, &symbols), hz, &mut err),
-    };
+    }
+    .and_then(|_| {
+        if view.has_call_graph() {
+            writeln!(err)?;
+            view.render_call_graph(&mut err)?;
+        }
+        Ok(())
+    });
     written
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
     let _ = writeln!(
@@ -131,4 +216,43 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         super::run::print_stats(&l.kernel, host);
     }
     Ok(code)
+}
+
+/// Writes the call-graph sidecar beside gmon.out, or removes a stale one
+/// (a profile without call tracking must not be read with old stacks).
+fn write_or_remove_sidecar(
+    gmon: &std::path::Path,
+    call: Option<&CallProfile>,
+) -> Result<(), Failure> {
+    let path = callgraph::sidecar_path(gmon);
+    let result = match call {
+        Some(c) => callgraph::write_sidecar(&path, c),
+        None => match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        },
+    };
+    result.map_err(|e| cannot_write(&path, &e))
+}
+
+/// Refuses a --report or --svg file whose directory does not exist before
+/// the guest runs, so a long run is not wasted on output that cannot be
+/// written.
+fn check_output_dir(output: &std::path::Path) -> Result<(), Failure> {
+    let dir = match output.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(Failure::new(
+            exit::EMULATOR_FAILURE,
+            format!(
+                "{}: cannot write: {} is not a directory",
+                output.display(),
+                dir.display()
+            ),
+        ))
+    }
 }

@@ -1,6 +1,8 @@
 //! `irix-emu report PROGRAM GMON`: the flat profile of a gmon.out, as text
-//! (like gprof -p), folded stacks or JSON; optionally source lines, one
-//! function's annotated disassembly, and an SVG of the histogram.
+//! (like gprof -p, then the call graph like gprof -q when the file has
+//! arcs), folded stacks, JSON, callgrind, pprof or speedscope; optionally
+//! source lines, one function's annotated disassembly, and an SVG (a flame
+//! graph when GMON.callgraph holds the real stacks, else the histogram).
 //!
 //! A truncated, foreign or mismatched gmon.out is refused with one line
 //! and exit status 125 (`crate::exit::EMULATOR_FAILURE`).
@@ -9,9 +11,10 @@ use std::io::Write;
 
 use super::args::{Format, ReportArgs};
 use super::launch::load_program;
+use super::output::{write_report, ProfileView};
 use super::{say, Failure};
 use crate::exit;
-use crate::{gmon, report};
+use crate::{callgraph, gmon, report};
 
 fn bad_profile(message: impl std::fmt::Display) -> Failure {
     Failure::new(exit::EMULATOR_FAILURE, message.to_string())
@@ -29,7 +32,31 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         )));
     };
     let hists = &file.histograms;
+    let call = callgraph::read_sidecar(&args.gmon).map_err(bad_profile)?;
+    if let Some(c) = &call {
+        let sampled: u64 = hists.iter().map(gmon::HistRecord::total).sum();
+        if c.rate_hz != rate || c.total_samples() != sampled {
+            return Err(bad_profile(format!(
+                "{}: does not belong to {} ({} samples at {} Hz, the histogram has {sampled} at {rate} Hz)",
+                callgraph::sidecar_path(&args.gmon).display(),
+                args.gmon.display(),
+                c.total_samples(),
+                c.rate_hz
+            )));
+        }
+    }
     let symbols = report::functions_of(&exe);
+    let texts = report::texts_of(&exe);
+    let view = ProfileView {
+        name: &name,
+        elf: &bytes,
+        symbols: &symbols,
+        texts: &texts,
+        hists,
+        rate_hz: rate,
+        arcs: &file.arcs,
+        call: call.as_ref(),
+    };
     let entries = report::flat_profile(hists, &symbols);
     let lines = if args.lines {
         match report::line_profile(&bytes, hists) {
@@ -58,9 +85,13 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
                         &mut out,
                     )?;
                 }
+                if view.has_call_graph() {
+                    writeln!(out)?;
+                    view.render_call_graph(&mut out)?;
+                }
             }
-            Format::Folded => report::render_folded(&entries, Some(&name), &mut out)?,
             Format::Json => report::render_json(&entries, rate, lines.as_deref(), &mut out)?,
+            other => view.render(other, &mut out)?,
         }
         if let Some(function) = &args.annotate {
             let Some(f) = report::find_function(&symbols, function) else {
@@ -83,31 +114,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     }
 
     if let Some(svg) = &args.svg {
-        write_svg(svg, hists, &symbols)?;
+        write_report(svg, |mut out| view.render_svg(&mut out))?;
     }
     Ok(0)
-}
-
-/// Writes the SVG atomically: a temporary file beside it, then a rename.
-fn write_svg(
-    path: &std::path::Path,
-    hists: &[gmon::HistRecord],
-    symbols: &[report::Symbol],
-) -> Result<(), Failure> {
-    let mut buf = Vec::new();
-    report::render_svg(hists, symbols, &mut buf).map_err(|e| bad_profile(format!("svg: {e}")))?;
-    let tmp = path.with_extension("svg.tmp");
-    std::fs::write(&tmp, &buf)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Failure::new(
-                exit::EMULATOR_FAILURE,
-                format!(
-                    "{}: cannot write: {}",
-                    path.display(),
-                    super::launch::io_message(&e)
-                ),
-            )
-        })
 }

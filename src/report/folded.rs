@@ -3,10 +3,13 @@
 //!
 //! Contents
 //! - [`render_folded`]: one line per function with samples.
+//! - [`render_folded_stacks`]: one line per distinct real stack (`prof
+//!   --callgraph`).
 //! - [`frame_name`]: a symbol name made safe as a frame.
 //!
-//! A histogram has no call graph, so each stack is the function alone,
-//! optionally under a root frame naming the program ("prog;f3 600").
+//! A histogram alone has no call graph, so [`render_folded`] gives each
+//! function alone, optionally under a root frame naming the program
+//! ("prog;f3 600"); with the real stacks every line is a whole stack.
 
 use std::io::{self, Write};
 
@@ -36,6 +39,23 @@ pub fn render_folded(
             )?,
             None => writeln!(out, "{} {}", frame_name(&e.name), e.samples)?,
         }
+    }
+    Ok(())
+}
+
+/// Write "program;f1;f2;...;leaf count" for every distinct stack (names
+/// root first), in name order.
+pub fn render_folded_stacks(
+    stacks: &std::collections::BTreeMap<Vec<String>, u64>,
+    program: &str,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    for (stack, n) in stacks.iter().filter(|(_, &n)| n > 0) {
+        let frames: Vec<String> = std::iter::once(program)
+            .chain(stack.iter().map(String::as_str))
+            .map(frame_name)
+            .collect();
+        writeln!(out, "{} {n}", frames.join(";"))?;
     }
     Ok(())
 }

@@ -13,6 +13,10 @@
 //! - [`lines`]: DWARF source lines through addr2line ([`source_lines`],
 //!   [`line_profile`], [`render_lines_text`]).
 //! - [`program`]: symbols, text ranges and code from the loader's Executable.
+//! - Call graphs (`prof --callgraph`): [`stacks`] (PCs to functions, costs
+//!   from real stacks), [`graph`] (gprof -q style text), [`flame`] (flame
+//!   graph SVG), [`callgrind`], [`pprof`] (profile.proto, gzipped) and
+//!   [`speedscope`] (JSON); [`build`] assembles them from a profile.
 //!
 //! Seconds are samples / rate_hz throughout (the histogram's rate). A bin that
 //! straddles two functions is split between them in proportion to the bytes it
@@ -20,18 +24,24 @@
 //! whole: the shares are rounded cumulatively so they always add up to the bin.
 
 pub mod annotate;
+pub mod callgrind;
 pub mod charge;
+pub mod flame;
 pub mod flat;
 pub mod folded;
+pub mod graph;
 pub mod json;
 pub mod lines;
+pub mod pprof;
 pub mod program;
+pub mod speedscope;
+pub mod stacks;
 pub mod svg;
 pub mod text;
 
 pub use annotate::{find_function, render_annotate};
 pub use flat::{flat_profile, flat_profile_with_exact, total_samples};
-pub use folded::render_folded;
+pub use folded::{render_folded, render_folded_stacks};
 pub use json::render_json;
 pub use lines::{line_profile, render_lines_text, source_lines, LineEntry, SourceLine};
 pub use program::{code_of, functions_of, texts_of};

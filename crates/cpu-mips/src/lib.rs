@@ -113,16 +113,89 @@ pub use insn::{Instruction, Reg};
 pub use memory::{MemFault, Memory};
 
 /// Receives every retired instruction with the cycles it cost, for exact
-/// (non-sampled) profiling. `()` observes nothing and compiles to nothing.
+/// (non-sampled) profiling, and (when [`Observer::TRANSFERS`] is true) the
+/// control transfers a call-graph tracker needs. `()` observes nothing and
+/// compiles to nothing.
 pub trait Observer {
+    /// Whether [`Observer::transfer`] is wanted. A constant, so the run
+    /// loop's classification of jumps is compiled out when it is false.
+    const TRANSFERS: bool = false;
     /// Called once per retired instruction: `pc` is its address, `cycles` the
     /// pipeline cycles charged to it (issue cycle plus stalls and bubbles).
     fn retire(&mut self, pc: u32, cycles: u64);
+    /// Called for a taken call, return or jump, before [`Observer::retire`]
+    /// of the instruction that made it (its delay slot retires next).
+    #[inline(always)]
+    fn transfer(&mut self, _t: Transfer) {}
 }
 
 impl Observer for () {
     #[inline(always)]
     fn retire(&mut self, _pc: u32, _cycles: u64) {}
+}
+
+/// Two observers seeing the same instructions (exact cycles and a call
+/// graph, say).
+impl<A: Observer, B: Observer> Observer for (&mut A, &mut B) {
+    const TRANSFERS: bool = A::TRANSFERS || B::TRANSFERS;
+    #[inline(always)]
+    fn retire(&mut self, pc: u32, cycles: u64) {
+        self.0.retire(pc, cycles);
+        self.1.retire(pc, cycles);
+    }
+    #[inline(always)]
+    fn transfer(&mut self, t: Transfer) {
+        if A::TRANSFERS {
+            self.0.transfer(t);
+        }
+        if B::TRANSFERS {
+            self.1.transfer(t);
+        }
+    }
+}
+
+/// What kind of control transfer an instruction made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TransferKind {
+    /// JAL, JALR, BLTZAL, BGEZAL and their likely forms, taken: a call
+    /// whose return address is `site + 8`.
+    Call,
+    /// JR $ra: by convention, a return.
+    Return,
+    /// J, or JR through another register: a jump (within a function, a
+    /// switch table, or a tail call).
+    Jump,
+}
+
+/// A taken call, return or jump, as [`Observer::transfer`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transfer {
+    pub kind: TransferKind,
+    /// Address of the jump or branch instruction.
+    pub site: u32,
+    /// Where control goes after the delay slot.
+    pub target: u32,
+    /// The stack pointer ($sp, low word) when the instruction retired.
+    pub sp: u32,
+}
+
+impl Transfer {
+    /// The kind of transfer `op` makes when it is taken; `None` for
+    /// everything else (conditional branches stay within a function).
+    #[inline(always)]
+    pub fn kind_of(op: &Op) -> Option<TransferKind> {
+        match op {
+            Op::Jal { .. }
+            | Op::Jalr { .. }
+            | Op::Bltzal { .. }
+            | Op::Bgezal { .. }
+            | Op::Bltzall { .. }
+            | Op::Bgezall { .. } => Some(TransferKind::Call),
+            Op::Jr { rs } if *rs == Reg::RA => Some(TransferKind::Return),
+            Op::Jr { .. } | Op::J { .. } => Some(TransferKind::Jump),
+            _ => None,
+        }
+    }
 }
 
 /// Why [`Cpu::run`] returned.

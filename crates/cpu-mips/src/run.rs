@@ -8,15 +8,17 @@
 //! instruction, which also catches a misaligned PC), a store hits decoded
 //! code, the deadline passes (one comparison) or an exception is raised.
 //! Execution is a `match` on the decoded op, generic over the memory and
-//! observer types (monomorphized: no dynamic dispatch, no allocation).
+//! observer types (monomorphized: no dynamic dispatch, no allocation); an
+//! observer without `TRANSFERS` costs nothing for jumps.
 
 use crate::code_cache::{Entry, PageStore, PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
 use crate::decode::decode_for_mode;
 use crate::exec::{load_fault, USER_TOP};
+use crate::insn::Reg;
 use crate::pipeline::{Fault, Flow};
 use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
-use crate::{ExcCode, Exception, MemFault, Memory, Observer, StopReason};
+use crate::{ExcCode, Exception, MemFault, Memory, Observer, StopReason, Transfer};
 
 /// An instruction fetch the embedder refused: TLBL either way (a fetch TLB
 /// miss or invalid page is TLBL on the R4000; a non-executable page has no
@@ -123,6 +125,16 @@ impl Cpu {
                         in_delay = true;
                     }
                     Flow::Branch(target) => {
+                        if O::TRANSFERS {
+                            if let Some(kind) = Transfer::kind_of(&op) {
+                                obs.transfer(Transfer {
+                                    kind,
+                                    site: this_pc,
+                                    target,
+                                    sp: self.r(Reg::SP) as u32,
+                                });
+                            }
+                        }
                         pc = npc;
                         npc = target;
                         in_delay = true;

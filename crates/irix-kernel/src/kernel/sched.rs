@@ -7,6 +7,7 @@ use cpu_mips::{ExcCode, Observer, StopReason};
 use super::debug::{DebugHook, Paused, RunEnd};
 use super::{Kernel, Outcome};
 use crate::process::{ExitStatus, Process, RunState};
+use crate::profiling::CallGraph;
 use crate::signals;
 use crate::syscalls::{self, Next};
 
@@ -193,7 +194,10 @@ impl Kernel {
                 .min(limit)
                 .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
-            let stop = p.cpu.run(&mut p.mem, obs, deadline);
+            let stop = match self.call_graph(p.pid).filter(|_| observed) {
+                Some(cg) => run_tracked(p, obs, cg, deadline),
+                None => p.cpu.run(&mut p.mem, obs, deadline),
+            };
             let ran = p.user_cycles() - start;
             self.now += ran;
             self.stats.user_cycles += ran;
@@ -242,4 +246,16 @@ impl Kernel {
             }
         }
     }
+}
+
+/// `Cpu::run` with the call graph watching too. Kept out of line so that
+/// the untracked run loop is compiled as it would be without call graphs.
+#[inline(never)]
+fn run_tracked<O: Observer>(
+    p: &mut Process,
+    obs: &mut O,
+    cg: &mut CallGraph,
+    deadline: u64,
+) -> StopReason {
+    p.cpu.run(&mut p.mem, &mut (obs, cg), deadline)
 }

@@ -1,13 +1,14 @@
 //! Delivering signals: pending asynchronous ones before the process runs
 //! on, and faults (CPU exceptions) mapped to the signals IRIX sends.
 
-use cpu_mips::Exception;
+use cpu_mips::{Exception, Reg};
 
 use super::sched::SliceEnd;
 use super::{Kernel, Outcome};
 use crate::process::{ExitStatus, Process};
 use crate::sigframe;
 use crate::signals::{self, DefaultAction, FaultSignal};
+use crate::Errno;
 
 impl Kernel {
     /// A synchronous fault with no handler: the default action, which for
@@ -29,6 +30,22 @@ impl Kernel {
         }
     }
 
+    /// Enters the handler of `sig` (see `sigframe::enter_handler`); the call
+    /// graph, if any, gets a signal frame.
+    fn enter_handler(
+        &mut self,
+        p: &mut Process,
+        sig: u32,
+        cause: sigframe::Cause,
+    ) -> Result<(), Errno> {
+        let (pc, sp) = (p.cpu.sample_pc(), p.reg(Reg::SP));
+        sigframe::enter_handler(p, sig, cause)?;
+        if let Some(cg) = self.call_graph(p.pid) {
+            cg.signal(pc, sp, p.cpu.pc());
+        }
+        Ok(())
+    }
+
     /// Acts on the lowest deliverable pending signal, if any: runs its
     /// handler, ignores it, or takes the default action.
     pub(super) fn deliver_pending_signal(&mut self, p: &mut Process) -> Option<SliceEnd> {
@@ -39,7 +56,7 @@ impl Kernel {
                 return None;
             }
             if sigframe::is_caught(&p.signals, sig)
-                && sigframe::enter_handler(p, sig, Default::default()).is_ok()
+                && self.enter_handler(p, sig, Default::default()).is_ok()
             {
                 return None;
             }
@@ -86,7 +103,7 @@ impl Kernel {
             exc_code: e.code as u32,
             bad_vaddr: e.bad_vaddr.unwrap_or(0),
         };
-        if catchable && sigframe::enter_handler(p, fault.signal, cause).is_ok() {
+        if catchable && self.enter_handler(p, fault.signal, cause).is_ok() {
             return None;
         }
         Some(SliceEnd::Exited(self.fault_default_action(p, fault)))

@@ -17,6 +17,7 @@
 //! | [`pcsample`] | pcsample's sample array |
 //! | [`state`] | [`ProfState`]: one per process, the calls, tick, exec |
 //! | [`host`] | [`HostProfile`] for the outside profiler |
+//! | [`callgraph`] | [`CallGraph`]: the outside profiler's shadow stack, arcs and real stacks |
 //! | [`memory`] | [`ProfMemory`] and [`VecMemory`] |
 //!
 //! # Documented choices (where the pages leave a gap)
@@ -75,6 +76,7 @@
 // The API the kernel implements fixes `Err(())` as "this access would fault".
 #![allow(clippy::result_unit_err)]
 
+pub mod callgraph;
 pub mod counters;
 pub mod guest;
 pub mod histogram;
@@ -89,6 +91,7 @@ pub mod regions;
 pub mod sprofil;
 pub mod state;
 
+pub use callgraph::{ArcCost, ArcKey, ArcKind, CallGraph, FunctionRange};
 pub use guest::GuestCounters;
 pub use host::HostProfile;
 pub use mapping::{

@@ -1,7 +1,8 @@
 //! The outside profiler (`irix-emu prof`): a host-side histogram ticked on
-//! one process's user-time grid, independent of the guest's own profiling.
+//! one process's user-time grid, independent of the guest's own profiling;
+//! with `prof --callgraph`, also the process's [`CallGraph`].
 
-use super::HostProfile;
+use super::{CallGraph, HostProfile};
 use crate::clock;
 use crate::kernel::Kernel;
 use crate::process::{Pid, Process};
@@ -18,6 +19,8 @@ pub struct OutsideProfile {
     next: u64,
     /// False once the process has exec'd another program.
     pub active: bool,
+    /// The call graph (`prof --callgraph`), when asked for.
+    pub callgraph: Option<CallGraph>,
 }
 
 impl Kernel {
@@ -31,7 +34,30 @@ impl Kernel {
             interval,
             next: clock::next_grid_point(now, interval),
             active: true,
+            callgraph: None,
         });
+    }
+
+    /// Tracks the outside-profiled process's calls and returns too.
+    pub fn set_call_graph(&mut self, cg: CallGraph) {
+        if let Some(o) = self.outside.as_mut() {
+            o.callgraph = Some(cg);
+        }
+    }
+
+    /// The call graph of process `pid`, while its outside profile is active.
+    pub(crate) fn call_graph(&mut self, pid: Pid) -> Option<&mut CallGraph> {
+        self.outside
+            .as_mut()
+            .filter(|o| o.active && o.pid == pid)
+            .and_then(|o| o.callgraph.as_mut())
+    }
+
+    /// Ends call tracking (open frames closed) and hands the graph over.
+    pub fn take_call_graph(&mut self) -> Option<CallGraph> {
+        let mut cg = self.outside.as_mut()?.callgraph.take()?;
+        cg.finish();
+        Some(cg)
     }
 
     /// The process profiled from outside, while its profile is active.
@@ -64,6 +90,9 @@ impl Kernel {
         if let Some(o) = self.outside.as_mut().filter(|o| o.active && o.pid == p.pid) {
             while now >= o.next {
                 o.hist.tick(p.cpu.sample_pc());
+                if let Some(cg) = o.callgraph.as_mut() {
+                    cg.sample(p.cpu.sample_pc());
+                }
                 o.next += o.interval;
             }
         }

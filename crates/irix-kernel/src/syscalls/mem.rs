@@ -82,23 +82,28 @@ pub fn mmap(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     } else {
         find_free(p, size)?
     };
-    // Only a regular file can be mapped: a FIFO, terminal or device would
-    // block the emulator or never end (mmap(2): ENODEV).
+    // A regular file is mapped page by page as it is touched; /dev/zero
+    // gives zero-filled memory, as under SVR4 (IRIX's rld maps it for its
+    // heap). Anything else, a FIFO, terminal or other device, would block
+    // the emulator or never end (mmap(2): ENODEV).
     let backing = if flags & MAP_ANONYMOUS == 0 {
         let file = p.fds.get(fd)?;
         let f = file.borrow();
-        let FileKind::Host(host) = &f.kind else {
-            return Err(Errno::ENODEV);
-        };
-        let meta = host.metadata().map_err(|e| crate::files::io_errno(&e))?;
-        if !meta.is_file() {
-            return Err(Errno::ENODEV);
-        }
-        let own = host.try_clone().map_err(|_| Errno::ENOMEM)?;
-        Backing::File {
-            source: Rc::new(own),
-            offset: u64::from(off),
-            len: size,
+        match &f.kind {
+            FileKind::Device(dev) if is_zero_device(dev) => Backing::Anon,
+            FileKind::Host(host) => {
+                let meta = host.metadata().map_err(|e| crate::files::io_errno(&e))?;
+                if !meta.is_file() {
+                    return Err(Errno::ENODEV);
+                }
+                let own = host.try_clone().map_err(|_| Errno::ENOMEM)?;
+                Backing::File {
+                    source: Rc::new(own),
+                    offset: u64::from(off),
+                    len: size,
+                }
+            }
+            _ => return Err(Errno::ENODEV),
         }
     } else {
         Backing::Anon
@@ -107,6 +112,19 @@ pub fn mmap(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     p.mem.map(addr as u64, size, perms, backing)?;
     p.cpu.invalidate_code(addr, size as u32);
     Ok(Ret::Val(addr))
+}
+
+/// Is `f` the zero device? The host's /dev/zero (the private one irix-emu
+/// provides, or a node in the root) is character device 1,5 on Linux.
+fn is_zero_device(f: &std::fs::File) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    f.metadata()
+        .is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == linux_makedev(1, 5))
+}
+
+/// Linux's encoding of a device number (glibc's gnu_dev_makedev).
+fn linux_makedev(major: u64, minor: u64) -> u64 {
+    (major & 0xfff) << 8 | (major & !0xfff) << 32 | (minor & 0xff) | (minor & !0xff) << 12
 }
 
 /// The page permissions a PROT_* set gives. The R4000's TLB has no
@@ -151,4 +169,17 @@ pub fn mprotect(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 
 pub fn getpagesize(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
     Ok(Ret::Val(PAGE_SIZE))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_zero_device;
+
+    #[test]
+    fn dev_zero_is_the_zero_device_and_dev_null_is_not() {
+        let zero = std::fs::File::open("/dev/zero").unwrap();
+        let null = std::fs::File::open("/dev/null").unwrap();
+        assert!(is_zero_device(&zero));
+        assert!(!is_zero_device(&null));
+    }
 }

@@ -377,7 +377,10 @@ pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 
 /// sigreturn(scp, ucp, signo): back from a handler, to the context saved
 /// in the sigcontext at scp (see `sigframe`).
-pub fn sigreturn(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn sigreturn(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     crate::sigframe::sigreturn(p, a.ptr(0))?;
+    if let Some(cg) = k.call_graph(p.pid) {
+        cg.sigreturn();
+    }
     Ok(Ret::Jumped)
 }

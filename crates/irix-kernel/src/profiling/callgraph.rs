@@ -1,0 +1,516 @@
+//! The exact call graph of an unmodified program (`irix-emu prof
+//! --callgraph`): a shadow stack kept from the calls and returns the CPU
+//! reports through [`Observer::transfer`], call arcs with exact counts, and
+//! the real stack at each profiling tick.
+//!
+//! Contents: [`CallGraph`] (the tracker, an [`Observer`]), [`ArcKey`],
+//! [`ArcCost`], [`FunctionRange`].
+//!
+//! # How the shadow stack follows the program
+//! A frame is pushed when a call's delay slot retires (so the delay slot is
+//! the caller's, as the PC says) and holds the callee's entry, the call
+//! site, the return address (site + 8) and the caller's `$sp`. On o32 every
+//! function that calls allocates stack, so the recorded `$sp` strictly
+//! decreases from the bottom frame to the top one: that is what the
+//! resynchronisation rules rely on.
+//! - **Return** (`jr $ra`): the topmost frame whose return address is the
+//!   target is popped, with every frame above it (frames whose return was
+//!   never seen). If no frame expects that address the return is a
+//!   non-local one (longjmp restores `$sp` and `$ra` and returns to
+//!   setjmp's caller): every frame whose recorded `$sp` is at or below the
+//!   new `$sp` is popped, since the stack they lived on has been discarded.
+//! - **Call**: first every frame whose recorded `$sp` is strictly below the
+//!   caller's `$sp` is popped (dead frames, left by a jump the rules above
+//!   missed), then the callee's frame is pushed. A `bal`/`jal` to a point
+//!   inside the calling function that is not a function entry (the PIC
+//!   "get PC" idiom) is not a call.
+//! - **Tail call** (`j`, or `jr` through a register other than `$ra`, to
+//!   the entry of a function other than the current one): the top frame
+//!   becomes the new function's, with the same return address; the arc is
+//!   counted from the original call site, which is what gprof's mcount
+//!   sees (its `$ra` still points into the original caller).
+//! - **Signal delivery** pushes a signal frame (call site = the interrupted
+//!   PC, function = the trampoline), **sigreturn** pops down to and
+//!   including the topmost one. A signal arrives between a branch and its
+//!   delay slot only when the branch will be re-executed, so a call waiting
+//!   for its delay slot is dropped.
+//! - **exit**, a fatal signal and **exec** end the stack where it stands:
+//!   [`CallGraph::finish`] closes the open frames, charging their costs up to
+//!   the last instruction as if they had returned, so inclusive costs stay
+//!   consistent (a caller's inclusive cost is its own plus its callees').
+//!
+//! Frames beyond [`MAX_DEPTH`] are not kept (their arcs are still counted);
+//! the resynchronisation rules clean up when the recursion unwinds.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use cpu_mips::{Observer, Transfer, TransferKind};
+
+/// Deepest shadow stack kept (a runaway recursion must not exhaust memory).
+pub const MAX_DEPTH: usize = 1 << 20;
+
+/// A function's address range `[start, end)`, for recognising tail calls
+/// and calls that are not calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FunctionRange {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// A call arc: the call instruction's address and the callee's entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ArcKey {
+    pub site: u32,
+    pub callee: u32,
+}
+
+/// How control reached the callee of an arc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArcKind {
+    /// A call instruction (or a tail call through one).
+    Call,
+    /// A signal delivered at `site`: the trampoline was entered by the
+    /// kernel, not called (gmon.out leaves these out, as gprof would see no
+    /// call; the stacks keep them).
+    Signal,
+}
+
+/// What one arc cost: calls, and the instructions and cycles retired while
+/// its frame was on the stack (inclusive, the callee's callees included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArcCost {
+    pub kind: ArcKind,
+    pub calls: u64,
+    pub instructions: u64,
+    pub cycles: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// Index of this frame's arc in `CallGraph::arcs`.
+    arc: u32,
+    /// The return address the caller expects (site + 8).
+    ret: u32,
+    /// The caller's `$sp` at the call (signal frames: the interrupted one).
+    sp: u32,
+    signal: bool,
+    /// Instructions and cycles retired when the frame was pushed.
+    start_instructions: u64,
+    start_cycles: u64,
+}
+
+/// A cheap multiplicative hash for the arc table (the keys are two
+/// addresses; no attacker chooses them).
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type AddrMap<K, V> = HashMap<K, V, BuildHasherDefault<AddrHasher>>;
+
+/// The call-graph tracker of one process: see the module documentation.
+#[derive(Clone, Debug, Default)]
+pub struct CallGraph {
+    /// The program's functions, sorted and disjoint.
+    functions: Vec<FunctionRange>,
+    frames: Vec<Frame>,
+    /// A call or return waiting for its delay slot to retire.
+    pending: Option<Transfer>,
+    arc_index: AddrMap<ArcKey, u32>,
+    arcs: Vec<(ArcKey, ArcCost)>,
+    /// Sample counts per real stack: call sites from the outermost frame
+    /// in, then the sampled PC.
+    stacks: AddrMap<Vec<u32>, u64>,
+    instructions: u64,
+    cycles: u64,
+}
+
+impl CallGraph {
+    /// A tracker for a program with these functions (any order; overlaps
+    /// are cut at the next start).
+    pub fn new(functions: &[FunctionRange]) -> Self {
+        let mut f: Vec<FunctionRange> = functions
+            .iter()
+            .copied()
+            .filter(|r| r.end > r.start)
+            .collect();
+        f.sort();
+        f.dedup_by_key(|r| r.start);
+        for i in 1..f.len() {
+            let next = f[i].start;
+            f[i - 1].end = f[i - 1].end.min(next);
+        }
+        CallGraph {
+            functions: f,
+            ..Default::default()
+        }
+    }
+
+    /// The function containing `pc`.
+    fn function_of(&self, pc: u32) -> Option<FunctionRange> {
+        let i = self.functions.partition_point(|f| f.start <= pc);
+        self.functions[..i].last().copied().filter(|f| pc < f.end)
+    }
+
+    fn is_entry(&self, pc: u32) -> bool {
+        self.functions
+            .binary_search_by_key(&pc, |f| f.start)
+            .is_ok()
+    }
+
+    fn arc(&mut self, key: ArcKey, kind: ArcKind) -> u32 {
+        let arcs = &mut self.arcs;
+        *self.arc_index.entry(key).or_insert_with(|| {
+            arcs.push((
+                key,
+                ArcCost {
+                    kind,
+                    calls: 0,
+                    instructions: 0,
+                    cycles: 0,
+                },
+            ));
+            (arcs.len() - 1) as u32
+        })
+    }
+
+    fn push(&mut self, key: ArcKey, ret: u32, sp: u32, kind: ArcKind) {
+        let arc = self.arc(key, kind);
+        self.arcs[arc as usize].1.calls += 1;
+        if self.frames.len() < MAX_DEPTH {
+            self.frames.push(Frame {
+                arc,
+                ret,
+                sp,
+                signal: kind == ArcKind::Signal,
+                start_instructions: self.instructions,
+                start_cycles: self.cycles,
+            });
+        }
+    }
+
+    /// Pops the top frame, charging what ran while it was there to its arc.
+    fn pop(&mut self) -> Option<Frame> {
+        let f = self.frames.pop()?;
+        self.close(&f);
+        Some(f)
+    }
+
+    fn close(&mut self, f: &Frame) {
+        let cost = &mut self.arcs[f.arc as usize].1;
+        cost.instructions += self.instructions - f.start_instructions;
+        cost.cycles += self.cycles - f.start_cycles;
+    }
+
+    /// Pops every top frame whose recorded `$sp` satisfies `dead`.
+    fn pop_while_sp(&mut self, dead: impl Fn(u32) -> bool) {
+        while self.frames.last().is_some_and(|f| dead(f.sp)) {
+            self.pop();
+        }
+    }
+
+    fn apply(&mut self, t: Transfer) {
+        match t.kind {
+            TransferKind::Call => {
+                let caller = self.function_of(t.site);
+                if caller.is_some_and(|f| t.target >= f.start && t.target < f.end)
+                    && !self.is_entry(t.target)
+                {
+                    return; // bal/jal within the function: not a call
+                }
+                self.pop_while_sp(|sp| sp < t.sp);
+                let key = ArcKey {
+                    site: t.site,
+                    callee: t.target,
+                };
+                self.push(key, t.site.wrapping_add(8), t.sp, ArcKind::Call);
+            }
+            TransferKind::Return => match self.frames.iter().rposition(|f| f.ret == t.target) {
+                Some(i) => {
+                    while self.frames.len() > i {
+                        self.pop();
+                    }
+                }
+                None => self.pop_while_sp(|sp| sp <= t.sp),
+            },
+            TransferKind::Jump => {
+                if !self.is_entry(t.target) {
+                    return;
+                }
+                let here = self.function_of(t.site);
+                if here.is_some_and(|f| f.start == t.target) {
+                    return; // a loop back to the function's own entry
+                }
+                let Some(top) = self.frames.last().copied() else {
+                    return;
+                };
+                if top.signal {
+                    return;
+                }
+                // A tail call: the frame now belongs to the new callee.
+                self.close(&top);
+                let site = self.arcs[top.arc as usize].0.site;
+                let arc = self.arc(
+                    ArcKey {
+                        site,
+                        callee: t.target,
+                    },
+                    ArcKind::Call,
+                );
+                self.arcs[arc as usize].1.calls += 1;
+                if let Some(f) = self.frames.last_mut() {
+                    f.arc = arc;
+                    f.start_instructions = self.instructions;
+                    f.start_cycles = self.cycles;
+                }
+            }
+        }
+    }
+
+    /// A signal handler is entered through the trampoline at `trampoline`,
+    /// interrupting the program at `pc` with stack pointer `sp`.
+    pub fn signal(&mut self, pc: u32, sp: u32, trampoline: u32) {
+        self.pending = None;
+        let key = ArcKey {
+            site: pc,
+            callee: trampoline,
+        };
+        self.push(key, pc, sp, ArcKind::Signal);
+    }
+
+    /// sigreturn: back to the context the topmost signal frame interrupted.
+    pub fn sigreturn(&mut self) {
+        if let Some(i) = self.frames.iter().rposition(|f| f.signal) {
+            while self.frames.len() > i {
+                self.pop();
+            }
+        }
+    }
+
+    /// One profiling tick at `pc`: the real stack gets a sample.
+    pub fn sample(&mut self, pc: u32) {
+        let mut stack: Vec<u32> = self
+            .frames
+            .iter()
+            .map(|f| self.arcs[f.arc as usize].0.site)
+            .collect();
+        stack.push(pc);
+        *self.stacks.entry(stack).or_insert(0) += 1;
+    }
+
+    /// The run is over (exit, fatal signal, exec or a limit): closes every
+    /// open frame as if it had returned after the last instruction.
+    pub fn finish(&mut self) {
+        self.pending = None;
+        while self.pop().is_some() {}
+    }
+
+    /// Depth of the shadow stack now.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Every arc, in first-seen order.
+    pub fn arcs(&self) -> &[(ArcKey, ArcCost)] {
+        &self.arcs
+    }
+
+    /// Sample counts per real stack (call sites outermost first, then the
+    /// sampled PC), sorted.
+    pub fn stacks(&self) -> Vec<(Vec<u32>, u64)> {
+        let mut v: Vec<(Vec<u32>, u64)> =
+            self.stacks.iter().map(|(s, &n)| (s.clone(), n)).collect();
+        v.sort();
+        v
+    }
+
+    /// Instructions and cycles retired while tracking.
+    pub fn totals(&self) -> (u64, u64) {
+        (self.instructions, self.cycles)
+    }
+}
+
+impl Observer for CallGraph {
+    const TRANSFERS: bool = true;
+
+    #[inline(always)]
+    fn retire(&mut self, pc: u32, cycles: u64) {
+        self.instructions += 1;
+        self.cycles += cycles;
+        if let Some(t) = self.pending {
+            // The delay slot of the transfer has retired: it takes effect.
+            if pc == t.site.wrapping_add(4) {
+                self.pending = None;
+                self.apply(t);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn transfer(&mut self, t: Transfer) {
+        self.pending = Some(t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAIN: u32 = 0x1000;
+    const F: u32 = 0x2000;
+    const G: u32 = 0x3000;
+    const SETJMP: u32 = 0x4000;
+    const LONGJMP: u32 = 0x5000;
+
+    fn graph() -> CallGraph {
+        CallGraph::new(&[MAIN, F, G, SETJMP, LONGJMP].map(|start| FunctionRange {
+            start,
+            end: start + 0x100,
+        }))
+    }
+
+    /// Retires the transfer instruction and its delay slot.
+    fn go(cg: &mut CallGraph, kind: TransferKind, site: u32, target: u32, sp: u32) {
+        cg.transfer(Transfer {
+            kind,
+            site,
+            target,
+            sp,
+        });
+        cg.retire(site, 1);
+        cg.retire(site + 4, 1);
+    }
+
+    fn call(cg: &mut CallGraph, site: u32, target: u32, sp: u32) {
+        go(cg, TransferKind::Call, site, target, sp);
+    }
+
+    fn ret(cg: &mut CallGraph, site: u32, target: u32, sp: u32) {
+        go(cg, TransferKind::Return, site, target, sp);
+    }
+
+    fn calls(cg: &CallGraph, site: u32, callee: u32) -> u64 {
+        cg.arcs()
+            .iter()
+            .find(|(k, _)| *k == ArcKey { site, callee })
+            .map_or(0, |(_, c)| c.calls)
+    }
+
+    #[test]
+    fn call_and_return_push_and_pop_after_the_delay_slot() {
+        let mut cg = graph();
+        cg.transfer(Transfer {
+            kind: TransferKind::Call,
+            site: MAIN + 8,
+            target: F,
+            sp: 1000,
+        });
+        cg.retire(MAIN + 8, 1);
+        assert_eq!(cg.depth(), 0, "the delay slot has not retired yet");
+        cg.retire(MAIN + 12, 1);
+        assert_eq!(cg.depth(), 1);
+        ret(&mut cg, F + 0x20, MAIN + 16, 1000);
+        assert_eq!(cg.depth(), 0);
+        assert_eq!(calls(&cg, MAIN + 8, F), 1);
+    }
+
+    #[test]
+    fn recursion_counts_every_call_and_unwinds_fully() {
+        let mut cg = graph();
+        call(&mut cg, MAIN + 8, F, 1000);
+        for depth in 0..10 {
+            call(&mut cg, F + 0x10, F, 960 - depth * 32);
+        }
+        assert_eq!(cg.depth(), 11);
+        for depth in (0..10).rev() {
+            ret(&mut cg, F + 0x40, F + 0x18, 960 - depth * 32);
+        }
+        ret(&mut cg, F + 0x40, MAIN + 16, 1000);
+        assert_eq!(cg.depth(), 0);
+        assert_eq!(calls(&cg, F + 0x10, F), 10);
+    }
+
+    #[test]
+    fn longjmp_pops_the_frames_below_setjmps_caller() {
+        let mut cg = graph();
+        call(&mut cg, MAIN + 8, F, 1000); // main -> f, f's sp 960
+        call(&mut cg, F + 8, SETJMP, 960);
+        ret(&mut cg, SETJMP + 4, F + 16, 960);
+        call(&mut cg, F + 0x20, G, 960); // f -> g (sp 900) -> longjmp
+        call(&mut cg, G + 8, LONGJMP, 900);
+        assert_eq!(cg.depth(), 3);
+        // longjmp restores f's sp and returns to setjmp's return address.
+        ret(&mut cg, LONGJMP + 0x40, F + 16, 960);
+        assert_eq!(cg.depth(), 1, "only main -> f is left");
+        ret(&mut cg, F + 0x60, MAIN + 16, 1000);
+        assert_eq!(cg.depth(), 0);
+    }
+
+    #[test]
+    fn tail_call_takes_over_the_frame_and_counts_from_the_original_site() {
+        let mut cg = graph();
+        call(&mut cg, MAIN + 8, F, 1000);
+        go(&mut cg, TransferKind::Jump, F + 0x10, G, 1000);
+        assert_eq!(cg.depth(), 1);
+        assert_eq!(calls(&cg, MAIN + 8, G), 1);
+        ret(&mut cg, G + 0x10, MAIN + 16, 1000);
+        assert_eq!(cg.depth(), 0);
+    }
+
+    #[test]
+    fn signal_frame_survives_the_handler_and_sigreturn_pops_it() {
+        let mut cg = graph();
+        call(&mut cg, MAIN + 8, F, 1000);
+        cg.signal(F + 0x24, 960, G);
+        call(&mut cg, G + 8, SETJMP, 700); // the handler calls something
+        cg.sample(SETJMP + 4);
+        ret(&mut cg, SETJMP + 4, G + 16, 700);
+        cg.sigreturn();
+        assert_eq!(cg.depth(), 1);
+        assert_eq!(
+            cg.stacks(),
+            vec![(vec![MAIN + 8, F + 0x24, G + 8, SETJMP + 4], 1)]
+        );
+    }
+
+    #[test]
+    fn bal_to_the_next_instruction_is_not_a_call() {
+        let mut cg = graph();
+        call(&mut cg, F + 8, F + 16, 1000);
+        assert_eq!(cg.depth(), 0);
+        assert!(cg.arcs().is_empty());
+    }
+
+    #[test]
+    fn finish_charges_open_frames_so_inclusive_costs_nest() {
+        let mut cg = graph();
+        call(&mut cg, MAIN + 8, F, 1000); // 2 instructions so far
+        call(&mut cg, F + 8, G, 960); // 4
+        cg.retire(G + 8, 5);
+        cg.finish();
+        let cost = |site, callee| {
+            cg.arcs()
+                .iter()
+                .find(|(k, _)| *k == ArcKey { site, callee })
+                .map(|(_, c)| (c.instructions, c.cycles))
+        };
+        assert_eq!(cost(F + 8, G), Some((1, 5)));
+        assert_eq!(cost(MAIN + 8, F), Some((3, 7)));
+    }
+}
