@@ -30,7 +30,10 @@ prof_times prof_scale proc_exec_profil_off proc_times_child proc_sproc sys_calls
 fault_divzero_break elfmap_errors
 limit_break_slot limit_fork limit_mmap_loop limit_stack_copyout limit_exec limit_big_bss
 limit_brk_loop limit_fifo limit_sprofil_loop
-cg_recursion cg_fnptr cg_longjmp cg_signal cg_tailcall cg_exit_deep cg_killed"
+cg_recursion cg_fnptr cg_longjmp cg_signal cg_tailcall cg_exit_deep cg_killed gdb_target"
+# Programs for the debugger tests: with DWARF and no optimisation, so GDB
+# sees every line and local.
+DEBUG_PROGS="gdb_target"
 
 LIBC_COMMON="crt0.S syscall.S errno.c string.c stdlib.c malloc.c stdio.c fmt_float.c libgcc.c stat.c setjmp.S"
 LIBC_IRIX="signal.c sigtramp.S wait.c profiling.c"
@@ -90,7 +93,9 @@ build_program() { # $1 = personality, $2 = object dir, $3 = program, $4 = output
 	fi
 	# Compile, then link: a one-step build would name the object after a
 	# random temporary file in the symbol table (assembly sources).
-	(cd "$GUEST" && $CC $CFLAGS $define -c "$src" -o "$dir/prog-$prog.o")
+	extra=
+	case " $DEBUG_PROGS " in *" $prog "*) extra="-g -O0" ;; esac
+	(cd "$GUEST" && $CC $CFLAGS $extra $define -c "$src" -o "$dir/prog-$prog.o")
 	$CC $CFLAGS $LDFLAGS -o "$out/$prog" "$dir/crt0.o" "$dir/prog-$prog.o" "$dir/libc.a"
 	if $OBJDUMP -d -m mips:isa64r2 "$out/$prog" | awk '{print $3}' |
 		grep -Ex "$FORBIDDEN" >/dev/null; then

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod exit;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod gdb;
 pub mod gmon;
 pub mod input;
 pub mod monout;

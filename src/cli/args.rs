@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use irix_kernel::profiling::Personality;
 
+use crate::gdb::Listen;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "irix-emu",
@@ -71,6 +73,10 @@ pub struct MachineArgs {
     /// Whose rules the profiling calls follow: irix, solaris, darwin, aix or hpux.
     #[arg(long, value_name = "PERSONALITY", default_value_t = Personality::Irix, value_parser = str::parse::<Personality>)]
     pub personality: Personality,
+    /// Wait for GDB on PORT (localhost), ADDR:PORT or unix:PATH before the
+    /// first instruction, and serve it the first process.
+    #[arg(long, value_name = "PORT|ADDR:PORT|unix:PATH", value_parser = str::parse::<Listen>)]
+    pub gdb: Option<Listen>,
 }
 
 /// One edit of the guest environment, in the order given.

@@ -18,6 +18,7 @@ use super::launch::{launch, outcome_status};
 use super::output::{cannot_write, write_report, ProfileView};
 use super::{say, Failure};
 use crate::exit;
+use crate::gdb::run_kernel;
 use crate::gmon;
 use crate::report;
 
@@ -116,12 +117,13 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         l.kernel.set_call_graph(CallGraph::new(&functions));
     }
     let started = std::time::Instant::now();
+    let gdb = args.machine.gdb.as_ref();
     let (outcome, exact) = if args.exact {
         let mut obs = ExactCycles::new(low, high);
-        let outcome = l.kernel.run_observed(&mut obs);
+        let outcome = run_kernel(&mut l.kernel, l.pid, &mut obs, gdb)?;
         (outcome, Some(obs))
     } else {
-        (l.kernel.run(), None)
+        (run_kernel(&mut l.kernel, l.pid, &mut (), gdb)?, None)
     };
     let host = started.elapsed();
     let (code, line) = outcome_status(&l.name, &outcome);

@@ -5,13 +5,14 @@ use std::time::Instant;
 use super::args::{split_command, RunArgs};
 use super::launch::{launch, outcome_status};
 use super::{say, Failure};
+use crate::gdb::run_kernel;
 
 /// Runs the program; Ok(status) is the guest's (or 128+N, 124).
 pub fn run(args: &RunArgs) -> Result<u8, Failure> {
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
     let started = Instant::now();
-    let outcome = l.kernel.run();
+    let outcome = run_kernel(&mut l.kernel, l.pid, &mut (), args.machine.gdb.as_ref())?;
     let host = started.elapsed();
     let (status, line) = outcome_status(&l.name, &outcome);
     if let Some(line) = line {

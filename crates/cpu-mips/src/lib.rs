@@ -11,6 +11,7 @@
 //! - `run`: [`Cpu::run`] and [`Cpu::step`], the hot loop.
 //! - `insn`: [`Instruction`] (field accessors) and [`Reg`].
 //! - `decode`: the one decode, [`decode`] -> [`Op`], [`is_r4000_encoding`].
+//! - `access`: [`DataAccess`], the load/store an op makes (for debuggers).
 //! - `disasm`: [`disassemble`], `Display` for [`Disasm`] (= `Op::at(pc)`).
 //! - `exec/`: instruction bodies: `alu`, `muldiv`, `branch`, `loadstore`, `cop`.
 //! - `pipeline`: `Flow` (next / branch / no-branch / skip) and `Fault`.
@@ -87,6 +88,7 @@
 //!   into kernel space so that the fetch raises AdEL; BadVAddr then holds
 //!   the folded low word.
 
+mod access;
 mod code_cache;
 pub mod cp0;
 mod cpu;
@@ -101,6 +103,7 @@ mod pipeline;
 mod run;
 pub mod timing;
 
+pub use access::DataAccess;
 pub use cp0::Cp0;
 pub use cpu::{Cpu, CpuConfig};
 pub use decode::{decode, is_r4000_encoding, Op};

@@ -43,4 +43,6 @@ pub mod syscalls;
 pub mod vfs;
 
 pub use abi::Errno;
-pub use kernel::{Kernel, KernelConfig, Outcome, RunStats, SpawnError};
+pub use kernel::{
+    DebugHook, Kernel, KernelConfig, Outcome, RunEnd, RunStats, Snapshot, SpawnError,
+};

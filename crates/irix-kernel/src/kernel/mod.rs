@@ -7,7 +7,9 @@
 //! - `ticks`: the profiling clock's ticks, the guest's and the outside
 //!   profiler's;
 //! - `signals`: delivering pending signals and faults;
-//! - `exit`: a process's end, zombies and orphans.
+//! - `exit`: a process's end, zombies and orphans;
+//! - `debug`: the debugger's hook into the run loop, and its access to
+//!   registers and memory.
 //!
 //! The time API (`now`, `wall_time`, ticks and cycles) is in `crate::clock`
 //! and the outside profiler in `crate::profiling::outside`.
@@ -19,6 +21,7 @@
 //! `(&mut Kernel, &mut Process)` without aliasing.
 
 mod config;
+mod debug;
 mod exit;
 mod proctable;
 mod sched;
@@ -32,6 +35,7 @@ use std::rc::Rc;
 pub use config::{
     KernelConfig, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES,
 };
+pub use debug::{DebugHook, RunEnd, Snapshot};
 pub use proctable::SpawnError;
 
 use crate::memory::{AddressSpace, Budget};
@@ -84,6 +88,12 @@ pub struct Kernel {
     /// last (another member's decode cache may be stale).
     pub(crate) share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
     pub(crate) stats: RunStats,
+    /// A time slice a debugger stopped, resumed by the next run.
+    pub(crate) paused: Option<debug::Paused>,
+    /// Queued processes that got no further in a row (deadlock detection).
+    pub(crate) idle_rounds: usize,
+    /// System calls handled so far (a debugger's timeline).
+    pub(crate) syscalls: u64,
     /// The run's one memory budget (`max_memory`).
     pub(crate) budget: Rc<Budget>,
     pub(crate) log: Box<dyn Write>,
@@ -123,6 +133,9 @@ impl Kernel {
             outside: None,
             share_groups: BTreeMap::new(),
             stats: RunStats::default(),
+            paused: None,
+            idle_rounds: 0,
+            syscalls: 0,
             log: Box::new(std::io::stderr()),
         }
     }

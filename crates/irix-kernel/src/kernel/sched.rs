@@ -4,6 +4,7 @@
 
 use cpu_mips::{ExcCode, Observer, StopReason};
 
+use super::debug::{DebugHook, Paused, RunEnd};
 use super::{Kernel, Outcome};
 use crate::process::{ExitStatus, Process, RunState};
 use crate::profiling::CallGraph;
@@ -21,6 +22,8 @@ pub(super) enum SliceEnd {
     Stopped,
     Exited(ExitStatus),
     CycleLimit,
+    /// A debugger stopped the process (the slice resumes later).
+    DebugStop,
 }
 
 impl Kernel {
@@ -33,12 +36,30 @@ impl Kernel {
     /// As `run`, with `obs` seeing every instruction the outside-profiled
     /// process retires while its profile is active (until it execs).
     pub fn run_observed<O: Observer>(&mut self, obs: &mut O) -> Outcome {
-        let mut idle_rounds = 0usize;
-        while let Some(pid) = self.run_queue.pop_front() {
-            if self
-                .config
-                .host_deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
+        loop {
+            if let RunEnd::Finished(outcome) = self.run_debug(obs, &mut ()) {
+                return outcome;
+            }
+        }
+    }
+
+    /// As `run_observed`, with a debugger's hook: returns at each stop
+    /// it asks for and when the traced process ends. Calling it again
+    /// resumes exactly where it returned.
+    pub fn run_debug<O: Observer, D: DebugHook>(&mut self, obs: &mut O, dbg: &mut D) -> RunEnd {
+        loop {
+            let (pid, resumed) = match self.paused.take() {
+                Some(paused) => (paused.pid, Some(paused)),
+                None => match self.run_queue.pop_front() {
+                    Some(pid) => (pid, None),
+                    None => break,
+                },
+            };
+            if resumed.is_none()
+                && self
+                    .config
+                    .host_deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
             {
                 self.run_queue.push_front(pid);
                 self.outcome = Some(Outcome::TimeLimit);
@@ -54,8 +75,8 @@ impl Kernel {
                 if p.signals.pending & wake == 0 {
                     self.procs.insert(pid, p);
                     self.run_queue.push_back(pid);
-                    idle_rounds += 1;
-                    if idle_rounds > self.run_queue.len() {
+                    self.idle_rounds += 1;
+                    if self.idle_rounds > self.run_queue.len() {
                         self.outcome.get_or_insert(Outcome::Deadlock);
                         break;
                     }
@@ -63,35 +84,60 @@ impl Kernel {
                 }
                 p.state = RunState::Runnable;
             }
-            let was_blocked = p.state == RunState::Blocked;
+            let (was_blocked, slice_end) = match resumed {
+                Some(r) => (r.was_blocked, r.slice_end),
+                None => (
+                    p.state == RunState::Blocked,
+                    p.user_cycles() + self.config.quantum_cycles,
+                ),
+            };
             self.load_shared_memory(&mut p);
+            let calls_before = self.syscalls;
             let end = if Some(pid) == self.outside_pid() {
-                self.run_slice(&mut p, obs)
+                self.run_slice(&mut p, slice_end, obs, dbg)
             } else {
-                self.run_slice(&mut p, &mut ())
+                self.run_slice(&mut p, slice_end, &mut (), dbg)
             };
             self.park_shared_memory(&mut p);
+            // A slice that handled system calls may have ended with one
+            // (blocked, exited, exec'd): the debugger may stop after it.
+            let stop_after = self.syscalls != calls_before;
             match end {
+                SliceEnd::DebugStop => {
+                    self.procs.insert(pid, p);
+                    self.paused = Some(Paused {
+                        pid,
+                        slice_end,
+                        was_blocked,
+                    });
+                    return RunEnd::DebugStop;
+                }
                 SliceEnd::Preempted => {
                     p.state = RunState::Runnable;
-                    idle_rounds = 0;
+                    self.idle_rounds = 0;
                 }
                 SliceEnd::Blocked => {
                     p.state = RunState::Blocked;
-                    idle_rounds = if was_blocked { idle_rounds + 1 } else { 0 };
+                    self.idle_rounds = if was_blocked { self.idle_rounds + 1 } else { 0 };
                 }
                 SliceEnd::WaitHost => {
                     p.state = RunState::Blocked;
-                    idle_rounds = 0;
+                    self.idle_rounds = 0;
                     self.sleep(self.tick_cycles());
                 }
                 SliceEnd::Stopped => {
                     p.state = RunState::Stopped;
-                    idle_rounds = 0;
+                    self.idle_rounds = 0;
                 }
                 SliceEnd::Exited(status) => {
-                    idle_rounds = 0;
+                    self.idle_rounds = 0;
                     self.exit_process(p, status);
+                    if dbg.traced() == Some(pid) {
+                        return RunEnd::TracedExited(status);
+                    }
+                    if stop_after && dbg.after_syscall() {
+                        return RunEnd::DebugStop;
+                    }
                     continue;
                 }
                 SliceEnd::CycleLimit => {
@@ -102,19 +148,27 @@ impl Kernel {
             }
             self.procs.insert(pid, p);
             self.run_queue.push_back(pid);
-            if idle_rounds > self.run_queue.len() {
+            if stop_after && dbg.after_syscall() {
+                return RunEnd::DebugStop;
+            }
+            if self.idle_rounds > self.run_queue.len() {
                 // Every queued process retried its blocking call in a row
                 // and none could proceed: nothing can ever wake them.
                 self.outcome.get_or_insert(Outcome::Deadlock);
                 break;
             }
         }
-        self.outcome.clone().unwrap_or(Outcome::Deadlock)
+        RunEnd::Finished(self.outcome.clone().unwrap_or(Outcome::Deadlock))
     }
 
     /// Runs `p` for one quantum, handling its exceptions and ticks.
-    fn run_slice<O: Observer>(&mut self, p: &mut Process, obs: &mut O) -> SliceEnd {
-        let slice_end = p.user_cycles() + self.config.quantum_cycles;
+    fn run_slice<O: Observer, D: DebugHook>(
+        &mut self,
+        p: &mut Process,
+        slice_end: u64,
+        obs: &mut O,
+        dbg: &mut D,
+    ) -> SliceEnd {
         // An exec ends the outside profile: the observer must not see the
         // new image, so the slice ends there (the next one is unobserved).
         let observed = self.outside_pid() == Some(p.pid);
@@ -130,8 +184,15 @@ impl Kernel {
             if self.config.max_cycles.is_some_and(|max| self.now >= max) {
                 return SliceEnd::CycleLimit;
             }
+            if dbg.stop_here(p) {
+                return SliceEnd::DebugStop;
+            }
             let outside_next = self.outside_deadline(p.pid);
-            let deadline = slice_end.min(p.next_tick).min(outside_next).min(limit);
+            let deadline = slice_end
+                .min(p.next_tick)
+                .min(outside_next)
+                .min(limit)
+                .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
             let stop = match self.call_graph(p.pid).filter(|_| observed) {
                 Some(cg) => run_tracked(p, obs, cg, deadline),
@@ -153,10 +214,24 @@ impl Kernel {
                     }
                 }
                 StopReason::Exception(e) if e.code == ExcCode::Sys => {
-                    match syscalls::dispatch(self, p) {
+                    if dbg.before_syscall(p) {
+                        return SliceEnd::DebugStop;
+                    }
+                    let next_pid = self.next_pid;
+                    let next = syscalls::dispatch(self, p);
+                    self.syscalls += 1;
+                    if dbg.traced() == Some(p.pid) {
+                        let new = (next_pid..self.next_pid)
+                            .filter(|c| self.procs.get(c).is_some_and(|c| c.ppid == p.pid));
+                        for child in new {
+                            dbg.forked(p.pid, child);
+                        }
+                    }
+                    match next {
                         Next::Continue if observed && self.outside_pid() != Some(p.pid) => {
                             return SliceEnd::Preempted;
                         }
+                        Next::Continue if dbg.after_syscall() => return SliceEnd::DebugStop,
                         Next::Continue => {}
                         Next::Block => return SliceEnd::Blocked,
                         Next::WaitHost => return SliceEnd::WaitHost,

@@ -14,6 +14,7 @@ use crate::process::{Pid, Process};
 /// one process's user-time grid, independent of the guest's own profiling.
 /// Like profil, it ends when that process execs: the histogram's ranges
 /// (and the report's symbols) belong to the program it was started on.
+#[derive(Clone)]
 pub struct OutsideProfile {
     pub pid: Pid,
     pub hist: HostProfile,
