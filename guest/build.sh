@@ -94,7 +94,7 @@ build_program() { # $1 = personality, $2 = object dir, $3 = program, $4 = output
 	# Compile, then link: a one-step build would name the object after a
 	# random temporary file in the symbol table (assembly sources).
 	extra=
-	case " $DEBUG_PROGS " in *" $prog "*) extra="-g -O0" ;; esac
+	case " $DEBUG_PROGS " in *" $prog "*) extra="-g -O0 -fdebug-prefix-map=$GUEST=." ;; esac
 	(cd "$GUEST" && $CC $CFLAGS $extra $define -c "$src" -o "$dir/prog-$prog.o")
 	$CC $CFLAGS $LDFLAGS -o "$out/$prog" "$dir/crt0.o" "$dir/prog-$prog.o" "$dir/libc.a"
 	if $OBJDUMP -d -m mips:isa64r2 "$out/$prog" | awk '{print $3}' |

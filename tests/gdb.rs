@@ -56,8 +56,13 @@ fn start_emu(
 /// Runs GDB in batch mode: loads `program`, connects to `sock`, then runs
 /// `commands`. Returns GDB's output (stdout and stderr).
 fn gdb(dir: &Scratch, program: &Path, sock: &Path, commands: &str) -> String {
+    // The guest's debug information names its sources relative to
+    // guest/ (build.sh maps the build directory away, so the binary is the
+    // same in every checkout): GDB finds them through `directory`.
+    let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("guest");
     let script = format!(
-        "set pagination off\nset confirm off\nset width 0\nfile {}\ntarget remote {}\n{commands}\n",
+        "set pagination off\nset confirm off\nset width 0\ndirectory {}\nfile {}\ntarget remote {}\n{commands}\n",
+        sources.display(),
         program.display(),
         sock.display()
     );
