@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{dynroot, run_emu, Scratch, Status};
+use common::{dynroot, flat_profile_lines, run_emu, Scratch, Status};
 
 /// Runs `prof` on dyn_hello with `extra` options; returns stderr.
 fn prof_hello(extra: &[&str], dir: &Scratch) -> String {
@@ -30,19 +30,6 @@ fn prof_hello(extra: &[&str], dir: &Scratch) -> String {
     let r = run_emu(args, dir.path());
     assert_eq!(r.status, Status::Code(42), "stderr: {}", r.stderr);
     r.stderr
-}
-
-/// `(samples, name)` of each flat-profile line.
-fn flat_lines(text: &str) -> Vec<(u64, String)> {
-    text.lines()
-        .skip_while(|l| !l.contains("samples  name"))
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f[3].parse().unwrap(), f[4].to_string())
-        })
-        .collect()
 }
 
 /// `(samples, object)` of each per-object line.
@@ -78,7 +65,7 @@ fn every_sample_is_charged_to_the_object_and_function_holding_the_pc() {
     }
     let dir = Scratch::new("dso-prof");
     let err = prof_hello(&[], &dir);
-    let flat = flat_lines(&err);
+    let flat = flat_profile_lines(&err);
     let objects = object_lines(&err);
     let all = total_line_samples(&err);
     assert!(all > 0, "{err}");
@@ -130,7 +117,7 @@ fn gmon_out_covers_the_program_only() {
     }
     let dir = Scratch::new("dso-gmon");
     let err = prof_hello(&[], &dir);
-    let program: u64 = flat_lines(&err)
+    let program: u64 = flat_profile_lines(&err)
         .iter()
         .filter(|(_, n)| !n.contains('@'))
         .map(|f| f.0)
@@ -158,7 +145,7 @@ fn json_carries_every_object_and_function() {
     let dir = Scratch::new("dso-json");
     let text = prof_hello(&[], &dir);
     let json = prof_hello(&["--format", "json"], &dir);
-    for (samples, name) in flat_lines(&text) {
+    for (samples, name) in flat_profile_lines(&text) {
         assert!(
             json.contains(&format!("{{\"name\": \"{name}\", "))
                 && json.contains(&format!("\"samples\": {samples}")),

@@ -17,7 +17,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{run_emu, Scratch, Status};
+use common::{flat_profile_lines, run_emu, Scratch, Status};
 
 /// Declares what it uses (the root has no headers). Time goes to two
 /// functions of the program and to strlen and memset in libc.so.1.
@@ -149,15 +149,9 @@ fn irix_prof(root: &Path, dir: &Scratch, args: &[&str]) -> BTreeMap<String, u64>
 
 /// irix-emu prof's flat profile (stderr): samples per name.
 fn outside_flat(stderr: &str) -> BTreeMap<String, u64> {
-    stderr
-        .lines()
-        .skip_while(|l| !l.contains("samples  name"))
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f[4].to_string(), f[3].parse().unwrap())
-        })
+    flat_profile_lines(stderr)
+        .into_iter()
+        .map(|(samples, name)| (name, samples))
         .collect()
 }
 

@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{guest_program, run_emu, Scratch, Status};
+use common::{flat_profile_lines, guest_program, run_emu, Scratch, Status};
 use irix_emu::monout::{parse_mon_out, MonOutError};
 
 /// One segment to write: its text, counter size and scale, counts per
@@ -143,19 +143,6 @@ fn report(dir: &Path, extra: &[&str], prog: &Path, file: &str) -> common::Run {
     run_emu(args, dir)
 }
 
-/// (samples, name) per flat-profile line.
-fn flat(out: &str) -> Vec<(u64, String)> {
-    out.lines()
-        .skip_while(|l| !l.contains("samples  name"))
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f[3].parse().unwrap(), f[4].to_string())
-        })
-        .collect()
-}
-
 #[test]
 fn a_segmented_mon_out_gives_samples_per_function_with_either_counter_size() {
     let Some(p) = program() else { return };
@@ -189,7 +176,7 @@ fn a_segmented_mon_out_gives_samples_per_function_with_either_counter_size() {
         let out = r.stdout_text();
         assert!(out.contains("Each sample counts as 0.01 seconds."), "{out}");
         assert_eq!(
-            flat(&out),
+            flat_profile_lines(&out),
             vec![(counts[0].1, "main".to_string()), (30, p.other.0.clone())],
             "count size {count_size}: {out}"
         );
@@ -268,7 +255,7 @@ fn shared_object_segments_are_totalled_and_named_from_the_root() {
     assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
     let out = r.stdout_text();
     assert_eq!(
-        flat(&out),
+        flat_profile_lines(&out),
         vec![
             (6, "main".to_string()),
             (4, "greet_add@libgreet.so".to_string())
@@ -312,7 +299,10 @@ fn the_single_segment_layout_of_prof_header_h_is_read() {
     );
     let r = report(dir.path(), &[], &p.path, "mon.out");
     assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
-    assert_eq!(flat(&r.stdout_text()), vec![(9, "main".to_string())]);
+    assert_eq!(
+        flat_profile_lines(&r.stdout_text()),
+        vec![(9, "main".to_string())]
+    );
 }
 
 #[test]

@@ -307,3 +307,18 @@ fn json_number(b: &[u8], i: &mut usize) -> bool {
     }
     true
 }
+
+/// `(samples, name)` of each line of a flat profile (irix-emu's text
+/// report: `% time, cumulative, self, samples, name`).
+#[allow(dead_code)] // not every test binary reads flat profiles
+pub fn flat_profile_lines(text: &str) -> Vec<(u64, String)> {
+    text.lines()
+        .skip_while(|l| !l.contains("samples  name"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            Some((f.get(3)?.parse().ok()?, f.get(4)?.to_string()))
+        })
+        .collect()
+}
