@@ -65,6 +65,8 @@ pub enum Outcome {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RunStats {
     pub instructions: u64,
+    /// Of `instructions`, those the block tier ran as whole blocks.
+    pub instructions_in_blocks: u64,
     pub user_cycles: u64,
     pub sys_cycles: u64,
 }
