@@ -60,9 +60,23 @@ fn gdb(dir: &Scratch, program: &Path, sock: &Path, commands: &str) -> String {
     // guest/ (build.sh maps the build directory away, so the binary is the
     // same in every checkout): GDB finds them through `directory`.
     let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("guest");
+    let setup = format!("directory {}", sources.display());
+    gdb_run(dir, &[], &setup, program, sock, commands)
+}
+
+/// Runs GDB in batch mode with the command-line `options`: `setup`, then
+/// loads `program`, connects to `sock` and runs `commands`. Returns GDB's
+/// output (stdout and stderr).
+fn gdb_run(
+    dir: &Scratch,
+    options: &[&str],
+    setup: &str,
+    program: &Path,
+    sock: &Path,
+    commands: &str,
+) -> String {
     let script = format!(
-        "set pagination off\nset confirm off\nset width 0\ndirectory {}\nfile {}\ntarget remote {}\n{commands}\n",
-        sources.display(),
+        "set pagination off\nset confirm off\nset width 0\n{setup}\nfile {}\ntarget remote {}\n{commands}\n",
         program.display(),
         sock.display()
     );
@@ -71,7 +85,10 @@ fn gdb(dir: &Scratch, program: &Path, sock: &Path, commands: &str) -> String {
     // in order with its stdout.
     let mut cmd = std::process::Command::new("sh");
     cmd.arg("-c")
-        .arg(format!("exec {GDB} -nx -batch -x \"$0\" 2>&1"))
+        .arg(format!(
+            "exec {GDB} -nx -batch {} -x \"$0\" 2>&1",
+            options.join(" ")
+        ))
         .arg(&path);
     let run = run_command(cmd);
     format!("{}{}", run.stdout_text(), run.stderr)
@@ -598,4 +615,130 @@ fn a_bare_port_listens_on_localhost_and_serves_the_protocol() {
         std::thread::sleep(Duration::from_millis(10));
     };
     assert_eq!(status.code(), Some(128 + 9));
+}
+
+#[test]
+fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library() {
+    // irix-emu's own dynamic program: its interpreter /lib/ld.so maps
+    // /lib/libgreet.so with SGI_ELFMAP, moved from its link address 0.
+    // A breakpoint on a library function set before the library is mapped
+    // resolves when the stub reports the mapping.
+    if !require_tool(GDB) {
+        return;
+    }
+    let Some(root) = common::dynroot() else {
+        return;
+    };
+    let program = root.join("bin/dyn_hello");
+    let dir = Scratch::new("gdb-dso");
+    let root_s = root.display().to_string();
+    let (sock, emu) = start_emu(&dir, "run", &["--root", &root_s], &program, &["a", "b"]);
+    let out = gdb_run(
+        &dir,
+        &[],
+        &format!("set sysroot {root_s}"),
+        &program,
+        &sock,
+        "info sharedlibrary\nbreak greet_add\ncontinue\ninfo sharedlibrary\nbt\n\
+         info registers a0 a1\ndelete\ncontinue",
+    );
+    let run = emu.join().unwrap();
+    let lib = format!("{root_s}/lib/libgreet.so");
+    assert!(
+        out.contains(&format!(
+            "Breakpoint 1, 0x300002f4 in greet_add () from {lib}\n"
+        )),
+        "{out}"
+    );
+    assert_lines(
+        &out,
+        &[
+            &format!("0x0f000000  0x0f012550  Yes (*)     {root_s}/lib/ld.so"),
+            // Moved from 0 to the mmap area, where GDB relocated it.
+            &format!("0x30000000  0x300103c0  Yes (*)     {lib}"),
+            &format!("#0  0x300002f4 in greet_add () from {lib}"),
+            "a0: 0x2",
+            "a1: 0x28",
+            "[Inferior 1 (process 1) exited with code 052]",
+        ],
+    );
+    // Before the interpreter ran, only it was mapped.
+    let first = out.split("Breakpoint 1 at").next().unwrap();
+    assert!(!first.contains("libgreet.so"), "{out}");
+    assert!(
+        out.contains("#1  0x") && out.contains(" in main ()"),
+        "{out}"
+    );
+    assert_eq!(run.status, Status::Code(42), "{}", run.stderr);
+}
+
+#[test]
+fn ido_5_3_cfe_breaks_in_main_and_in_libc_so_1() {
+    // IDO 5.3's C front end: the kernel maps libc.so.1 (the program's
+    // interpreter), which maps rld, which maps what the program needs;
+    // GDB reads the objects from the IRIX root as its sysroot. GDB 13 crashes
+    // reading the ECOFF symbols (.mdebug) of SGI's libc.so.1 and rld, so it
+    // runs with --readnever (the ELF symbol tables are enough here).
+    if !require_tool(GDB) {
+        return;
+    }
+    let root = match std::env::var_os("IRIX_ROOT_53") {
+        Some(r) if Path::new(&r).join("usr/lib/cfe").is_file() => PathBuf::from(r),
+        Some(r) => {
+            eprintln!(
+                "SKIP: IRIX_ROOT_53={} has no usr/lib/cfe",
+                Path::new(&r).display()
+            );
+            return;
+        }
+        None => {
+            eprintln!("SKIP: IRIX_ROOT_53 is not set (the path of an IRIX 5.3 root with IDO)");
+            return;
+        }
+    };
+    let root_s = root.display().to_string();
+    let cfe = root.join("usr/lib/cfe");
+    let dir = Scratch::new("gdb-cfe");
+    let (sock, emu) = start_emu(&dir, "run", &["--root", &root_s], &cfe, &[]);
+    let out = gdb_run(
+        &dir,
+        &["--readnever"],
+        &format!("set sysroot {root_s}"),
+        &cfe,
+        &sock,
+        "break main\ncontinue\nbt 1\ninfo sharedlibrary\nbreak exit\ncontinue\nbt\n\
+         stepi\ninfo symbol $pc\ndelete\ncontinue",
+    );
+    let run = emu.join().unwrap();
+    let libc = format!("{root_s}/usr/lib/libc.so.1");
+    assert!(out.contains(" in main ()\n"), "{out}");
+    assert!(out.contains("#0  0x0041cd24 in main ()"), "{out}");
+    let listed = |name: &str| {
+        out.lines()
+            .any(|l| l.starts_with("0x") && l.contains("Yes") && l.ends_with(name))
+    };
+    assert!(listed(&libc), "{out}");
+    assert!(listed(&format!("{root_s}/lib/rld")), "{out}");
+    assert!(
+        out.contains(&format!(" in exit () from {libc}\n")),
+        "no stop in libc.so.1's exit:\n{out}"
+    );
+    // stepi at exit's call runs the call and its delay slot: into the
+    // callee, within libc.so.1.
+    let after_step = out.split("#1  0x").nth(1).unwrap_or("");
+    assert!(
+        after_step
+            .lines()
+            .any(|l| l.contains(" in section .text of ") && l.ends_with(&libc)),
+        "{out}"
+    );
+    assert!(
+        out.contains("#1  0x") && out.contains(" in main ()\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[Inferior 1 (process 1) exited normally]"),
+        "{out}"
+    );
+    assert_eq!(run.status, Status::Code(0), "{}", run.stderr);
 }
