@@ -403,6 +403,17 @@ fn a_debugged_profile_is_the_undebugged_profile_bit_for_bit() {
     assert!(!plain.stderr.contains(" 0 samples at"), "{}", plain.stderr);
 }
 
+/// Fails unless `out` has each of `parts`, in this order.
+fn assert_in_order(out: &str, parts: &[&str]) {
+    let mut rest = out;
+    for part in parts {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => panic!("GDB's output lacks {part:?} after the parts before it:\n{out}"),
+        }
+    }
+}
+
 /// GDB's output between `echo ==NAME==\n` and the next marker.
 fn block<'a>(out: &'a str, name: &str) -> &'a str {
     let start = out
@@ -741,4 +752,47 @@ fn ido_5_3_cfe_breaks_in_main_and_in_libc_so_1() {
         "{out}"
     );
     assert_eq!(run.status, Status::Code(0), "{}", run.stderr);
+}
+
+#[test]
+fn reverse_next_and_reverse_step_go_back_by_lines() {
+    // Forward by lines to 59 (over fork_child's fork, _exit and waitpid),
+    // then back by lines: reverse-next steps back over calls, system
+    // calls included, to the state the forward run had at that line;
+    // reverse-step enters a function with line information from its end.
+    let script = format!(
+        "break 56\ncontinue\nnext\nnext\necho ==AT58==\\n\n{SHOW_STATE}\necho ==END==\\n\n\
+         next\np child\nreverse-next\necho ==BACK58==\\n\n{SHOW_STATE}\necho ==END==\\n\n\
+         reverse-next\np d0\nreverse-next\nreverse-next\nreverse-step\nreverse-step\nreverse-step\nbt\n\
+         delete\ncontinue"
+    );
+    let Some((run, out)) = session("run", &[], &[], &script) else {
+        return;
+    };
+    assert_eq!(block(&out, "AT58"), block(&out, "BACK58"), "{out}");
+    assert_in_order(
+        &out,
+        &[
+            "==BACK58==",
+            "57\t\td1 = delay_demo(1);",
+            "$2 = 5",
+            // Back over delay_demo(0) to the breakpoint at its line.
+            "Breakpoint 1, main (argc=1, argv=0x",
+            "56\t\td0 = delay_demo(0);",
+            "55\t\tcounter += 13;",
+            "53\t\twhile (argc > 1)",
+            // Into add_scaled from its end.
+            "add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:37",
+            "37\t}",
+            "#0  add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:37",
+            "#1  0x0040028c in main (argc=1, argv=0x",
+            "[Inferior 1 (process 1) exited with code 07]",
+        ],
+    );
+    assert!(
+        out.contains("\n$1 = 3\n58\t\tchild = fork_child();\n"),
+        "{out}"
+    );
+    assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
+    assert_eq!(run.stdout_text(), "r=12 counter=20 d=5,106 child=3\n");
 }
