@@ -23,12 +23,13 @@ use gdbstub::target::TargetResult;
 use irix_kernel::memory::MappedObject;
 
 use super::target::Debuggee;
+use crate::report::svg::xml_escape;
 
 /// The library list document for `objects`.
 pub fn library_list(objects: &[MappedObject]) -> String {
     let mut xml = String::from("<library-list version=\"1.0\">");
     for o in objects {
-        let _ = write!(xml, "<library name=\"{}\">", escape(&o.path));
+        let _ = write!(xml, "<library name=\"{}\">", xml_escape(&o.path));
         for s in &o.segments {
             let _ = write!(xml, "<segment address=\"{s:#x}\"/>");
         }
@@ -36,22 +37,6 @@ pub fn library_list(objects: &[MappedObject]) -> String {
     }
     xml.push_str("</library-list>");
     xml
-}
-
-/// `text` as XML attribute content.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Copies the part of `doc` from `offset` on that fits `length` and `buf`.
