@@ -633,7 +633,8 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
     // irix-emu's own dynamic program: its interpreter /lib/ld.so maps
     // /lib/libgreet.so with SGI_ELFMAP, moved from its link address 0.
     // A breakpoint on a library function set before the library is mapped
-    // resolves when the stub reports the mapping.
+    // resolves when the stub reports the mapping. Under `prof`: the
+    // library events cost no virtual time either.
     if !require_tool(GDB) {
         return;
     }
@@ -641,9 +642,36 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
         return;
     };
     let program = root.join("bin/dyn_hello");
+    let program_s = program.display().to_string();
     let dir = Scratch::new("gdb-dso");
     let root_s = root.display().to_string();
-    let (sock, emu) = start_emu(&dir, "run", &["--root", &root_s], &program, &["a", "b"]);
+    let options = |gmon| {
+        [
+            "--root",
+            &root_s,
+            "--cpu-mhz",
+            "1",
+            "--fast",
+            "--exact",
+            "-o",
+            gmon,
+        ]
+    };
+    let plain_args = [
+        &["prof"][..],
+        &options("plain.out"),
+        &[&program_s, "a", "b"],
+    ]
+    .concat();
+    let plain = run_command(emu_command(plain_args, dir.path()));
+    assert_eq!(plain.status, Status::Code(42), "{}", plain.stderr);
+    let (sock, emu) = start_emu(
+        &dir,
+        "prof",
+        &options("debugged.out"),
+        &program,
+        &["a", "b"],
+    );
     let out = gdb_run(
         &dir,
         &[],
@@ -681,6 +709,9 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
         "{out}"
     );
     assert_eq!(run.status, Status::Code(42), "{}", run.stderr);
+    let a = std::fs::read(dir.path().join("plain.out")).unwrap();
+    let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
+    assert!(a == b, "the debugged run's gmon.out differs");
 }
 
 #[test]
