@@ -9,11 +9,12 @@
 //! loaded segment. GDB finds the file under its `sysroot` and relocates
 //! the object's symbols by the segments' moves. The target description
 //! names the OS ABI "none", which selects that list in GDB (its default
-//! GNU/Linux ABI would read the IRIX dynamic section as glibc's).
+//! GNU/Linux ABI would look for glibc's link map instead).
 //!
-//! When the traced process has mapped a new object, its next stop at a
-//! system call is reported as a library event (`library:`), on which GDB
-//! reads the list again and resumes.
+//! Right after the system call that mapped a new object, the stub reports
+//! a library event (`library:`), on which GDB reads the list again and
+//! resumes; while GDB steps, the event waits for the next system call (a
+//! step must stop where it ends).
 
 use std::fmt::Write;
 
