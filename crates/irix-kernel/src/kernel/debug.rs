@@ -235,6 +235,13 @@ impl Kernel {
         Ok(())
     }
 
+    /// The ELF objects mapped into `pid`'s address space besides the
+    /// program (the interpreter, each object SGI_ELFMAP mapped), in
+    /// mapping order.
+    pub fn debug_objects(&self, pid: Pid) -> &[crate::memory::MappedObject] {
+        self.debug_memory(pid).map_or(&[], |m| m.objects())
+    }
+
     /// The address space `pid` runs in: its group's while a share-group
     /// member is off the CPU, else its own.
     fn debug_memory(&self, pid: Pid) -> Option<&AddressSpace> {
