@@ -227,26 +227,64 @@ fn prof_countsize_2_gives_the_same_listing() {
     differential(&["-E", "PROF_COUNTSIZE=2"], false);
 }
 
+/// PROFDIR set: IRIX 5.3's runtime writes `PROFDIR/argv[0].mon.PID` (not
+/// prof(1)'s `PID.progname`), so the program runs by its bare name; IRIX
+/// prof reads it.
 #[test]
-fn profdir_names_the_file_and_an_empty_profdir_turns_profiling_off() {
+fn profdir_names_the_file_progname_mon_pid() {
     let Some(root) = irix_root() else { return };
     let dir = Scratch::new("irix-profdir");
     cc_p(&root, &dir, "hot", SOURCE);
     dir.mkdir("pd");
     let pd = format!("PROFDIR={}/pd", dir.path().display());
-    // Run by its bare name: the runtime builds the file name from argv[0].
     let r = emu("run", &root, &dir, &["-E", &pd, "hot"]);
     assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
-    // IRIX 5.3's runtime names it progname.mon.pid (prof(1) says
-    // pid.progname); the first pid is 100.
-    assert!(
-        dir.path().join("pd/hot.mon.100").is_file(),
-        "{:?}",
-        dir.listing()
-    );
+    // The first pid is 100.
+    let file = dir.path().join("pd/hot.mon.100");
+    assert!(file.is_file(), "{:?}", dir.listing());
     assert!(!dir.path().join("mon.out").exists());
-    let r = emu("run", &root, &dir, &["-E", "PROFDIR=", "hot"]);
+    let listing = irix_prof(&root, &dir, &["hot", "pd/hot.mon.100"]);
+    assert!(listing.get("spin").is_some_and(|&n| n > 0), "{listing:?}");
+}
+
+/// An empty PROFDIR does not turn profiling off in IRIX 5.3's runtime: it
+/// still starts sprofil and writes `"" + "/" + argv[0].mon.PID`, at the
+/// top of the guest's root. The root here is an empty scratch directory
+/// with the IRIX root's usr and lib bound into it, so nothing is written
+/// into the IRIX files.
+#[test]
+fn an_empty_profdir_writes_progname_mon_pid_at_the_root() {
+    let Some(irix) = irix_root() else { return };
+    let dir = Scratch::new("irix-profdir-empty");
+    cc_p(&irix, &dir, "hot", SOURCE);
+    let top = dir.mkdir("top");
+    let bind = |sub: &str| format!("{}:/{sub}", irix.join(sub).display());
+    let d = dir.path().display().to_string();
+    let args = [
+        "run",
+        "--root",
+        &top.display().to_string(),
+        "--bind",
+        &bind("usr"),
+        "--bind",
+        &bind("lib"),
+        "--bind",
+        &d,
+        "--strace",
+        "-E",
+        "PROFDIR=",
+        "hot",
+    ]
+    .map(String::from);
+    let r = run_emu(args, dir.path());
     assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
+    assert!(r.stderr.contains("syssgi(SGI_SPROFIL, "), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("open(\"/hot.mon.100\", 0x101, 0666) = 3"),
+        "{}",
+        r.stderr
+    );
+    assert!(top.join("hot.mon.100").is_file(), "{:?}", dir.listing());
     assert!(!dir.path().join("mon.out").exists(), "{:?}", dir.listing());
 }
 
@@ -276,17 +314,23 @@ fn a_forking_program_writes_a_file_per_process_and_prof_sums_them() {
 }
 
 /// `prof -pixie`'s listing: instructions per procedure of the program
-/// `name` (those whose file is `name:...`).
+/// `name` (those whose file is `name:...`). A line is `cycles(%) cum% secs
+/// instrns calls procedure(file)`, read from the end: below 10% the
+/// percentage is printed `( 7.96)`, one more whitespace-separated field.
 fn pixie_instructions(listing: &str, name: &str) -> BTreeMap<String, u64> {
     let file = format!("({name}:");
     listing
         .lines()
         .skip_while(|l| !l.contains("instrns    calls procedure(file)"))
         .filter(|l| l.contains(&file))
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let procedure = f.last()?.split('(').next()?.to_string();
-            Some((procedure, f.get(3)?.parse().ok()?))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().rev().take(3).collect();
+            let [procedure, _calls, instrns] = f[..] else {
+                panic!("not a procedure line: {l}")
+            };
+            let procedure = procedure.split('(').next().unwrap_or_default();
+            let instrns = instrns.parse().unwrap_or_else(|_| panic!("instrns in {l}"));
+            (procedure.to_string(), instrns)
         })
         .collect()
 }
@@ -306,7 +350,6 @@ fn exact_instructions(stderr: &str) -> BTreeMap<String, u64> {
 }
 
 #[test]
-#[ignore = "run from the test harness, prof -pixie stops its listing before the procedures; the same commands by hand list them (README, pixie)"]
 fn pixie_counts_equal_the_exact_instruction_counts() {
     let Some(root) = irix_root() else { return };
     if !root.join("usr/bin/pixie").is_file() {
