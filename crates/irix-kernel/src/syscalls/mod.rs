@@ -13,6 +13,7 @@
 //! - `fs`: open, read, write, close, creat, link, unlink, chdir, access,
 //!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat,
 //!   chmod, fchmod; `dirs`: getdents, ngetdents64
+//! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
 //! - `mem`: brk, mmap, munmap, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
@@ -25,6 +26,7 @@
 mod args;
 mod dirs;
 mod elfmap;
+mod filelocks;
 mod fs;
 mod info;
 mod mem;
