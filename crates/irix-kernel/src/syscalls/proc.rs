@@ -157,7 +157,9 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         .next()
         .unwrap_or_default()
         .to_string();
-    p.fds.exec();
+    for file in p.fds.exec() {
+        k.release_locks(p.pid, &file.borrow());
+    }
     p.signals.exec();
     p.prof.exec();
     k.reschedule_ticks(p);
