@@ -120,6 +120,13 @@ impl PageStore {
             p.reset();
         }
     }
+    /// Drops every block (the decoded instructions stay): the block
+    /// cache's eviction.
+    pub fn drop_blocks(&mut self) {
+        for page in self.map.values_mut() {
+            page.blocks = Vec::new();
+        }
+    }
     /// Drops every decoded page and frees the table.
     pub fn clear(&mut self) {
         self.map = HashMap::default();
