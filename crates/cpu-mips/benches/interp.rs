@@ -125,6 +125,62 @@ fn bench_program(c: &mut Criterion, name: &str, program: &[u32], retired: u64) {
     group.finish();
 }
 
+/// Translation cost: 64 Ki instructions of straight-line code in blocks of
+/// eight (six ALU operations, a never-taken branch and its slot), each
+/// executed once by a fresh CPU, so the block tier never reuses a block.
+/// It must not be slower than the interpreter.
+fn straight_line(c: &mut Criterion) {
+    const BLOCKS: u32 = 8192;
+    let body = [
+        0x2442_0001, // addiu $v0, $v0, 1
+        0x0062_1826, // xor   $v1, $v1, $v0
+        0x0003_2840, // sll   $a1, $v1, 1
+        0x00c5_3021, // addu  $a2, $a2, $a1
+        0x00e2_3825, // or    $a3, $a3, $v0
+        0x2508_0003, // addiu $t0, $t0, 3
+        0x1400_0000, // bne   $zero, $zero, . (never taken)
+        0x0000_0000, // nop
+    ];
+    let mut mem = FlatMem {
+        base: CODE,
+        bytes: vec![0; (BLOCKS as usize * body.len() + 1) * 4],
+    };
+    let mut at = CODE;
+    for _ in 0..BLOCKS {
+        for w in body {
+            mem.store32(at, w).unwrap();
+            at += 4;
+        }
+    }
+    mem.store32(at, 0x0000_000d).unwrap(); // break
+    let retired = BLOCKS as u64 * body.len() as u64;
+    let mut group = c.benchmark_group("straight_line_64K_instructions_once");
+    group.throughput(Throughput::Elements(retired));
+    for (engine_name, engine) in Engine::ALL {
+        group.bench_function(engine_name, |b| {
+            b.iter_batched(
+                || {
+                    let mut cpu = Cpu::new(CpuConfig {
+                        engine,
+                        ..CpuConfig::default()
+                    });
+                    cpu.set_pc(CODE);
+                    cpu
+                },
+                |mut cpu| {
+                    match cpu.run(&mut mem, &mut (), u64::MAX) {
+                        StopReason::Exception(e) => assert_eq!(e.code, ExcCode::Bp),
+                        StopReason::Deadline => unreachable!("the code ends with BREAK"),
+                    }
+                    assert_eq!(cpu.instructions(), retired);
+                },
+                criterion::BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
 fn integer_loop(c: &mut Criterion) {
     bench_program(c, "integer_loop_5M_instructions", &PROGRAM, RETIRED);
 }
@@ -136,6 +192,6 @@ fn fp_loop(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(3));
-    targets = integer_loop, fp_loop
+    targets = integer_loop, fp_loop, straight_line
 }
 criterion_main!(benches);

@@ -3,8 +3,7 @@
 //! traps, at the page's end, or at [`MAX_LEN`]), with its timing worked out
 //! once, when it is built.
 //!
-//! Contents: [`Block`] and [`Block::build`] (the static schedule),
-//! [`BlockSlot`] (what a page remembers about a block entry).
+//! Contents: [`Block`] and [`Block::build`] (the static schedule).
 //!
 //! The static schedule is the scoreboard's arithmetic (see `timing`) done
 //! with the entry cycle as zero and every register the block reads before
@@ -39,7 +38,7 @@ pub(crate) struct BlockInsn {
 }
 
 /// A block and its static schedule.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Block {
     /// The instructions in address order; with [`Block::branch`], the last
     /// two are the branch and its delay slot.
@@ -60,17 +59,6 @@ pub(crate) struct Block {
     /// block may run as a unit only if this is before the deadline (the
     /// per-instruction path would otherwise stop inside it).
     pub guard: u32,
-}
-
-/// What a page remembers about an instruction as a block entry.
-#[derive(Debug)]
-pub(crate) enum BlockSlot {
-    /// Entered this many times, no block built yet.
-    Cold(u8),
-    /// Its block.
-    Built(Box<Block>),
-    /// No block can start here (it would be empty): always interpreted.
-    Never,
 }
 
 /// An instruction a block never contains: it always raises an exception,

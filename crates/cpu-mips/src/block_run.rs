@@ -25,8 +25,8 @@
 //! one more block could pass it, every block is dropped (the decoded
 //! instructions stay) and blocks are rebuilt as the code runs again.
 
-use crate::block::{Block, BlockSlot, BUILD_AFTER, MAX_LEN};
-use crate::code_cache::{Page, PageStore, PAGE_SHIFT, PAGE_WORDS};
+use crate::block::{Block, MAX_LEN};
+use crate::code_cache::{Page, PageStore, NO_BLOCK, PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
 use crate::exec::USER_TOP;
 use crate::pipeline::{Fault, Flow};
@@ -105,7 +105,7 @@ impl Cpu {
             if !self.block_ready(page, page_no, idx, mem) {
                 return BlockEnd::Interpret;
             }
-            let BlockSlot::Built(block) = &page.blocks[idx] else {
+            let Some(block) = &page.blocks[idx] else {
                 return BlockEnd::Interpret;
             };
             match self.exec_block(block, mem, deadline) {
@@ -128,15 +128,11 @@ impl Cpu {
         idx: usize,
         mem: &mut M,
     ) -> bool {
-        match page.block_slot(idx) {
-            BlockSlot::Built(_) => return true,
-            BlockSlot::Never => return false,
-            BlockSlot::Cold(visits) => {
-                if *visits + 1 < BUILD_AFTER {
-                    *visits += 1;
-                    return false;
-                }
-            }
+        if !page.block_entry_warm(idx) {
+            return false;
+        }
+        if page.blocks[idx].is_some() {
+            return true;
         }
         if self.cache_full() {
             // Interpreted this time; `run_page_blocks` empties the cache
@@ -146,15 +142,17 @@ impl Cpu {
         let block = Block::build(page, self.pc, mem, self.config.mode64);
         // Building decoded instructions into the page: stores must see it.
         self.code_marks.mark(page_no);
-        let built = block.is_some();
-        *page.block_slot(idx) = match block {
+        match block {
             Some(b) => {
                 self.block_cache_used += b.insns.len();
-                BlockSlot::Built(Box::new(b))
+                page.blocks[idx] = Some(Box::new(b));
+                true
             }
-            None => BlockSlot::Never,
-        };
-        built
+            None => {
+                page.visits[idx] = NO_BLOCK;
+                false
+            }
+        }
     }
 
     /// Whether building one more block could pass the cache's bound.

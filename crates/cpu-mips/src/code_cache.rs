@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::block::BlockSlot;
+use crate::block::{Block, BUILD_AFTER};
 use crate::decode::Op;
 use crate::timing::{operands, Operands};
 
@@ -55,10 +55,17 @@ pub(crate) struct Page {
     /// page lookup, and a 16 KiB value built in place would give that
     /// function a 16 KiB stack frame to probe on every call.
     pub entries: Box<[Entry; PAGE_WORDS]>,
-    /// One slot per word once the block tier has visited the page (empty
-    /// until then).
-    pub blocks: Vec<BlockSlot>,
+    /// The block starting at each word, once the block tier has visited
+    /// the page (empty until then; zeroed memory, so cheap to create).
+    pub blocks: Vec<Option<Box<Block>>>,
+    /// Visits to each word as a block entry while it has no block, or
+    /// [`NO_BLOCK`].
+    pub visits: Vec<u8>,
 }
+
+/// `Page::visits` of a word where no block can start (it would be
+/// empty): always interpreted.
+pub(crate) const NO_BLOCK: u8 = u8::MAX;
 
 impl Page {
     #[cold]
@@ -68,20 +75,40 @@ impl Page {
         Box::new(Page {
             entries: entries.try_into().expect("PAGE_WORDS entries"),
             blocks: Vec::new(),
+            visits: Vec::new(),
         })
     }
     fn reset(&mut self) {
         self.entries.fill(Entry::EMPTY);
-        self.blocks = Vec::new();
+        self.drop_blocks();
     }
-    /// The block slot of word `idx`, allocating the page's slots on first
-    /// use.
-    #[inline]
-    pub fn block_slot(&mut self, idx: usize) -> &mut BlockSlot {
+    fn drop_blocks(&mut self) {
+        self.blocks = Vec::new();
+        self.visits = Vec::new();
+    }
+    /// Counts a visit to word `idx` as a block entry; true when a block
+    /// runs there or is due to be built (`block::BUILD_AFTER` visits).
+    /// Out of line: the interpreter's hot loop calls it at block
+    /// boundaries and stays smaller without it.
+    #[inline(never)]
+    pub fn block_entry_warm(&mut self, idx: usize) -> bool {
+        let idx = idx & (PAGE_WORDS - 1);
         if self.blocks.is_empty() {
-            self.blocks = (0..PAGE_WORDS).map(|_| BlockSlot::Cold(0)).collect();
+            self.blocks = vec![None; PAGE_WORDS];
+            self.visits = vec![0; PAGE_WORDS];
         }
-        &mut self.blocks[idx & (PAGE_WORDS - 1)]
+        if self.blocks[idx].is_some() {
+            return true;
+        }
+        let visits = &mut self.visits[idx];
+        if *visits == NO_BLOCK {
+            false
+        } else if *visits + 1 < BUILD_AFTER {
+            *visits += 1;
+            false
+        } else {
+            true
+        }
     }
 }
 
@@ -130,7 +157,7 @@ impl PageStore {
     /// cache's eviction.
     pub fn drop_blocks(&mut self) {
         for page in self.map.values_mut() {
-            page.blocks = Vec::new();
+            page.drop_blocks();
         }
     }
     /// Drops every decoded page and frees the table.

@@ -62,8 +62,9 @@ impl Cpu {
     }
 
     /// The per-instruction loop. With `TO_BOUNDARY` (the block tier's
-    /// fallback) it also returns, with `None`, at the next block boundary:
-    /// after a delay slot or a nullified one.
+    /// fallback) it also returns, with `None`, at the next block boundary
+    /// (after a delay slot or a nullified one) that leaves the page or has
+    /// a block to run or build; it counts the visits to the others.
     pub(crate) fn run_pages<M: Memory, O: Observer, const TO_BOUNDARY: bool>(
         &mut self,
         pages: &mut PageStore,
@@ -173,8 +174,15 @@ impl Cpu {
                     break 'outer;
                 }
                 if TO_BOUNDARY && !in_delay && (was_in_delay || flow == Flow::Skip) {
-                    boundary = true;
-                    break 'outer;
+                    // A block entry. Cold code on this page stays here (the
+                    // visit is counted); the block tier takes over where a
+                    // block runs or is due to be built, and off the page.
+                    let same_page = pc & 0xffff_f003 == base;
+                    let idx = (pc >> 2) as usize & (PAGE_WORDS - 1);
+                    if !same_page || page.block_entry_warm(idx) {
+                        boundary = true;
+                        break 'outer;
+                    }
                 }
                 if pc & 0xffff_f003 != base {
                     continue 'outer;
