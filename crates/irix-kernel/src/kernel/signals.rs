@@ -40,7 +40,7 @@ impl Kernel {
     ) -> Result<(), Errno> {
         let (pc, sp) = (p.cpu.sample_pc(), p.reg(Reg::SP));
         sigframe::enter_handler(p, sig, cause)?;
-        if let Some(cg) = self.call_graph(p.pid) {
+        if let Some(mut cg) = self.call_graph(p.pid) {
             cg.signal(pc, sp, p.cpu.pc());
         }
         Ok(())

@@ -379,7 +379,7 @@ pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// in the sigcontext at scp (see `sigframe`).
 pub fn sigreturn(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     crate::sigframe::sigreturn(p, a.ptr(0))?;
-    if let Some(cg) = k.call_graph(p.pid) {
+    if let Some(mut cg) = k.call_graph(p.pid) {
         cg.sigreturn();
     }
     Ok(Ret::Jumped)
