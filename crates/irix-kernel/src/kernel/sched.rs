@@ -194,10 +194,11 @@ impl Kernel {
                 .min(limit)
                 .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
-            let stop = match self.call_graph(p.pid).filter(|_| observed) {
-                Some(mut cg) => run_tracked(p, obs, &mut cg, deadline),
-                None => p.cpu.run(&mut p.mem, obs, deadline),
+            let tracked = match self.call_graph(p.pid).filter(|_| observed) {
+                Some(cg) => cg.with_tracker(p.pid, |t| run_tracked(p, obs, t, deadline)),
+                None => None,
             };
+            let stop = tracked.unwrap_or_else(|| p.cpu.run(&mut p.mem, obs, deadline));
             let ran = p.user_cycles() - start;
             self.now += ran;
             self.stats.user_cycles += ran;

@@ -40,8 +40,8 @@ impl Kernel {
     ) -> Result<(), Errno> {
         let (pc, sp) = (p.cpu.sample_pc(), p.reg(Reg::SP));
         sigframe::enter_handler(p, sig, cause)?;
-        if let Some(mut cg) = self.call_graph(p.pid) {
-            cg.signal(pc, sp, p.cpu.pc());
+        if let Some(cg) = self.call_graph(p.pid) {
+            cg.with_tracker(p.pid, |t| t.signal(pc, sp, p.cpu.pc()));
         }
         Ok(())
     }

@@ -171,10 +171,12 @@ pub struct ShadowStack {
 }
 
 /// One thread's shadow stack at work on its program's graph: the
-/// [`Observer`] the run loop reports that thread's instructions to.
+/// [`Observer`] the run loop reports that thread's instructions to. It
+/// holds the stack itself, so that counting an instruction is one step
+/// from the observer.
 pub struct Tracker<'a> {
     program: &'a mut Program,
-    stack: &'a mut ShadowStack,
+    stack: ShadowStack,
 }
 
 impl CallGraph {
@@ -239,14 +241,14 @@ impl CallGraph {
     /// Thread `pid` exits or execs: its open frames are closed as if they
     /// had returned after its last instruction, and tracking it ends.
     pub fn end(&mut self, pid: u32) {
-        if let Some(mut stack) = self.threads.remove(&pid) {
-            Tracker {
+        if let Some(stack) = self.threads.remove(&pid) {
+            let mut t = Tracker {
                 program: &mut self.program,
-                stack: &mut stack,
-            }
-            .finish();
-            self.ended.0 += stack.instructions;
-            self.ended.1 += stack.cycles;
+                stack,
+            };
+            t.finish();
+            self.ended.0 += t.stack.instructions;
+            self.ended.1 += t.stack.cycles;
         }
     }
 
@@ -258,14 +260,21 @@ impl CallGraph {
         }
     }
 
-    /// Thread `pid`'s stack at work, while it is tracked.
-    pub fn tracker(&mut self, pid: u32) -> Option<Tracker<'_>> {
-        let CallGraph {
-            program, threads, ..
-        } = self;
-        threads
-            .get_mut(&pid)
-            .map(|stack| Tracker { program, stack })
+    /// Runs `f` with thread `pid`'s stack at work on the graph, while the
+    /// thread is tracked.
+    pub fn with_tracker<R>(
+        &mut self,
+        pid: u32,
+        f: impl FnOnce(&mut Tracker<'_>) -> R,
+    ) -> Option<R> {
+        let slot = self.threads.get_mut(&pid)?;
+        let mut t = Tracker {
+            program: &mut self.program,
+            stack: std::mem::take(slot),
+        };
+        let r = f(&mut t);
+        *slot = t.stack;
+        Some(r)
     }
 
     /// Whether thread `pid` is tracked.
@@ -514,21 +523,23 @@ mod tests {
         cg
     }
 
-    fn t(cg: &mut CallGraph, pid: u32) -> Tracker<'_> {
-        cg.tracker(pid).expect("tracked")
+    /// Runs `f` on thread `pid`'s tracker.
+    fn on<R>(cg: &mut CallGraph, pid: u32, f: impl FnOnce(&mut Tracker<'_>) -> R) -> R {
+        cg.with_tracker(pid, f).expect("tracked")
     }
 
     /// Thread `pid` retires the transfer instruction and its delay slot.
     fn go_in(cg: &mut CallGraph, pid: u32, kind: TransferKind, site: u32, target: u32, sp: u32) {
-        let mut t = t(cg, pid);
-        t.transfer(Transfer {
-            kind,
-            site,
-            target,
-            sp,
+        on(cg, pid, |t| {
+            t.transfer(Transfer {
+                kind,
+                site,
+                target,
+                sp,
+            });
+            t.retire(site, 1);
+            t.retire(site + 4, 1);
         });
-        t.retire(site, 1);
-        t.retire(site + 4, 1);
     }
 
     fn go(cg: &mut CallGraph, kind: TransferKind, site: u32, target: u32, sp: u32) {
@@ -553,15 +564,17 @@ mod tests {
     #[test]
     fn call_and_return_push_and_pop_after_the_delay_slot() {
         let mut cg = graph();
-        t(&mut cg, P).transfer(Transfer {
-            kind: TransferKind::Call,
-            site: MAIN + 8,
-            target: F,
-            sp: 1000,
+        on(&mut cg, P, |t| {
+            t.transfer(Transfer {
+                kind: TransferKind::Call,
+                site: MAIN + 8,
+                target: F,
+                sp: 1000,
+            })
         });
-        t(&mut cg, P).retire(MAIN + 8, 1);
+        on(&mut cg, P, |t| t.retire(MAIN + 8, 1));
         assert_eq!(cg.depth(P), 0, "the delay slot has not retired yet");
-        t(&mut cg, P).retire(MAIN + 12, 1);
+        on(&mut cg, P, |t| t.retire(MAIN + 12, 1));
         assert_eq!(cg.depth(P), 1);
         ret(&mut cg, F + 0x20, MAIN + 16, 1000);
         assert_eq!(cg.depth(P), 0);
@@ -615,11 +628,11 @@ mod tests {
     fn signal_frame_survives_the_handler_and_sigreturn_pops_it() {
         let mut cg = graph();
         call(&mut cg, MAIN + 8, F, 1000);
-        t(&mut cg, P).signal(F + 0x24, 960, G);
+        on(&mut cg, P, |t| t.signal(F + 0x24, 960, G));
         call(&mut cg, G + 8, SETJMP, 700); // the handler calls something
-        t(&mut cg, P).sample(SETJMP + 4);
+        on(&mut cg, P, |t| t.sample(SETJMP + 4));
         ret(&mut cg, SETJMP + 4, G + 16, 700);
-        t(&mut cg, P).sigreturn();
+        on(&mut cg, P, |t| t.sigreturn());
         assert_eq!(cg.depth(P), 1);
         assert_eq!(
             cg.stacks(),
@@ -640,7 +653,7 @@ mod tests {
         let mut cg = graph();
         call(&mut cg, MAIN + 8, F, 1000); // 2 instructions so far
         call(&mut cg, F + 8, G, 960); // 4
-        t(&mut cg, P).retire(G + 8, 5);
+        on(&mut cg, P, |t| t.retire(G + 8, 5));
         cg.finish();
         let cost = |site, callee| {
             cg.arcs()
@@ -708,8 +721,8 @@ mod tests {
         );
         go_in(&mut cg, MEMBER, TransferKind::Return, G + 0x20, 0x7000, 520);
         assert_eq!((cg.depth(P), cg.depth(MEMBER)), (1, 0));
-        t(&mut cg, MEMBER).sample(G + 4);
-        t(&mut cg, P).sample(F + 4);
+        on(&mut cg, MEMBER, |t| t.sample(G + 4));
+        on(&mut cg, P, |t| t.sample(F + 4));
         assert_eq!(
             cg.stacks(),
             vec![(vec![MAIN + 8, F + 4], 1), (vec![G + 4], 1)]
@@ -720,11 +733,11 @@ mod tests {
     fn exec_ends_a_threads_stack_and_its_tracking() {
         let mut cg = graph();
         call(&mut cg, MAIN + 8, F, 1000);
-        t(&mut cg, P).retire(F, 1);
-        t(&mut cg, P).retire(F + 4, 1);
+        on(&mut cg, P, |t| t.retire(F, 1));
+        on(&mut cg, P, |t| t.retire(F + 4, 1));
         cg.end(P);
         assert!(!cg.tracks(P));
-        assert!(cg.tracker(P).is_none());
+        assert_eq!(cg.with_tracker(P, |_| ()), None);
         assert_eq!(cg.arcs()[0].1.instructions, 2, "the open frame was closed");
     }
 }

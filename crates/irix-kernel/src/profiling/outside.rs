@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{CallGraph, HostProfile, Tracker};
+use super::{CallGraph, HostProfile};
 use crate::clock;
 use crate::kernel::Kernel;
 use crate::memory::MappedObject;
@@ -64,14 +64,13 @@ impl Kernel {
         }
     }
 
-    /// Process `pid`'s shadow stack at work on the program's call graph,
-    /// while it is profiled.
-    pub(crate) fn call_graph(&mut self, pid: Pid) -> Option<Tracker<'_>> {
+    /// The program's call graph, while process `pid` is profiled (see
+    /// [`CallGraph::with_tracker`] for its stack).
+    pub(crate) fn call_graph(&mut self, pid: Pid) -> Option<&mut CallGraph> {
         self.outside
             .as_mut()
             .filter(|o| o.members.contains_key(&pid))
             .and_then(|o| o.callgraph.as_mut())
-            .and_then(|cg| cg.tracker(pid))
     }
 
     /// Ends call tracking (open frames closed) and hands the graph over.
@@ -145,8 +144,8 @@ impl Kernel {
         };
         while now >= next {
             let pc = p.cpu.sample_pc();
-            if let Some(mut t) = o.callgraph.as_mut().and_then(|cg| cg.tracker(p.pid)) {
-                t.sample(pc);
+            if let Some(cg) = o.callgraph.as_mut() {
+                cg.with_tracker(p.pid, |t| t.sample(pc));
             }
             if !o.hist.tick(pc) {
                 o.tick_elsewhere(p, pc);

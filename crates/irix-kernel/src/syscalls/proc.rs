@@ -379,8 +379,8 @@ pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// in the sigcontext at scp (see `sigframe`).
 pub fn sigreturn(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     crate::sigframe::sigreturn(p, a.ptr(0))?;
-    if let Some(mut cg) = k.call_graph(p.pid) {
-        cg.sigreturn();
+    if let Some(cg) = k.call_graph(p.pid) {
+        cg.with_tracker(p.pid, |t| t.sigreturn());
     }
     Ok(Ret::Jumped)
 }
