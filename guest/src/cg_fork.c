@@ -18,24 +18,11 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "callgraph.h"
-
-/* Longer than one 1,000,000-cycle time slice. */
-#define LEAF_SPIN 300000u
-
-NOTAIL unsigned leaf(void)
-{
-	return spin(LEAF_SPIN);
-}
+#include "cg_turns.h"
 
 NOTAIL unsigned child_work(void)
 {
 	return leaf() + leaf() + leaf();
-}
-
-NOTAIL unsigned parent_work(void)
-{
-	return leaf() + leaf();
 }
 
 /* 1 in the child, 0 in the parent, -1 if fork fails. */

@@ -17,24 +17,11 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <sys/prctl.h>
-#include "callgraph.h"
-
-/* Longer than one 1,000,000-cycle time slice. */
-#define LEAF_SPIN 300000u
-
-NOTAIL unsigned leaf(void)
-{
-	return spin(LEAF_SPIN);
-}
+#include "cg_turns.h"
 
 NOTAIL unsigned member_work(void)
 {
 	return leaf() + leaf() + leaf();
-}
-
-NOTAIL unsigned parent_work(void)
-{
-	return leaf() + leaf();
 }
 
 NOTAIL static int member(void *arg)
