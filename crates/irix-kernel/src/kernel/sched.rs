@@ -34,7 +34,8 @@ impl Kernel {
     }
 
     /// As `run`, with `obs` seeing every instruction the outside-profiled
-    /// process retires while its profile is active (until it execs).
+    /// processes retire while their profile is active (each until it
+    /// execs).
     pub fn run_observed<O: Observer>(&mut self, obs: &mut O) -> Outcome {
         loop {
             if let RunEnd::Finished(outcome) = self.run_debug(obs, &mut ()) {

@@ -38,7 +38,8 @@ pub struct OutsideProfile {
 }
 
 impl Kernel {
-    /// Profiles process `pid` from outside at `hz` into `hist`.
+    /// Profiles process `pid` from outside at `hz` into `hist`, and the
+    /// processes it forks or starts with sproc (see [`OutsideProfile`]).
     pub fn set_outside_profile(&mut self, pid: Pid, hist: HostProfile, hz: u32) {
         let interval = clock::tick_interval(self.config.cpu_hz, hz);
         let now = self.procs.get(&pid).map_or(0, |p| p.user_cycles());
