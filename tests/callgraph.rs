@@ -237,6 +237,7 @@ const CASES: &[Case] = &[
         ],
         arcs: &[
             ("main", "run", 1),
+            ("run", "spin", 1),
             ("run", "fork", 1),
             ("run", "child_work", 1),
             ("child_work", "leaf", 3),
@@ -375,6 +376,7 @@ fn forked_children_and_sproc_members_keep_stacks_of_their_own() {
                 "__start;main;parent_tail;spin",
                 "__start;main;run;child_work;leaf;spin",
                 "__start;main;run;parent_work;leaf;spin",
+                "__start;main;run;spin",
             ][..],
             "__start;main;run;child_work;leaf;spin",
             "__start;main;run;parent_work;leaf;spin",
@@ -391,7 +393,7 @@ fn forked_children_and_sproc_members_keep_stacks_of_their_own() {
         ),
     ] {
         let gmon = dir.file(&format!("{program}.gmon"));
-        let out = prof(&[], &gmon, program, &[]);
+        let out = prof(&["--exact"], &gmon, program, &[]);
         assert_eq!(out.status.shell(), 0, "{program}: {}", out.stderr);
         let stacks = folded(program, &gmon);
         let got: Vec<&str> = stacks.keys().map(String::as_str).collect();
@@ -401,6 +403,26 @@ fn forked_children_and_sproc_members_keep_stacks_of_their_own() {
         // user-time grid.
         assert!(stacks[two] > 0, "{program}: {stacks:?}");
         assert_eq!(2 * stacks[three], 3 * stacks[two], "{program}: {stacks:?}");
+        // Exact costs: what both processes retired, each cycle once. The
+        // child's copy of main's frame charges only what the child ran
+        // after the fork (not the parent's spin before it again), so
+        // main's inclusive cycles stay within the total.
+        let p = read_sidecar(std::path::Path::new(&gmon))
+            .expect("sidecar")
+            .expect("present");
+        let total: u64 = p.exact.iter().map(|c| c.cycles).sum();
+        let main = inclusive_cycles(&p, program, "__start", "main");
+        assert!(main > 0 && main <= total, "{program}: {main} of {total}");
+        let (work3, work2) = match program {
+            "cg_fork" => ("child_work", "parent_work"),
+            _ => ("member_work", "parent_work"),
+        };
+        let leaves = |work| inclusive_cycles(&p, program, work, "leaf");
+        assert_eq!(
+            2 * leaves(work3) / 3,
+            leaves(work2),
+            "{program}: three leaves, two leaves"
+        );
     }
 }
 
