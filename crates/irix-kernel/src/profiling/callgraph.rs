@@ -51,16 +51,19 @@
 //!   the last instruction as if they had returned, so inclusive costs stay
 //!   consistent (a caller's inclusive cost is its own plus its callees').
 //!
-//! Frames beyond [`MAX_DEPTH`] are not kept (their arcs are still counted);
-//! the resynchronisation rules clean up when the recursion unwinds.
+//! Beyond [`MAX_FRAMES`] frames in all of a program's stacks together, new
+//! frames are not kept (their arcs are still counted; a forked child copies
+//! only the bottom of its parent's stack that fits), so neither a runaway
+//! recursion nor many forks of a deep stack exhausts the host's memory; the
+//! resynchronisation rules clean up when the recursion unwinds.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use cpu_mips::{Observer, Transfer, TransferKind};
 
-/// Deepest shadow stack kept (a runaway recursion must not exhaust memory).
-pub const MAX_DEPTH: usize = 1 << 20;
+/// Most frames kept in all of a program's shadow stacks together (32 MiB).
+pub const MAX_FRAMES: usize = 1 << 20;
 
 /// A function's address range `[start, end)`, for recognising tail calls
 /// and calls that are not calls.
@@ -158,6 +161,8 @@ struct Program {
     /// Sample counts per real stack: call sites from the outermost frame
     /// in, then the sampled PC.
     stacks: AddrMap<Vec<u32>, u64>,
+    /// Frames held by all the threads' stacks (at most [`MAX_FRAMES`]).
+    frames_kept: usize,
 }
 
 /// One thread's shadow stack, with what it has retired.
@@ -216,11 +221,12 @@ impl CallGraph {
     /// once, by the parent; each process charges its frames only what it
     /// retires itself.
     pub fn fork(&mut self, parent: u32, child: u32) {
+        self.end(child);
         let Some(p) = self.threads.get(&parent) else {
             return;
         };
-        let frames = p
-            .frames
+        let room = MAX_FRAMES - self.program.frames_kept;
+        let frames: Vec<Frame> = p.frames[..p.frames.len().min(room)]
             .iter()
             .map(|f| Frame {
                 start_instructions: 0,
@@ -228,7 +234,7 @@ impl CallGraph {
                 ..*f
             })
             .collect();
-        self.end(child);
+        self.program.frames_kept += frames.len();
         self.threads.insert(
             child,
             ShadowStack {
@@ -347,7 +353,8 @@ impl Tracker<'_> {
     fn push(&mut self, key: ArcKey, ret: u32, sp: u32, kind: ArcKind) {
         let arc = self.program.arc(key, kind);
         self.program.arcs[arc as usize].1.calls += 1;
-        if self.stack.frames.len() < MAX_DEPTH {
+        if self.program.frames_kept < MAX_FRAMES {
+            self.program.frames_kept += 1;
             self.stack.frames.push(Frame {
                 arc,
                 ret,
@@ -362,6 +369,7 @@ impl Tracker<'_> {
     /// Pops the top frame, charging what ran while it was there to its arc.
     fn pop(&mut self) -> Option<Frame> {
         let f = self.stack.frames.pop()?;
+        self.program.frames_kept -= 1;
         self.close(&f);
         Some(f)
     }
@@ -739,5 +747,24 @@ mod tests {
         assert!(!cg.tracks(P));
         assert_eq!(cg.with_tracker(P, |_| ()), None);
         assert_eq!(cg.arcs()[0].1.instructions, 2, "the open frame was closed");
+    }
+
+    #[test]
+    fn past_max_frames_in_all_stacks_together_frames_are_not_kept() {
+        const CHILD: u32 = P + 1;
+        let mut cg = graph();
+        call(&mut cg, MAIN + 8, F, 0x1000_0000);
+        let deep = MAX_FRAMES as u32 - 11;
+        for i in 0..deep {
+            call(&mut cg, F + 8, F, 0x0fff_0000 - i * 8);
+        }
+        cg.fork(P, CHILD);
+        assert_eq!(cg.depth(CHILD), 10, "only what fits is copied");
+        call(&mut cg, F + 8, G, 0x0100_0000);
+        assert_eq!(cg.depth(P), MAX_FRAMES - 10, "the budget is spent");
+        assert_eq!(calls(&cg, F + 8, G), 1, "the arc is counted all the same");
+        cg.end(CHILD);
+        call(&mut cg, G + 8, SETJMP, 0x00f0_0000);
+        assert_eq!(cg.depth(P), MAX_FRAMES - 9);
     }
 }
