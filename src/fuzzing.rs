@@ -53,7 +53,7 @@ pub fn decoder(data: &[u8]) {
     for mode64 in [false, true] {
         let mut cpu = cpu_mips::Cpu::new(cpu_mips::CpuConfig {
             mode64,
-            clock_hz: 100_000_000,
+            ..cpu_mips::CpuConfig::default()
         });
         cpu.set_pc(BASE);
         // Exceptions stop the run: step past each, a few times.

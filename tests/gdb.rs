@@ -60,9 +60,23 @@ fn gdb(dir: &Scratch, program: &Path, sock: &Path, commands: &str) -> String {
     // guest/ (build.sh maps the build directory away, so the binary is the
     // same in every checkout): GDB finds them through `directory`.
     let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("guest");
+    let setup = format!("directory {}", sources.display());
+    gdb_run(dir, &[], &setup, program, sock, commands)
+}
+
+/// Runs GDB in batch mode with the command-line `options`: `setup`, then
+/// loads `program`, connects to `sock` and runs `commands`. Returns GDB's
+/// output (stdout and stderr).
+fn gdb_run(
+    dir: &Scratch,
+    options: &[&str],
+    setup: &str,
+    program: &Path,
+    sock: &Path,
+    commands: &str,
+) -> String {
     let script = format!(
-        "set pagination off\nset confirm off\nset width 0\ndirectory {}\nfile {}\ntarget remote {}\n{commands}\n",
-        sources.display(),
+        "set pagination off\nset confirm off\nset width 0\n{setup}\nfile {}\ntarget remote {}\n{commands}\n",
         program.display(),
         sock.display()
     );
@@ -71,7 +85,10 @@ fn gdb(dir: &Scratch, program: &Path, sock: &Path, commands: &str) -> String {
     // in order with its stdout.
     let mut cmd = std::process::Command::new("sh");
     cmd.arg("-c")
-        .arg(format!("exec {GDB} -nx -batch -x \"$0\" 2>&1"))
+        .arg(format!(
+            "exec {GDB} -nx -batch {} -x \"$0\" 2>&1",
+            options.join(" ")
+        ))
         .arg(&path);
     let run = run_command(cmd);
     format!("{}{}", run.stdout_text(), run.stderr)
@@ -386,6 +403,17 @@ fn a_debugged_profile_is_the_undebugged_profile_bit_for_bit() {
     assert!(!plain.stderr.contains(" 0 samples at"), "{}", plain.stderr);
 }
 
+/// Fails unless `out` has each of `parts`, in this order.
+fn assert_in_order(out: &str, parts: &[&str]) {
+    let mut rest = out;
+    for part in parts {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => panic!("GDB's output lacks {part:?} after the parts before it:\n{out}"),
+        }
+    }
+}
+
 /// GDB's output between `echo ==NAME==\n` and the next marker.
 fn block<'a>(out: &'a str, name: &str) -> &'a str {
     let start = out
@@ -598,4 +626,204 @@ fn a_bare_port_listens_on_localhost_and_serves_the_protocol() {
         std::thread::sleep(Duration::from_millis(10));
     };
     assert_eq!(status.code(), Some(128 + 9));
+}
+
+#[test]
+fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library() {
+    // irix-emu's own dynamic program: its interpreter /lib/ld.so maps
+    // /lib/libgreet.so with SGI_ELFMAP, moved from its link address 0.
+    // A breakpoint on a library function set before the library is mapped
+    // resolves when the stub reports the mapping. Under `prof`: the
+    // library events cost no virtual time either.
+    if !require_tool(GDB) {
+        return;
+    }
+    let Some(root) = common::dynroot() else {
+        return;
+    };
+    let program = root.join("bin/dyn_hello");
+    let program_s = program.display().to_string();
+    let dir = Scratch::new("gdb-dso");
+    let root_s = root.display().to_string();
+    let options = |gmon| {
+        [
+            "--root",
+            &root_s,
+            "--cpu-mhz",
+            "1",
+            "--fast",
+            "--exact",
+            "-o",
+            gmon,
+        ]
+    };
+    let plain_args = [
+        &["prof"][..],
+        &options("plain.out"),
+        &[&program_s, "a", "b"],
+    ]
+    .concat();
+    let plain = run_command(emu_command(plain_args, dir.path()));
+    assert_eq!(plain.status, Status::Code(42), "{}", plain.stderr);
+    let (sock, emu) = start_emu(
+        &dir,
+        "prof",
+        &options("debugged.out"),
+        &program,
+        &["a", "b"],
+    );
+    let out = gdb_run(
+        &dir,
+        &[],
+        &format!("set sysroot {root_s}"),
+        &program,
+        &sock,
+        "info sharedlibrary\nbreak greet_add\ncontinue\ninfo sharedlibrary\nbt\n\
+         info registers a0 a1\ndelete\ncontinue",
+    );
+    let run = emu.join().unwrap();
+    let lib = format!("{root_s}/lib/libgreet.so");
+    assert!(
+        out.contains(&format!(
+            "Breakpoint 1, 0x300002f4 in greet_add () from {lib}\n"
+        )),
+        "{out}"
+    );
+    assert_lines(
+        &out,
+        &[
+            &format!("0x0f000000  0x0f012550  Yes (*)     {root_s}/lib/ld.so"),
+            // Moved from 0 to the mmap area, where GDB relocated it.
+            &format!("0x30000000  0x300103c0  Yes (*)     {lib}"),
+            &format!("#0  0x300002f4 in greet_add () from {lib}"),
+            "a0: 0x2",
+            "a1: 0x28",
+            "[Inferior 1 (process 1) exited with code 052]",
+        ],
+    );
+    // Before the interpreter ran, only it was mapped.
+    let first = out.split("Breakpoint 1 at").next().unwrap();
+    assert!(!first.contains("libgreet.so"), "{out}");
+    assert!(
+        out.contains("#1  0x") && out.contains(" in main ()"),
+        "{out}"
+    );
+    assert_eq!(run.status, Status::Code(42), "{}", run.stderr);
+    let a = std::fs::read(dir.path().join("plain.out")).unwrap();
+    let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
+    assert!(a == b, "the debugged run's gmon.out differs");
+}
+
+#[test]
+fn ido_5_3_cfe_breaks_in_main_and_in_libc_so_1() {
+    // IDO 5.3's C front end: the kernel maps libc.so.1 (the program's
+    // interpreter), which maps rld, which maps what the program needs;
+    // GDB reads the objects from the IRIX root as its sysroot. GDB 13 crashes
+    // reading the ECOFF symbols (.mdebug) of SGI's libc.so.1 and rld, so it
+    // runs with --readnever (the ELF symbol tables are enough here).
+    if !require_tool(GDB) {
+        return;
+    }
+    let root = match std::env::var_os("IRIX_ROOT_53") {
+        Some(r) if Path::new(&r).join("usr/lib/cfe").is_file() => PathBuf::from(r),
+        Some(r) => {
+            eprintln!(
+                "SKIP: IRIX_ROOT_53={} has no usr/lib/cfe",
+                Path::new(&r).display()
+            );
+            return;
+        }
+        None => {
+            eprintln!("SKIP: IRIX_ROOT_53 is not set (the path of an IRIX 5.3 root with IDO)");
+            return;
+        }
+    };
+    let root_s = root.display().to_string();
+    let cfe = root.join("usr/lib/cfe");
+    let dir = Scratch::new("gdb-cfe");
+    let (sock, emu) = start_emu(&dir, "run", &["--root", &root_s], &cfe, &[]);
+    let out = gdb_run(
+        &dir,
+        &["--readnever"],
+        &format!("set sysroot {root_s}"),
+        &cfe,
+        &sock,
+        "break main\ncontinue\nbt 1\ninfo sharedlibrary\nbreak exit\ncontinue\nbt\n\
+         stepi\ninfo symbol $pc\ndelete\ncontinue",
+    );
+    let run = emu.join().unwrap();
+    let libc = format!("{root_s}/usr/lib/libc.so.1");
+    assert!(out.contains(" in main ()\n"), "{out}");
+    assert!(out.contains("#0  0x0041cd24 in main ()"), "{out}");
+    let listed = |name: &str| {
+        out.lines()
+            .any(|l| l.starts_with("0x") && l.contains("Yes") && l.ends_with(name))
+    };
+    assert!(listed(&libc), "{out}");
+    assert!(listed(&format!("{root_s}/lib/rld")), "{out}");
+    assert!(
+        out.contains(&format!(" in exit () from {libc}\n")),
+        "no stop in libc.so.1's exit:\n{out}"
+    );
+    // stepi at exit's call runs the call and its delay slot: into the
+    // callee, within libc.so.1.
+    let after_step = out.split("#1  0x").nth(1).unwrap_or("");
+    assert!(
+        after_step
+            .lines()
+            .any(|l| l.contains(" in section .text of ") && l.ends_with(&libc)),
+        "{out}"
+    );
+    assert!(
+        out.contains("#1  0x") && out.contains(" in main ()\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[Inferior 1 (process 1) exited normally]"),
+        "{out}"
+    );
+    assert_eq!(run.status, Status::Code(0), "{}", run.stderr);
+}
+
+#[test]
+fn reverse_next_and_reverse_step_go_back_by_lines() {
+    // Forward by lines to 59 (over fork_child's fork, _exit and waitpid),
+    // then back by lines: reverse-next steps back over calls, system
+    // calls included, to the state the forward run had at that line;
+    // reverse-step enters a function with line information from its end.
+    let script = format!(
+        "break 56\ncontinue\nnext\nnext\necho ==AT58==\\n\n{SHOW_STATE}\necho ==END==\\n\n\
+         next\np child\nreverse-next\necho ==BACK58==\\n\n{SHOW_STATE}\necho ==END==\\n\n\
+         reverse-next\np d0\nreverse-next\nreverse-next\nreverse-step\nreverse-step\nreverse-step\nbt\n\
+         delete\ncontinue"
+    );
+    let Some((run, out)) = session("run", &[], &[], &script) else {
+        return;
+    };
+    assert_eq!(block(&out, "AT58"), block(&out, "BACK58"), "{out}");
+    assert_in_order(
+        &out,
+        &[
+            "==BACK58==",
+            "57\t\td1 = delay_demo(1);",
+            "$2 = 5",
+            // Back over delay_demo(0) to the breakpoint at its line.
+            "Breakpoint 1, main (argc=1, argv=0x",
+            "56\t\td0 = delay_demo(0);",
+            "55\t\tcounter += 13;",
+            "53\t\twhile (argc > 1)",
+            // Into add_scaled from its end.
+            "add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:37",
+            "37\t}",
+            "#0  add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:37",
+            "#1  0x0040028c in main (argc=1, argv=0x",
+            "[Inferior 1 (process 1) exited with code 07]",
+        ],
+    );
+    assert!(
+        out.contains("\n$1 = 3\n58\t\tchild = fork_child();\n"),
+        "{out}"
+    );
+    assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
+    assert_eq!(run.stdout_text(), "r=12 counter=20 d=5,106 child=3\n");
 }

@@ -9,6 +9,7 @@
 //! - no guest can make the emulator hang (proc_deadlock: 125 + message)
 //! - two runs of a multi-process guest print identical output and profiles
 //! - times() reports a waited-for child's times in cutime/cstime
+//! - record locks exclude another process until the owner closes
 //!
 //! Scheduling is round-robin in pid order with 1,000,000-cycle slices
 //! (README "Scheduling"), so the interleaving and every output are fixed.
@@ -210,4 +211,44 @@ child: resumed after SIGCONT
 parent: child exited with status 5
 "
     );
+}
+
+#[test]
+fn record_locks_exclude_another_process_until_the_owner_closes() {
+    // proc_locks (guest/src/proc_locks.c): F_ALLOCSP/F_FREESP size its
+    // file; the parent's write lock on bytes 0-9 stops its child (F_GETLK
+    // names it, F_SETLK is EAGAIN) until the parent closes the file, which
+    // ends the child's F_SETLKW wait.
+    let Some(program) = common::guest_program("irix", "proc_locks") else {
+        return;
+    };
+    let dir = common::Scratch::new("proc-locks");
+    let r = common::run_emu(["run".as_ref(), program.as_os_str()], dir.path());
+    assert_eq!(r.status, Status::Code(0), "stderr: {}", r.stderr);
+    assert_eq!(
+        r.stdout_text(),
+        "allocsp to 97568: 0
+size 97568
+allocsp shorter: 0
+size 97568
+freesp from 4096: 0
+size 4096
+parent write lock 0-9: 0
+parent bad type: -1 EINVAL
+parent negative length: -1 EINVAL
+lock on a pipe: -1 EINVAL
+child getlk: 0
+child getlk: type 2 start 0 len 10 pid is parent 1
+child write lock 5: -1 EAGAIN
+child read lock 10-: 0
+child getlk own lock: type 3
+parent read lock 10: 0
+parent write lock 10: -1 EAGAIN
+parent unlocks 0-9 by closing: 0
+child waits for 0-9: 0
+child exit 0
+unlink: 0
+"
+    );
+    assert!(dir.names().is_empty(), "{:?}", dir.names());
 }

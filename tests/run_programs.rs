@@ -468,7 +468,12 @@ struct Stats {
 
 fn parse_stats(stderr: &str) -> Stats {
     let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 5, "five --stats lines: {stderr:?}");
+    assert_eq!(lines.len(), 6, "six --stats lines: {stderr:?}");
+    assert!(
+        lines[5].starts_with("irix-emu: engine          block (")
+            && lines[5].ends_with("% of instructions in whole blocks)"),
+        "the engine line: {stderr:?}"
+    );
     let field = |i: usize, label: &str| -> &str {
         let l = lines[i]
             .strip_prefix("irix-emu: ")

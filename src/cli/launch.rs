@@ -170,6 +170,7 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
         cwd: "/".into(),
         personality: m.personality,
         cpu_hz: m.cpu_mhz * 1_000_000,
+        engine: m.engine,
         epoch: m.epoch.unwrap_or(DEFAULT_EPOCH),
         max_cycles: m.max_cycles,
         host_deadline: m.timeout.map(|t| {

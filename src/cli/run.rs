@@ -40,4 +40,9 @@ pub fn print_stats(k: &irix_kernel::Kernel, host: std::time::Duration) {
         "guest MIPS      {:.1}",
         s.instructions as f64 / host_s.max(1e-9) / 1e6
     ));
+    say(format_args!(
+        "engine          {} ({:.1}% of instructions in whole blocks)",
+        k.config.engine,
+        100.0 * s.instructions_in_blocks as f64 / s.instructions.max(1) as f64
+    ));
 }

@@ -107,10 +107,11 @@ impl Arch for MipsBe {
 }
 
 /// The target description: GDB's MIPS register features with 32-bit
-/// registers (an o32 process), numbered as the `g` packet orders them.
+/// registers (an o32 process), numbered as the `g` packet orders them, and
+/// the OS ABI "none" (GDB has no IRIX ABI; see `libraries`).
 const TARGET_XML: &str = concat!(
     r#"<?xml version="1.0"?><!DOCTYPE target SYSTEM "gdb-target.dtd"><target version="1.0">"#,
-    "<architecture>mips</architecture>",
+    "<architecture>mips</architecture><osabi>none</osabi>",
     r#"<feature name="org.gnu.gdb.mips.cpu">"#,
     r#"<reg name="r0" bitsize="32" regnum="0"/><reg name="r1" bitsize="32"/><reg name="r2" bitsize="32"/><reg name="r3" bitsize="32"/>"#,
     r#"<reg name="r4" bitsize="32"/><reg name="r5" bitsize="32"/><reg name="r6" bitsize="32"/><reg name="r7" bitsize="32"/>"#,
@@ -172,5 +173,7 @@ mod tests {
         let xml = MipsBe::target_description_xml().unwrap();
         assert_eq!(xml.matches("<reg ").count(), REG_COUNT);
         assert!(xml.contains(r#"name="pc" bitsize="32" regnum="37""#));
+        // GDB has no IRIX OS ABI; "none" selects the target-side library list.
+        assert!(xml.contains("<osabi>none</osabi>"));
     }
 }

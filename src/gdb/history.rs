@@ -99,6 +99,9 @@ impl<O: Observer> Debuggee<'_, O> {
                         self.state.snapshot_cycles = p.cpu.cycles();
                     }
                     self.history.record(self.kernel.snapshot_without_files());
+                    if self.new_library() {
+                        return Ran::Stopped(end, Some(Stop::Library));
+                    }
                 }
                 // A scan covers one interval between snapshots.
                 (RunEnd::DebugStop, Some(Stop::SyscallInPast))
@@ -118,6 +121,18 @@ impl<O: Observer> Debuggee<'_, O> {
                 _ => return Ran::Stopped(end, stop),
             }
         }
+    }
+
+    /// Whether GDB must hear that the traced process mapped another
+    /// object: only while it continues (a step reports its own stop; the
+    /// list is read again at the next event).
+    fn new_library(&mut self) -> bool {
+        let mapped = self.kernel.debug_objects(self.state.pid).len();
+        if self.state.mode != Mode::Continue || mapped == self.state.libraries {
+            return false;
+        }
+        self.state.libraries = mapped;
+        true
     }
 
     /// The saved live machine takes over again.
@@ -209,6 +224,7 @@ pub fn start(kernel: &Kernel, state: &mut DebugState) -> History {
     if let Some(p) = kernel.debug_process(state.pid) {
         state.snapshot_cycles = p.cpu.cycles();
     }
+    state.libraries = kernel.debug_objects(state.pid).len();
     h.record(kernel.snapshot_without_files());
     h
 }

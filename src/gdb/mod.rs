@@ -9,6 +9,7 @@
 //!   watchpoints of the traced process.
 //! - `stop`: deciding, before each instruction, whether to stop.
 //! - `history`: snapshots and re-execution for reverse execution.
+//! - `libraries`: the shared objects rld mapped, for GDB.
 //! - `signal`: IRIX signal numbers in GDB's numbering.
 //! - `monitor`: `monitor follow-fork child|parent` and `monitor pid`.
 //!
@@ -20,6 +21,7 @@
 mod arch;
 mod conn;
 mod history;
+mod libraries;
 mod monitor;
 mod signal;
 mod stop;
@@ -136,6 +138,7 @@ impl<'k, O: Observer> BlockingEventLoop for EventLoop<'k, O> {
             RunEnd::DebugStop => match stop {
                 Some(Stop::DoneStep) => StopReason::DoneStep,
                 Some(Stop::Breakpoint) => StopReason::SwBreak(()),
+                Some(Stop::Library) => StopReason::Library(()),
                 Some(Stop::Watch { kind, addr }) => StopReason::Watch {
                     tid: (),
                     kind,

@@ -1,5 +1,7 @@
-//! `monitor` commands: GDB's own fork following needs per-process detach
-//! (`D;pid`), which the protocol library ends the whole session on, so the
+//! `monitor` commands. GDB's own fork following needs a fork event naming
+//! the child's pid and a per-process detach (`D;pid`); the protocol
+//! library (gdbstub 0.7) has neither (its fork event names the one debugged
+//! pid, its `D` ends the session whatever the pid; see the README), so the
 //! stub follows forks itself:
 //!
 //! - `monitor follow-fork child`: at the traced process's next fork the

@@ -57,6 +57,8 @@ pub enum Stop {
     Reached,
     DoneStep,
     Breakpoint,
+    /// The traced process mapped another shared object.
+    Library,
     Watch {
         kind: WatchKind,
         addr: u32,
@@ -109,6 +111,8 @@ pub struct DebugState {
     pub snapshot_cycles: u64,
     /// `Scan`: the hits found, by retired count.
     pub hits: Vec<(u64, Stop)>,
+    /// The traced process's mapped objects GDB has been told of.
+    pub libraries: usize,
 }
 
 impl DebugState {
@@ -125,6 +129,7 @@ impl DebugState {
             head: None,
             snapshot_cycles: 0,
             hits: Vec::new(),
+            libraries: 0,
         }
     }
 
@@ -193,7 +198,8 @@ impl DebugState {
             return Some(Stop::Snapshot);
         }
         let moved = here != self.resumed_at;
-        if moved && self.mode == Mode::Step {
+        // A step runs a branch together with its delay slot.
+        if moved && self.mode == Mode::Step && !p.cpu.in_delay_slot() {
             return Some(Stop::DoneStep);
         }
         if moved && self.breakpoints.contains(&here.pc) {

@@ -62,6 +62,12 @@ impl<O: Observer> Target for Debuggee<'_, O> {
         Some(self)
     }
 
+    fn support_libraries(
+        &mut self,
+    ) -> Option<gdbstub::target::ext::libraries::LibrariesOps<'_, Self>> {
+        Some(self)
+    }
+
     fn support_extended_mode(
         &mut self,
     ) -> Option<gdbstub::target::ext::extended_mode::ExtendedModeOps<'_, Self>> {
@@ -170,8 +176,10 @@ impl<O: Observer> gdbstub::target::ext::base::reverse_exec::ReverseCont<()> for 
 }
 
 impl<O: Observer> SingleThreadSingleStep for Debuggee<'_, O> {
-    /// One instruction: a branch stops in its delay slot, the delay slot
-    /// at the branch's target (a nullified slot belongs to its branch).
+    /// One instruction, a branch with its delay slot: a step of a branch
+    /// stops at its target (or after a nullified slot), as GDB's MIPS
+    /// stepping expects; a step from a delay slot (where reverse-stepi can
+    /// stop) runs the slot and stops at the branch's target.
     fn step(&mut self, _signal: Option<Signal>) -> Result<(), Fatal> {
         self.resume_with(Mode::Step)
     }

@@ -1,6 +1,7 @@
 //! Decoded-code cache: instructions are decoded once per 4 KiB code page.
 //!
-//! Contents: [`Entry`] (an op with its timing operands), [`Page`],
+//! Contents: [`Entry`] (an op with its timing operands), [`Page`] (with
+//! the block tier's blocks, see `block`),
 //! [`PageStore`] (page number -> decoded page), [`CodeMarks`] (bitmap of the
 //! pages holding decoded code, checked by every store so that
 //! self-modifying code still works).
@@ -13,6 +14,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::block::BlockSlot;
 use crate::decode::Op;
 use crate::timing::{operands, Operands};
 
@@ -46,19 +48,34 @@ impl Entry {
     }
 }
 
-/// The decoded instructions of one 4 KiB page.
+/// The decoded instructions of one 4 KiB page, and the block tier's
+/// blocks that start on it.
 pub(crate) struct Page {
     pub entries: [Entry; PAGE_WORDS],
+    /// One slot per word once the block tier has visited the page (empty
+    /// until then).
+    pub blocks: Vec<BlockSlot>,
 }
 
 impl Page {
     fn new() -> Box<Page> {
         Box::new(Page {
             entries: [Entry::EMPTY; PAGE_WORDS],
+            blocks: Vec::new(),
         })
     }
     fn reset(&mut self) {
         self.entries = [Entry::EMPTY; PAGE_WORDS];
+        self.blocks = Vec::new();
+    }
+    /// The block slot of word `idx`, allocating the page's slots on first
+    /// use.
+    #[inline]
+    pub fn block_slot(&mut self, idx: usize) -> &mut BlockSlot {
+        if self.blocks.is_empty() {
+            self.blocks = (0..PAGE_WORDS).map(|_| BlockSlot::Cold(0)).collect();
+        }
+        &mut self.blocks[idx & (PAGE_WORDS - 1)]
     }
 }
 

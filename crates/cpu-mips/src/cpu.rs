@@ -29,6 +29,9 @@ pub struct CpuConfig {
     pub mode64: bool,
     /// Pipeline clock in Hz (virtual time = cycles / clock_hz).
     pub clock_hz: u64,
+    /// How instructions are executed. Every engine gives the same state,
+    /// cycle for cycle; they differ only in host speed.
+    pub engine: Engine,
 }
 
 impl Default for CpuConfig {
@@ -36,7 +39,49 @@ impl Default for CpuConfig {
         CpuConfig {
             mode64: false,
             clock_hz: DEFAULT_CLOCK_HZ,
+            engine: Engine::default(),
         }
+    }
+}
+
+/// An execution engine (a tier). Each gives exactly the interpreter's
+/// registers, memory, cycle count and retired count at every point where
+/// [`Cpu::run`] returns; the lockstep tests hold them to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// One instruction at a time: the reference.
+    Interp,
+    /// Whole basic blocks with a precomputed schedule, falling back to the
+    /// interpreter where that schedule does not hold. Runs the interpreter
+    /// whenever an [`Observer`](crate::Observer) wants every instruction.
+    #[default]
+    Block,
+}
+
+impl Engine {
+    /// Every engine, by its command-line name.
+    pub const ALL: [(&'static str, Engine); 2] =
+        [("interp", Engine::Interp), ("block", Engine::Block)];
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = Engine::ALL
+            .iter()
+            .find(|(_, e)| e == self)
+            .map_or("?", |(n, _)| n);
+        f.write_str(name)
+    }
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Engine, String> {
+        Engine::ALL
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|(_, e)| *e)
+            .ok_or_else(|| format!("unknown engine `{s}` (expected interp or block)"))
     }
 }
 
@@ -69,6 +114,8 @@ pub struct Cpu {
     pub(crate) cycles: u64,
     /// Instructions retired.
     pub(crate) retired: u64,
+    /// Of those, retired by the block tier as part of whole blocks.
+    pub(crate) retired_in_blocks: u64,
     /// Ready-at cycles of registers (the load/HI-LO/FP interlocks).
     pub(crate) scoreboard: Scoreboard,
     /// Pages with decoded code (checked by stores).
@@ -97,6 +144,7 @@ impl Cpu {
             ll_bit: false,
             cycles: 0,
             retired: 0,
+            retired_in_blocks: 0,
             scoreboard: Scoreboard::default(),
             code_marks: CodeMarks::default(),
             code_pages: PageStore::default(),
@@ -175,6 +223,12 @@ impl Cpu {
     /// Instructions retired so far.
     pub fn instructions(&self) -> u64 {
         self.retired
+    }
+
+    /// Instructions the block tier retired as whole blocks (the rest were
+    /// interpreted one at a time).
+    pub fn instructions_in_blocks(&self) -> u64 {
+        self.retired_in_blocks
     }
 
     /// Charges `n` cycles of embedder work to the clock.

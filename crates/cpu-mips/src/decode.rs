@@ -862,6 +862,39 @@ impl Op {
         )
     }
 
+    /// True for the branches and jumps: each has one architectural delay
+    /// slot, and its outcome decides where execution goes after that slot.
+    pub fn has_delay_slot(&self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            Jr { .. }
+                | Jalr { .. }
+                | J { .. }
+                | Jal { .. }
+                | Bltz { .. }
+                | Bgez { .. }
+                | Bltzl { .. }
+                | Bgezl { .. }
+                | Bltzal { .. }
+                | Bgezal { .. }
+                | Bltzall { .. }
+                | Bgezall { .. }
+                | Beq { .. }
+                | Bne { .. }
+                | Blez { .. }
+                | Bgtz { .. }
+                | Beql { .. }
+                | Bnel { .. }
+                | Blezl { .. }
+                | Bgtzl { .. }
+                | Bc1f { .. }
+                | Bc1t { .. }
+                | Bc1fl { .. }
+                | Bc1tl { .. }
+        )
+    }
+
     /// True when `decode` found no R4000 instruction here.
     pub fn is_reserved(&self) -> bool {
         matches!(self, Op::Reserved { .. } | Op::Cop1Reserved { .. })

@@ -8,7 +8,10 @@
 //! - `lib.rs`: this overview, [`Observer`], [`StopReason`].
 //! - `cpu`: [`Cpu`], [`CpuConfig`]: state, PC/delay-slot control, counters,
 //!   code-cache invalidation, the one exception entry point.
-//! - `run`: [`Cpu::run`] and [`Cpu::step`], the hot loop.
+//! - `run`: [`Cpu::run`] and [`Cpu::step`], the hot loop (the interpreter).
+//! - `block`, `block_run`: the block tier ([`Engine::Block`]): basic blocks
+//!   with a precomputed schedule, run as units.
+//! - `lockstep`: [`Cpu::differences`], for differential tests of engines.
 //! - `insn`: [`Instruction`] (field accessors) and [`Reg`].
 //! - `decode`: the one decode, [`decode`] -> [`Op`], [`is_r4000_encoding`].
 //! - `access`: [`DataAccess`], the load/store an op makes (for debuggers).
@@ -89,6 +92,8 @@
 //!   the folded low word.
 
 mod access;
+mod block;
+mod block_run;
 mod code_cache;
 pub mod cp0;
 mod cpu;
@@ -98,6 +103,7 @@ mod exception;
 mod exec;
 pub mod fpu;
 mod insn;
+mod lockstep;
 mod memory;
 mod pipeline;
 mod run;
@@ -105,7 +111,7 @@ pub mod timing;
 
 pub use access::DataAccess;
 pub use cp0::Cp0;
-pub use cpu::{Cpu, CpuConfig};
+pub use cpu::{Cpu, CpuConfig, Engine};
 pub use decode::{decode, is_r4000_encoding, Op};
 pub use disasm::{disassemble, Disasm};
 pub use exception::{ExcCode, Exception};
@@ -117,6 +123,10 @@ pub use memory::{MemFault, Memory};
 /// control transfers a call-graph tracker needs. `()` observes nothing and
 /// compiles to nothing.
 pub trait Observer {
+    /// Whether [`Observer::retire`] is wanted. `()` says no, which lets the
+    /// block tier run whole blocks; an observer that needs every
+    /// instruction keeps the default.
+    const RETIRES: bool = true;
     /// Whether [`Observer::transfer`] is wanted. A constant, so the run
     /// loop's classification of jumps is compiled out when it is false.
     const TRANSFERS: bool = false;
@@ -130,6 +140,7 @@ pub trait Observer {
 }
 
 impl Observer for () {
+    const RETIRES: bool = false;
     #[inline(always)]
     fn retire(&mut self, _pc: u32, _cycles: u64) {}
 }
@@ -137,6 +148,7 @@ impl Observer for () {
 /// Two observers seeing the same instructions (exact cycles and a call
 /// graph, say).
 impl<A: Observer, B: Observer> Observer for (&mut A, &mut B) {
+    const RETIRES: bool = A::RETIRES || B::RETIRES;
     const TRANSFERS: bool = A::TRANSFERS || B::TRANSFERS;
     #[inline(always)]
     fn retire(&mut self, pc: u32, cycles: u64) {

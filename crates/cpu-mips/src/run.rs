@@ -12,7 +12,7 @@
 //! observer without `TRANSFERS` costs nothing for jumps.
 
 use crate::code_cache::{Entry, PageStore, PAGE_SHIFT, PAGE_WORDS};
-use crate::cpu::Cpu;
+use crate::cpu::{Cpu, Engine};
 use crate::decode::decode_for_mode;
 use crate::exec::{load_fault, USER_TOP};
 use crate::insn::Reg;
@@ -40,7 +40,14 @@ impl Cpu {
         deadline: u64,
     ) -> StopReason {
         let mut pages = std::mem::take(&mut self.code_pages);
-        let stop = self.run_pages(&mut pages, mem, obs, deadline);
+        let blocks = self.config.engine == Engine::Block && !O::RETIRES && !O::TRANSFERS;
+        let stop = if blocks {
+            self.run_blocks(&mut pages, mem, deadline)
+        } else {
+            // Without block boundaries to stop at, only a stop ends the loop.
+            self.run_pages::<M, O, false>(&mut pages, mem, obs, deadline)
+                .unwrap_or(StopReason::Deadline)
+        };
         self.code_pages = pages;
         stop
     }
@@ -54,17 +61,16 @@ impl Cpu {
         }
     }
 
-    /// Kept out of line: when LLVM inlines it into a large caller (the
-    /// kernel's time slice), the loop compiles to 6% more host instructions
-    /// per guest instruction (measured with callgrind; see the README).
-    #[inline(never)]
-    fn run_pages<M: Memory, O: Observer>(
+    /// The per-instruction loop. With `TO_BOUNDARY` (the block tier's
+    /// fallback) it also returns, with `None`, at the next block boundary:
+    /// after a delay slot or a nullified one.
+    pub(crate) fn run_pages<M: Memory, O: Observer, const TO_BOUNDARY: bool>(
         &mut self,
         pages: &mut PageStore,
         mem: &mut M,
         obs: &mut O,
         deadline: u64,
-    ) -> StopReason {
+    ) -> Option<StopReason> {
         let mode64 = self.config.mode64;
         let mut pc = self.pc;
         let mut npc = self.next_pc;
@@ -73,6 +79,7 @@ impl Cpu {
         let mut bubbles = self.pending_bubbles;
         let mut retired = self.retired;
         let mut fault: Option<Fault> = None;
+        let mut boundary = false;
         'outer: loop {
             if cycles >= deadline {
                 break;
@@ -113,6 +120,7 @@ impl Cpu {
                 };
                 self.scoreboard.retire(issue, &e.t);
                 let this_pc = pc;
+                let was_in_delay = in_delay;
                 let mut charged = issue + ISSUE_CYCLES - cycles;
                 cycles = issue + ISSUE_CYCLES + bubbles;
                 bubbles = 0;
@@ -164,6 +172,10 @@ impl Cpu {
                 if cycles >= deadline {
                     break 'outer;
                 }
+                if TO_BOUNDARY && !in_delay && (was_in_delay || flow == Flow::Skip) {
+                    boundary = true;
+                    break 'outer;
+                }
                 if pc & 0xffff_f003 != base {
                     continue 'outer;
                 }
@@ -179,8 +191,9 @@ impl Cpu {
         self.next_pc = npc;
         self.in_delay_slot = in_delay;
         match fault {
-            None => StopReason::Deadline,
-            Some(f) => StopReason::Exception(self.enter_exception(f, pc, in_delay)),
+            None if boundary => None,
+            None => Some(StopReason::Deadline),
+            Some(f) => Some(StopReason::Exception(self.enter_exception(f, pc, in_delay))),
         }
     }
 }

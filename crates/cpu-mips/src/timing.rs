@@ -48,6 +48,12 @@ pub const ALU_LATENCY: u16 = 1;
 /// loads, no table gives them).
 pub const LOAD_LATENCY: u16 = 3;
 
+/// The longest latency of any instruction that writes a GPR (loads, SC
+/// and the CP1 moves; every other GPR result is [`ALU_LATENCY`]). The block
+/// tier relies on it: a GPR first read two or more cycles into a block is
+/// ready whatever ran before. A test checks it against [`operands`].
+pub const MAX_GPR_LATENCY: u16 = LOAD_LATENCY;
+
 /// HI/LO ready after MULT/MULTU (docs/timing.md: MAME and GCC agree).
 pub const MULT_LATENCY: u16 = 10;
 /// HI/LO ready after DMULT/DMULTU.
@@ -285,6 +291,16 @@ impl Scoreboard {
         let a = self.ready[t.src[0] as usize & (SLOTS - 1)];
         let b = self.ready[t.src[1] as usize & (SLOTS - 1)];
         now.max(a).max(b)
+    }
+    /// The cycle at which `slot` is ready.
+    #[inline(always)]
+    pub fn ready(&self, slot: u8) -> u64 {
+        self.ready[slot as usize & (SLOTS - 1)]
+    }
+    /// Sets the cycle at which `slot` is ready (a block's outgoing times).
+    #[inline(always)]
+    pub fn set_ready(&mut self, slot: u8, at: u64) {
+        self.ready[slot as usize & (SLOTS - 1)] = at;
     }
     /// Records the destination of an instruction that issued at `issue`.
     #[inline(always)]

@@ -258,3 +258,25 @@ fn a_branch_on_the_fp_condition_waits_for_the_compare() {
     assert_eq!(cycles, 5);
     assert_eq!(trace, vec![(CODE, 1), (CODE + 4, 3), (CODE + 8, 1)]);
 }
+
+/// The block tier skips the readiness check of a GPR first read two or
+/// more cycles into a block; that holds only if nothing writes a GPR later
+/// than `MAX_GPR_LATENCY` cycles after its issue. Every opcode, function,
+/// rs and rt field combination is decoded and checked.
+#[test]
+fn no_instruction_writes_a_gpr_later_than_max_gpr_latency() {
+    use cpu_mips::timing::{operands, MAX_GPR_LATENCY};
+    for opcode in 0..64u32 {
+        for rs in 0..32u32 {
+            for rt in 0..32u32 {
+                for funct in 0..64u32 {
+                    let word = opcode << 26 | rs << 21 | rt << 16 | 5 << 11 | 3 << 6 | funct;
+                    let t = operands(&cpu_mips::decode(word));
+                    if (1..32).contains(&t.dst) {
+                        assert!(t.latency <= MAX_GPR_LATENCY, "{word:#010x}: {t:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -19,7 +19,7 @@
 
 use loader::{Executable, LoadOptions};
 
-use crate::memory::{page_ceil, page_floor, AddressSpace, Perms, PAGE_SIZE};
+use crate::memory::{page_ceil, page_floor, AddressSpace, MappedObject, Perms, PAGE_SIZE};
 use crate::vfs::{Follow, Vfs};
 use crate::Errno;
 
@@ -183,16 +183,21 @@ pub fn map_segments(
     Ok(())
 }
 
-/// The executable segments of `segs` moved by `bias`, as
-/// [`crate::memory::MappedObject::text`] wants them.
-pub fn text_of(segs: &[ObjectSegment], bias: u32) -> Vec<(u32, u32)> {
-    segs.iter()
-        .filter(|s| s.perms.contains(Perms::X))
-        .map(|s| {
-            let start = s.vaddr.wrapping_add(bias);
-            (start, start.saturating_add(s.mem_size))
-        })
-        .collect()
+/// The record of the object at `path` whose segments `segs` were mapped
+/// moved by `bias`.
+pub fn mapped_object(path: String, segs: &[ObjectSegment], bias: u32) -> MappedObject {
+    MappedObject {
+        path,
+        text: segs
+            .iter()
+            .filter(|s| s.perms.contains(Perms::X))
+            .map(|s| {
+                let start = s.vaddr.wrapping_add(bias);
+                (start, start.saturating_add(s.mem_size))
+            })
+            .collect(),
+        segments: segs.iter().map(|s| s.vaddr.wrapping_add(bias)).collect(),
+    }
 }
 
 /// The segments of a loaded executable or shared object.

@@ -341,13 +341,16 @@ impl FdTable {
         Ok(())
     }
 
-    /// exec: descriptors marked close-on-exec are closed.
-    pub fn exec(&mut self) {
+    /// exec: descriptors marked close-on-exec are closed; returns their
+    /// files (closing one releases the process's record locks on it).
+    pub fn exec(&mut self) -> Vec<Rc<RefCell<OpenFile>>> {
+        let mut closed = Vec::new();
         for slot in &mut self.slots {
             if slot.as_ref().is_some_and(|s| s.close_on_exec) {
-                *slot = None;
+                closed.extend(slot.take().map(|s| s.file));
             }
         }
+        closed
     }
 }
 

@@ -138,10 +138,7 @@ fn map_interpreter(mem: &mut AddressSpace, interp: &Interpreter) -> Result<(u32,
         STACK_TOP - STACK_MAX,
     )?;
     dynamic::map_segments(mem, &segs, bias)?;
-    mem.note_object(crate::memory::MappedObject {
-        path: interp.path.clone(),
-        text: dynamic::text_of(&segs, bias),
-    });
+    mem.note_object(dynamic::mapped_object(interp.path.clone(), &segs, bias));
     let low = segs.iter().map(|s| s.vaddr).min().unwrap_or(0);
     Ok((
         interp.exe.entry.wrapping_add(bias),

@@ -9,7 +9,7 @@
 //!   and the run's one memory budget with the cost model of memory work;
 //!   `vfs`: paths confined to --root and the --bind directories.
 //! - `files`, `pipe`: descriptors and open files (host FIFOs and devices
-//!   never block the emulator).
+//!   never block the emulator); `locks`: fcntl's record locks.
 //! - `fuzzing`: the system-call layer as a fuzz target (fuzz/, tests).
 //! - `syscalls`: the system call table (data) and its handlers by concern.
 //! - `clock`: virtual time and the profiling tick; `profiling`: profil,
@@ -33,6 +33,7 @@ pub mod files;
 pub mod fuzzing;
 pub mod image;
 pub mod kernel;
+pub mod locks;
 pub mod memory;
 pub mod pipe;
 pub mod process;

@@ -1,7 +1,8 @@
 //! Running a program to its end with a time limit, both output streams
 //! captured: a hang becomes a test failure, never a stuck test run.
 //!
-//! Contents: [`TIME_LIMIT`], [`Status`], [`Run`], [`run_command`].
+//! Contents: [`TIME_LIMIT`], [`Status`], [`Run`], [`run_command`],
+//! [`run_command_within`].
 
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
@@ -53,7 +54,13 @@ impl Run {
 
 /// Runs `cmd` to completion (stdin empty), capturing stdout and stderr;
 /// kills it and panics after [`TIME_LIMIT`].
-pub fn run_command(mut cmd: Command) -> Run {
+pub fn run_command(cmd: Command) -> Run {
+    run_command_within(cmd, TIME_LIMIT)
+}
+
+/// As [`run_command`], with another wall-clock limit (for the few steps,
+/// such as a real IRIX tool's run, that take minutes on a loaded machine).
+pub fn run_command_within(mut cmd: Command, limit: Duration) -> Run {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -77,11 +84,11 @@ pub fn run_command(mut cmd: Command) -> Run {
     let exit = loop {
         match child.try_wait() {
             Ok(Some(exit)) => break exit,
-            Ok(None) if started.elapsed() > TIME_LIMIT => {
+            Ok(None) if started.elapsed() > limit => {
                 // Best effort: the panic below is the report.
                 child.kill().ok();
                 child.wait().ok();
-                panic!("{shown} still running after {TIME_LIMIT:?}: killed");
+                panic!("{shown} still running after {limit:?}: killed");
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => panic!("waiting for {shown}: {e}"),

@@ -15,6 +15,7 @@
 
 use super::decode::{Fmt, FpOp, Func, IntRounding};
 use super::fcsr::{self, Exceptions, RoundingMode};
+use super::hostfloat::{self as hf, Arith};
 use super::softfloat::{self as sf, Env, Format, Rounded};
 use super::{FpTrap, Fpu};
 use std::cmp::Ordering;
@@ -95,10 +96,14 @@ impl Fpu {
                 }
                 return Ok(());
             }
-            Func::Add => sf::add(float_format(op.fmt), env, a, b, false),
-            Func::Sub => sf::add(float_format(op.fmt), env, a, b, true),
-            Func::Mul => sf::mul(float_format(op.fmt), env, a, b),
-            Func::Div => sf::div(float_format(op.fmt), env, a, b),
+            Func::Add => hf::arith(Arith::Add, src_wide, env, a, b)
+                .unwrap_or_else(|| sf::add(float_format(op.fmt), env, a, b, false)),
+            Func::Sub => hf::arith(Arith::Sub, src_wide, env, a, b)
+                .unwrap_or_else(|| sf::add(float_format(op.fmt), env, a, b, true)),
+            Func::Mul => hf::arith(Arith::Mul, src_wide, env, a, b)
+                .unwrap_or_else(|| sf::mul(float_format(op.fmt), env, a, b)),
+            Func::Div => hf::arith(Arith::Div, src_wide, env, a, b)
+                .unwrap_or_else(|| sf::div(float_format(op.fmt), env, a, b)),
             Func::Sqrt => sf::sqrt(float_format(op.fmt), env, a),
             Func::Abs => sf::abs(float_format(op.fmt), a),
             Func::Neg => sf::neg(float_format(op.fmt), a),

@@ -14,7 +14,11 @@
 //! - `execute`: [`Fpu::execute`]: operand fetch, FCSR cause/flag/enable
 //!   handling, write-back.
 //! - `softfloat`: correctly rounded IEEE arithmetic, conversions and
-//!   compares in all four rounding modes (no host floating point).
+//!   compares in all four rounding modes (no host floating point): the
+//!   reference.
+//! - `hostfloat`: the fast path for ADD/SUB/MUL/DIV.S/D in
+//!   round-to-nearest on ordinary operands, with exact Inexact detection;
+//!   everything else goes to `softfloat`.
 //! - `fcsr`: FCSR/FIR bit layout and the [`Exceptions`] set.
 //!
 //! Where an R4000 traps to the kernel for software completion (denormal
@@ -29,6 +33,7 @@
 mod decode;
 mod execute;
 pub mod fcsr;
+pub mod hostfloat;
 mod registers;
 pub mod softfloat;
 

@@ -79,6 +79,24 @@ impl TestMem {
             self.byte(addr + i as u32).unwrap_or(0)
         }))
     }
+    /// The pages (address, bytes) in which `self` and `other` differ.
+    pub fn differing_pages(&self, other: &TestMem) -> Vec<u32> {
+        let mut out: Vec<u32> = self
+            .pages
+            .iter()
+            .filter(|(n, p)| other.pages.get(n).map(|q| &q.bytes) != Some(&p.bytes))
+            .map(|(n, _)| n * PAGE)
+            .collect();
+        out.extend(
+            other
+                .pages
+                .keys()
+                .filter(|n| !self.pages.contains_key(n))
+                .map(|n| n * PAGE),
+        );
+        out.sort();
+        out
+    }
     pub fn poke_words(&mut self, addr: u32, words: &[u32]) {
         for (i, w) in words.iter().enumerate() {
             self.poke32(addr + 4 * i as u32, *w);

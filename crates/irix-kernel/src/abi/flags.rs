@@ -24,6 +24,19 @@ pub mod fcntl {
     pub const F_SETFD: u32 = 2;
     pub const F_GETFL: u32 = 3;
     pub const F_SETFL: u32 = 4;
+    pub const F_SETLK: u32 = 6;
+    pub const F_SETLKW: u32 = 7;
+    pub const F_ALLOCSP: u32 = 10;
+    pub const F_FREESP: u32 = 11;
+    pub const F_GETLK: u32 = 14;
+    /// struct flock's l_type.
+    pub const F_RDLCK: i16 = 1;
+    pub const F_WRLCK: i16 = 2;
+    pub const F_UNLCK: i16 = 3;
+    /// The o32 `struct flock`: l_type (short) @0, l_whence (short) @2,
+    /// l_start @4, l_len @8, l_sysid @12, l_pid @16, l_pad[4] @20 (the
+    /// SVR4 MIPS ABI layout; the same numbers as SVR4's commands).
+    pub const FLOCK_SIZE: usize = 36;
 }
 
 /// lseek's whence.

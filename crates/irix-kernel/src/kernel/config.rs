@@ -15,6 +15,8 @@ pub struct KernelConfig {
     pub tunables: Tunables,
     /// Pipeline clock rate (R4000: 100 MHz in an Indigo or Indy).
     pub cpu_hz: u64,
+    /// How the CPU executes instructions (same results, different speed).
+    pub engine: cpu_mips::Engine,
     /// Wall-clock seconds since 1970 at virtual time 0.
     pub epoch: u32,
     /// Stop the run after this many cycles of virtual time.
@@ -54,6 +56,7 @@ impl Default for KernelConfig {
             personality: Personality::default(),
             tunables: Tunables::default(),
             cpu_hz: 100_000_000,
+            engine: cpu_mips::Engine::default(),
             epoch: DEFAULT_EPOCH,
             max_cycles: None,
             host_deadline: None,

@@ -60,6 +60,7 @@ pub struct Snapshot {
     outcome: Option<Outcome>,
     outside: Option<crate::profiling::OutsideProfile>,
     share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
+    locks: crate::locks::RecordLocks,
     stats: super::RunStats,
     paused: Option<Paused>,
     idle_rounds: usize,
@@ -137,6 +138,7 @@ impl Kernel {
             outcome: self.outcome.clone(),
             outside: self.outside.clone(),
             share_groups: self.share_groups.clone(),
+            locks: self.locks.clone(),
             stats: self.stats,
             paused: self.paused,
             idle_rounds: self.idle_rounds,
@@ -172,6 +174,7 @@ impl Kernel {
         self.outcome = s.outcome;
         self.outside = s.outside;
         self.share_groups = s.share_groups;
+        self.locks = s.locks;
         self.stats = s.stats;
         self.paused = s.paused;
         self.idle_rounds = s.idle_rounds;
@@ -233,6 +236,13 @@ impl Kernel {
             }
         }
         Ok(())
+    }
+
+    /// The ELF objects mapped into `pid`'s address space besides the
+    /// program (the interpreter, each object SGI_ELFMAP mapped), in
+    /// mapping order.
+    pub fn debug_objects(&self, pid: Pid) -> &[crate::memory::MappedObject] {
+        self.debug_memory(pid).map_or(&[], |m| m.objects())
     }
 
     /// The address space `pid` runs in: its group's while a share-group

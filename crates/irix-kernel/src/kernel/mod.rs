@@ -38,6 +38,7 @@ pub use config::{
 pub use debug::{DebugHook, RunEnd, Snapshot};
 pub use proctable::SpawnError;
 
+use crate::locks::RecordLocks;
 use crate::memory::{AddressSpace, Budget};
 use crate::process::{Pid, Process, Zombie};
 use crate::profiling::OutsideProfile;
@@ -65,6 +66,8 @@ pub enum Outcome {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RunStats {
     pub instructions: u64,
+    /// Of `instructions`, those the block tier ran as whole blocks.
+    pub instructions_in_blocks: u64,
     pub user_cycles: u64,
     pub sys_cycles: u64,
 }
@@ -87,6 +90,8 @@ pub struct Kernel {
     /// leader's pid) while none of its members runs, and which member ran
     /// last (another member's decode cache may be stale).
     pub(crate) share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
+    /// fcntl's record locks, of every process.
+    pub(crate) locks: RecordLocks,
     pub(crate) stats: RunStats,
     /// A time slice a debugger stopped, resumed by the next run.
     pub(crate) paused: Option<debug::Paused>,
@@ -132,11 +137,22 @@ impl Kernel {
             outcome: None,
             outside: None,
             share_groups: BTreeMap::new(),
+            locks: RecordLocks::default(),
             stats: RunStats::default(),
             paused: None,
             idle_rounds: 0,
             syscalls: 0,
             log: Box::new(std::io::stderr()),
+        }
+    }
+
+    /// `pid` closed a descriptor of `file`: its record locks on that file
+    /// go (naming the file is skipped while no lock is held).
+    pub(crate) fn release_locks(&mut self, pid: Pid, file: &crate::files::OpenFile) {
+        if !self.locks.is_empty() {
+            if let Some(id) = crate::locks::FileId::of(file) {
+                self.locks.closed(id, pid);
+            }
         }
     }
 

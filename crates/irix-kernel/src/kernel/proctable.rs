@@ -30,6 +30,7 @@ impl Kernel {
         CpuConfig {
             mode64: exe.is_n32(),
             clock_hz: self.config.cpu_hz,
+            engine: self.config.engine,
         }
     }
 

@@ -195,6 +195,7 @@ impl Kernel {
                 .min(limit)
                 .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
+            let in_blocks = p.cpu.instructions_in_blocks();
             let tracked = match self.call_graph(p.pid).filter(|_| observed) {
                 Some(cg) => cg.with_tracker(p.pid, |t| run_tracked(p, obs, t, deadline)),
                 None => None,
@@ -204,6 +205,7 @@ impl Kernel {
             self.now += ran;
             self.stats.user_cycles += ran;
             self.stats.instructions += p.cpu.instructions() - instret;
+            self.stats.instructions_in_blocks += p.cpu.instructions_in_blocks() - in_blocks;
             self.charge_memory_work(p);
             self.deliver_ticks(p);
             match stop {

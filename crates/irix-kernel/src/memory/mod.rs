@@ -95,6 +95,10 @@ pub struct MappedObject {
     pub path: String,
     /// Its executable segments at their run-time addresses, `[start, end)`.
     pub text: Vec<(u32, u32)>,
+    /// The run-time address of each of its loaded segments, in the order
+    /// of its program headers: what a debugger relocates the object's
+    /// symbols by.
+    pub segments: Vec<u32>,
 }
 
 impl MappedObject {
@@ -189,6 +193,11 @@ impl AddressSpace {
     /// Records that `object` was mapped (see [`MappedObject`]).
     pub fn note_object(&mut self, object: MappedObject) {
         self.objects.push(object);
+    }
+
+    /// The objects mapped here, in mapping order.
+    pub fn objects(&self) -> &[MappedObject] {
+        &self.objects
     }
 
     /// The most recently mapped object holding `pc`.

@@ -140,10 +140,7 @@ pub fn elfmap(p: &mut Process, fd: u32, phdrs: u32, count: u32) -> Result<u32, E
     }
     let bias = dynamic::place(&p.mem, &segs, true, MMAP_BASE, p.stack_limit.min(STACK_TOP))?;
     dynamic::map_segments(&mut p.mem, &segs, bias)?;
-    p.mem.note_object(crate::memory::MappedObject {
-        path,
-        text: dynamic::text_of(&segs, bias),
-    });
+    p.mem.note_object(dynamic::mapped_object(path, &segs, bias));
     for s in &segs {
         p.cpu
             .invalidate_code(s.vaddr.wrapping_add(bias), s.mem_size);

@@ -5,7 +5,7 @@ use std::fs::{self, OpenOptions};
 use std::io::SeekFrom;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 
-use super::{Args, Ret, SysResult};
+use super::{filelocks, Args, Ret, SysResult};
 use crate::abi::flags::{fcntl::*, ioctl::TCGETA, seek::*, STAT_VER_O32};
 use crate::abi::limits::PATH_MAX;
 use crate::files::{io_errno, oflag, FileKind, Io, OpenFile};
@@ -168,7 +168,9 @@ fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) ->
     Ok(Ret::Val(p.fds.install(open)?))
 }
 
-pub fn close(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn close(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let file = p.fds.get(a.fd(0))?;
+    k.release_locks(p.pid, &file.borrow());
     p.fds.close(a.fd(0))?;
     Ok(Ret::Val(0))
 }
@@ -319,7 +321,7 @@ pub fn umask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     Ok(Ret::Val(old))
 }
 
-pub fn fcntl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn fcntl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let fd = a.fd(0);
     match a.word(1) {
         F_DUPFD => Ok(Ret::Val(p.fds.dup(fd, a.word(2))?)),
@@ -336,6 +338,8 @@ pub fn fcntl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             f.flags = (f.flags & !changeable) | (a.word(2) & changeable);
             Ok(Ret::Val(0))
         }
+        F_GETLK | F_SETLK | F_SETLKW => filelocks::record_lock(k, p, a),
+        F_ALLOCSP | F_FREESP => filelocks::file_space(p, a),
         _ => Err(Errno::EINVAL),
     }
 }

@@ -13,6 +13,7 @@
 //! - `fs`: open, read, write, close, creat, link, unlink, chdir, access,
 //!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat,
 //!   chmod, fchmod; `dirs`: getdents, ngetdents64
+//! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
 //! - `mem`: brk, mmap, munmap, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
@@ -25,6 +26,7 @@
 mod args;
 mod dirs;
 mod elfmap;
+mod filelocks;
 mod fs;
 mod info;
 mod mem;
@@ -155,7 +157,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
-    call(sys::FCNTL,        "fcntl",        &[Fd, Int, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL; no locks")),
+    call(sys::FCNTL,        "fcntl",        &[Fd, Int, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
     call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),

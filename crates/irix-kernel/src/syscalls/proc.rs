@@ -128,10 +128,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
     let (exe, file) = open_executable(&host, &guest)?;
     let interp = crate::dynamic::load_interpreter(&k.vfs, &p.cwd, &exe).map_err(|e| e.errno())?;
-    let cpu_config = cpu_mips::CpuConfig {
-        mode64: exe.is_n32(),
-        clock_hz: k.config.cpu_hz,
-    };
+    let cpu_config = k.cpu_config(&exe);
     let img = image::build(
         &exe,
         Some(&file),
@@ -160,7 +157,9 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         .next()
         .unwrap_or_default()
         .to_string();
-    p.fds.exec();
+    for file in p.fds.exec() {
+        k.release_locks(p.pid, &file.borrow());
+    }
     p.signals.exec();
     p.prof.exec();
     k.reschedule_ticks(p);

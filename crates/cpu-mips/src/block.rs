@@ -1,0 +1,221 @@
+//! The block tier's unit: a straight run of decoded instructions that ends
+//! with a branch and its delay slot (or before an instruction that always
+//! traps, at the page's end, or at [`MAX_LEN`]), with its timing worked out
+//! once, when it is built.
+//!
+//! Contents: [`Block`] and [`Block::build`] (the static schedule),
+//! [`BlockSlot`] (what a page remembers about a block entry).
+//!
+//! The static schedule is the scoreboard's arithmetic (see `timing`) done
+//! with the entry cycle as zero and every register the block reads before
+//! writing it assumed ready. Each instruction then issues at a fixed offset
+//! from the entry, and the block leaves every register it writes ready at a
+//! fixed offset. At run time one comparison per such incoming register
+//! ([`Block::live_in`]: "ready by the offset of its first reader") shows
+//! whether the assumption holds; when it does, the block's cycles, retired
+//! count and scoreboard are exactly what the per-instruction path would
+//! have produced, and they are applied in one step. When it does not, the
+//! run loop interprets the block instead (`block_run`).
+
+use crate::code_cache::{Entry, Page, PAGE_SHIFT, PAGE_WORDS};
+use crate::decode::{decode_for_mode, Op};
+use crate::timing::{Operands, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_ZERO};
+use crate::Memory;
+
+/// At most this many instructions in one block (the delay slot included).
+pub(crate) const MAX_LEN: usize = 64;
+
+/// Visits of a block entry before its block is built: code that runs once
+/// (start-up, a long straight-line program) is interpreted, never built.
+pub(crate) const BUILD_AFTER: u8 = 2;
+
+/// One instruction of a block.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BlockInsn {
+    pub op: Op,
+    pub t: Operands,
+    /// Issue cycle, counted from the block's entry.
+    pub issue: u32,
+}
+
+/// A block and its static schedule.
+#[derive(Debug)]
+pub(crate) struct Block {
+    /// The instructions in address order; with [`Block::branch`], the last
+    /// two are the branch and its delay slot.
+    pub insns: Box<[BlockInsn]>,
+    /// The block ends with a branch or jump and its delay slot.
+    pub branch: bool,
+    /// Every slot read before the block writes it, with the issue offset of
+    /// its first reader: the block's schedule holds iff each is ready by
+    /// then.
+    pub live_in: Box<[(u8, u32)]>,
+    /// Ready offsets of the slots the block writes (the last writer's), for
+    /// a block that ran to its end.
+    pub out: Box<[(u8, u32)]>,
+    /// The same without the delay slot: a branch-likely not taken
+    /// nullifies it.
+    pub out_skip: Box<[(u8, u32)]>,
+    /// The clock after the second-to-last instruction, from the entry: the
+    /// block may run as a unit only if this is before the deadline (the
+    /// per-instruction path would otherwise stop inside it).
+    pub guard: u32,
+}
+
+/// What a page remembers about an instruction as a block entry.
+#[derive(Debug)]
+pub(crate) enum BlockSlot {
+    /// Entered this many times, no block built yet.
+    Cold(u8),
+    /// Its block.
+    Built(Box<Block>),
+    /// No block can start here (it would be empty): always interpreted.
+    Never,
+}
+
+/// An instruction a block never contains: it always raises an exception,
+/// so the per-instruction path handles it.
+fn always_traps(op: &Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Syscall { .. }
+            | Break { .. }
+            | Cop0 { .. }
+            | Cache { .. }
+            | Cop1Reserved { .. }
+            | Cop2 { .. }
+            | Reserved { .. }
+    )
+}
+
+/// The decoded instruction at word `idx` of `page` (at address `pc`),
+/// decoding and caching it on first use; `None` if the fetch fails.
+fn entry_at<M: Memory>(
+    page: &mut Page,
+    idx: usize,
+    pc: u32,
+    mem: &mut M,
+    mode64: bool,
+) -> Option<Entry> {
+    let e = page.entries[idx];
+    if e.op.is_some() {
+        return Some(e);
+    }
+    let word = mem.fetch32(pc).ok()?;
+    let e = Entry::new(decode_for_mode(word, mode64));
+    page.entries[idx] = e;
+    Some(e)
+}
+
+impl Block {
+    /// Builds the block that starts at `pc` (word-aligned, on `page`),
+    /// decoding through the page's cache. `None` when no instruction can
+    /// start a block here. The caller marks the page as holding code.
+    pub fn build<M: Memory>(page: &mut Page, pc: u32, mem: &mut M, mode64: bool) -> Option<Block> {
+        let base = pc & !((1 << PAGE_SHIFT) - 1);
+        let first = ((pc - base) >> 2) as usize;
+        let mut ops: Vec<Entry> = Vec::new();
+        let mut branch = false;
+        let mut idx = first;
+        while idx < PAGE_WORDS && ops.len() < MAX_LEN {
+            let at = base + (idx as u32) * 4;
+            let Some(e) = entry_at(page, idx, at, mem, mode64) else {
+                break;
+            };
+            let op = e.op?;
+            if always_traps(&op) {
+                break;
+            }
+            if op.has_delay_slot() {
+                // The branch and its slot go in together, or neither: the
+                // slot must be on this page, fit, and not be a branch itself
+                // (or a trap, which the per-instruction path handles).
+                if idx + 1 >= PAGE_WORDS || ops.len() + 2 > MAX_LEN {
+                    break;
+                }
+                let Some(slot) = entry_at(page, idx + 1, at + 4, mem, mode64) else {
+                    break;
+                };
+                let slot_op = slot.op?;
+                if slot_op.has_delay_slot() || always_traps(&slot_op) {
+                    break;
+                }
+                ops.push(e);
+                ops.push(slot);
+                branch = true;
+                break;
+            }
+            ops.push(e);
+            idx += 1;
+        }
+        if ops.is_empty() {
+            return None;
+        }
+        Some(Block::schedule(&ops, branch))
+    }
+
+    /// The static schedule of `ops` entered at cycle 0.
+    fn schedule(ops: &[Entry], branch: bool) -> Block {
+        let mut ready: [Option<u32>; SLOTS] = [None; SLOTS];
+        let mut seen = [false; SLOTS];
+        let mut live_in = Vec::new();
+        let mut insns = Vec::with_capacity(ops.len());
+        let mut out_skip = Vec::new();
+        let mut clock = 0u32;
+        for (i, e) in ops.iter().enumerate() {
+            if branch && i == ops.len() - 1 {
+                out_skip = written(&ready);
+            }
+            let mut issue = clock;
+            for &s in &e.t.src {
+                if let Some(r) = ready[s as usize] {
+                    issue = issue.max(r);
+                }
+            }
+            for &s in &e.t.src {
+                if s != SLOT_ZERO && ready[s as usize].is_none() && !seen[s as usize] {
+                    seen[s as usize] = true;
+                    if !always_ready(s, issue) {
+                        live_in.push((s, issue));
+                    }
+                }
+            }
+            ready[e.t.dst as usize] = Some(issue + e.t.latency as u32);
+            insns.push(BlockInsn {
+                op: e.op.expect("blocks hold decoded entries"),
+                t: e.t,
+                issue,
+            });
+            clock = issue + 1;
+        }
+        let n = insns.len();
+        let guard = if n >= 2 { insns[n - 2].issue + 1 } else { 0 };
+        Block {
+            insns: insns.into_boxed_slice(),
+            branch,
+            live_in: live_in.into_boxed_slice(),
+            out: written(&ready).into_boxed_slice(),
+            out_skip: out_skip.into_boxed_slice(),
+            guard,
+        }
+    }
+}
+
+/// Whether slot `s`, read first at `first_use` cycles after the entry, is
+/// ready by then whatever ran before: a GPR is written at most
+/// `LOAD_LATENCY` cycles after an issue, and the last issue before the
+/// entry was at least one cycle before it (`timing::MAX_GPR_LATENCY`).
+fn always_ready(s: u8, first_use: u32) -> bool {
+    s < SLOT_HILO && first_use + 1 >= MAX_GPR_LATENCY as u32
+}
+
+/// The slots written so far with their ready offsets (the sink included,
+/// so the scoreboard ends exactly as the per-instruction path leaves it).
+fn written(ready: &[Option<u32>; SLOTS]) -> Vec<(u8, u32)> {
+    ready
+        .iter()
+        .enumerate()
+        .filter_map(|(s, r)| r.map(|r| (s as u8, r)))
+        .collect()
+}

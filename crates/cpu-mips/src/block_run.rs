@@ -1,0 +1,280 @@
+//! The block tier's run loop: whole blocks (see `block`) at a time, with
+//! the per-instruction loop of `run` as the fallback.
+//!
+//! Contents: `Cpu::run_blocks`, `Cpu::exec_block` and the two ways a block
+//! stops early (`block_fault`, `block_stopped_after`).
+//!
+//! A block runs as a unit when the CPU is not in a delay slot, its static
+//! schedule holds (every incoming register ready by its first reader) and
+//! the clock after its second-to-last instruction is before the deadline.
+//! It then pays for the PC/delay-slot bookkeeping, the retired count, the
+//! deadline check and the scoreboard once, not per instruction. Everything
+//! else (a cold entry, a late register, a block straddling the deadline,
+//! an instruction that always traps) is interpreted up to the next block
+//! boundary. Either way the state after each run is exactly the
+//! interpreter's: the same registers, memory, scoreboard, cycle count and
+//! retired count, and the same stop (checked by the lockstep tests).
+//!
+//! An instruction that faults inside a block leaves the precise state the
+//! interpreter would have: the instructions before it complete, their
+//! scoreboard writes are replayed from the schedule, and the clock reads
+//! what it read before the faulting instruction. A store into decoded code
+//! ends the block after that store, and the page's blocks are dropped.
+
+use crate::block::{Block, BlockSlot, BUILD_AFTER};
+use crate::code_cache::{Page, PageStore, PAGE_SHIFT, PAGE_WORDS};
+use crate::cpu::Cpu;
+use crate::exec::USER_TOP;
+use crate::pipeline::{Fault, Flow};
+use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
+use crate::{Memory, StopReason};
+
+/// How one block run ended.
+enum BlockEnd {
+    /// It ran to its end.
+    Done,
+    /// Its schedule does not hold now: interpret it instead.
+    Interpret,
+    /// An instruction raised this fault; the CPU's state is precise (the
+    /// PC names that instruction).
+    Fault(Fault),
+    /// A store wrote to this page of decoded code; the CPU's state is just
+    /// after that store.
+    CodeWritten(u32),
+}
+
+impl Cpu {
+    /// [`Cpu::run`] on the block tier (no observer: an observer sees every
+    /// instruction, so it runs on the interpreter).
+    pub(crate) fn run_blocks<M: Memory>(
+        &mut self,
+        pages: &mut PageStore,
+        mem: &mut M,
+        deadline: u64,
+    ) -> StopReason {
+        loop {
+            if self.cycles >= deadline {
+                return StopReason::Deadline;
+            }
+            let pc = self.pc;
+            if !self.in_delay_slot && pc & 3 == 0 && (pc as u64) < USER_TOP {
+                match self.run_page_blocks(pages, mem, deadline) {
+                    BlockEnd::Done => continue,
+                    BlockEnd::Interpret => {}
+                    BlockEnd::Fault(f) => {
+                        let e = self.enter_exception(f, self.pc, self.in_delay_slot);
+                        return StopReason::Exception(e);
+                    }
+                    BlockEnd::CodeWritten(page_no) => {
+                        if self.code_marks.unmark(page_no) {
+                            pages.invalidate(page_no);
+                        }
+                        continue;
+                    }
+                }
+            }
+            if let Some(stop) = self.run_pages::<M, (), true>(pages, mem, &mut (), deadline) {
+                return stop;
+            }
+        }
+    }
+
+    /// Runs the blocks of the PC's page one after another while control
+    /// stays on the page. `Done` means control left the page (or the
+    /// deadline passed) after a block; `Interpret` that the PC's entry has
+    /// no block to run now.
+    fn run_page_blocks<M: Memory>(
+        &mut self,
+        pages: &mut PageStore,
+        mem: &mut M,
+        deadline: u64,
+    ) -> BlockEnd {
+        let page_no = self.pc >> PAGE_SHIFT;
+        let page = pages.page(page_no);
+        loop {
+            let idx = (self.pc >> 2) as usize & (PAGE_WORDS - 1);
+            if !self.block_ready(page, page_no, idx, mem) {
+                return BlockEnd::Interpret;
+            }
+            let BlockSlot::Built(block) = &page.blocks[idx] else {
+                return BlockEnd::Interpret;
+            };
+            match self.exec_block(block, mem, deadline) {
+                BlockEnd::Done => {}
+                end => return end,
+            }
+            let pc = self.pc;
+            if self.cycles >= deadline || pc >> PAGE_SHIFT != page_no || pc & 3 != 0 {
+                return BlockEnd::Done;
+            }
+        }
+    }
+
+    /// Whether word `idx` of `page` has a block to run: counts a visit to a
+    /// cold entry and builds its block on the visit that makes it warm.
+    fn block_ready<M: Memory>(
+        &mut self,
+        page: &mut Page,
+        page_no: u32,
+        idx: usize,
+        mem: &mut M,
+    ) -> bool {
+        match page.block_slot(idx) {
+            BlockSlot::Built(_) => return true,
+            BlockSlot::Never => return false,
+            BlockSlot::Cold(visits) => {
+                if *visits + 1 < BUILD_AFTER {
+                    *visits += 1;
+                    return false;
+                }
+            }
+        }
+        let block = Block::build(page, self.pc, mem, self.config.mode64);
+        // Building decoded instructions into the page: stores must see it.
+        self.code_marks.mark(page_no);
+        let built = block.is_some();
+        *page.block_slot(idx) = match block {
+            Some(b) => BlockSlot::Built(Box::new(b)),
+            None => BlockSlot::Never,
+        };
+        built
+    }
+
+    /// Runs `b`, which starts at the PC, as one unit if its schedule holds.
+    #[inline(always)]
+    fn exec_block<M: Memory>(&mut self, b: &Block, mem: &mut M, deadline: u64) -> BlockEnd {
+        let entry = self.cycles;
+        if entry + b.guard as u64 >= deadline {
+            return BlockEnd::Interpret;
+        }
+        for &(slot, first_use) in b.live_in.iter() {
+            if self.scoreboard.ready(slot) > entry + first_use as u64 {
+                return BlockEnd::Interpret;
+            }
+        }
+        let pc0 = self.pc;
+        let n = b.insns.len();
+        let body = if b.branch { n - 2 } else { n };
+        for (i, insn) in b.insns[..body].iter().enumerate() {
+            match self.execute(insn.op, pc0.wrapping_add(4 * i as u32), mem) {
+                Ok(Flow::CodeWritten) => return self.block_stopped_after(b, entry, pc0, i, None),
+                // Only branches (never in the body) return anything else.
+                Ok(_) => {}
+                Err(f) => return self.block_fault(b, entry, pc0, i, f, None),
+            }
+        }
+        let mut taken = None;
+        if b.branch {
+            let at = n - 2;
+            match self.execute(b.insns[at].op, pc0.wrapping_add(4 * at as u32), mem) {
+                Ok(Flow::Skip) => {
+                    // A branch-likely not taken: the slot is nullified.
+                    self.cycles =
+                        entry + b.insns[at].issue as u64 + ISSUE_CYCLES + NULLIFIED_SLOT_CYCLES;
+                    self.retired += (n - 1) as u64;
+                    self.retired_in_blocks += (n - 1) as u64;
+                    for &(slot, at) in b.out_skip.iter() {
+                        self.scoreboard.set_ready(slot, entry + at as u64);
+                    }
+                    self.continue_at(pc0.wrapping_add(4 * n as u32));
+                    return BlockEnd::Done;
+                }
+                Ok(Flow::Branch(target)) => taken = Some(target),
+                Ok(_) => {}
+                Err(f) => return self.block_fault(b, entry, pc0, at, f, None),
+            }
+            let slot = n - 1;
+            match self.execute(b.insns[slot].op, pc0.wrapping_add(4 * slot as u32), mem) {
+                Ok(Flow::CodeWritten) => {
+                    return self.block_stopped_after(b, entry, pc0, slot, taken)
+                }
+                Ok(_) => {}
+                Err(f) => return self.block_fault(b, entry, pc0, slot, f, taken),
+            }
+        }
+        let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
+        self.cycles = entry + b.insns[n - 1].issue as u64 + ISSUE_CYCLES + bubbles;
+        self.retired += n as u64;
+        self.retired_in_blocks += n as u64;
+        for &(slot, at) in b.out.iter() {
+            self.scoreboard.set_ready(slot, entry + at as u64);
+        }
+        self.continue_at(taken.unwrap_or(pc0.wrapping_add(4 * n as u32)));
+        BlockEnd::Done
+    }
+
+    /// Sequential execution from `pc`, no branch pending.
+    #[inline(always)]
+    fn continue_at(&mut self, pc: u32) {
+        self.pc = pc;
+        self.next_pc = pc.wrapping_add(4);
+        self.in_delay_slot = false;
+        self.pending_bubbles = 0;
+    }
+
+    /// Replays the scoreboard writes of instructions `..upto` of `b`.
+    fn replay_scoreboard(&mut self, b: &Block, entry: u64, upto: usize) {
+        for insn in &b.insns[..upto] {
+            let ready = entry + insn.issue as u64 + insn.t.latency as u64;
+            self.scoreboard.set_ready(insn.t.dst, ready);
+        }
+    }
+
+    /// Instruction `i` of `b` raised `f`: the state the interpreter has
+    /// before it. `taken` is the branch target when `i` is the delay slot of
+    /// a taken branch.
+    #[cold]
+    fn block_fault(
+        &mut self,
+        b: &Block,
+        entry: u64,
+        pc0: u32,
+        i: usize,
+        f: Fault,
+        taken: Option<u32>,
+    ) -> BlockEnd {
+        self.replay_scoreboard(b, entry, i);
+        self.cycles = entry
+            + if i == 0 {
+                0
+            } else {
+                b.insns[i - 1].issue as u64 + ISSUE_CYCLES
+            };
+        self.retired += i as u64;
+        let pc = pc0.wrapping_add(4 * i as u32);
+        let in_slot = b.branch && i == b.insns.len() - 1;
+        self.pc = pc;
+        self.next_pc = if in_slot {
+            taken.unwrap_or(pc.wrapping_add(4))
+        } else {
+            pc.wrapping_add(4)
+        };
+        self.in_delay_slot = in_slot;
+        self.pending_bubbles = if in_slot && taken.is_some() {
+            BRANCH_BUBBLES
+        } else {
+            0
+        };
+        BlockEnd::Fault(f)
+    }
+
+    /// Instruction `i` of `b` (a store) wrote decoded code: the state the
+    /// interpreter has just after it.
+    #[cold]
+    fn block_stopped_after(
+        &mut self,
+        b: &Block,
+        entry: u64,
+        pc0: u32,
+        i: usize,
+        taken: Option<u32>,
+    ) -> BlockEnd {
+        self.replay_scoreboard(b, entry, i + 1);
+        let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
+        self.cycles = entry + b.insns[i].issue as u64 + ISSUE_CYCLES + bubbles;
+        self.retired += (i + 1) as u64;
+        let after = pc0.wrapping_add(4 * (i as u32 + 1));
+        self.continue_at(taken.unwrap_or(after));
+        BlockEnd::CodeWritten(self.written_code_page)
+    }
+}

@@ -1,0 +1,355 @@
+//! The lockstep differential: the block tier against the interpreter on
+//! random programs. Both run the same program from the same state with the
+//! same deadlines, in steps of a few to a few hundred cycles; after every
+//! step the stop, every register, the FPU, CP0, the PC and delay-slot
+//! state, LLbit, the cycle and retired counts, the scoreboard and all of
+//! memory must be identical.
+//!
+//! The programs loop (so that blocks get built and run), branch forward in
+//! every way the R4000 can (likely forms, and-link forms, FP conditions),
+//! load and store (some misaligned: address errors inside blocks), divide,
+//! multiply, trap, overflow, compute in floating point, and store into
+//! their own code (self-modifying code must drop translated blocks).
+
+mod testmem;
+
+use cpu_mips::{Cpu, CpuConfig, Engine, StopReason};
+use proptest::prelude::*;
+use test_support::mips::{self, funct, itype, jtype, opcode, regimm, regimm_code, special, Gpr};
+use testmem::{TestMem, CODE, DATA};
+
+/// One generated instruction: a kind and raw operand material.
+type Gen = (u8, u8, u8, u8, u16);
+
+/// Registers the body may write: $at..$t7 (never $s0/$s1, the bases, or
+/// $t9, the loop counter).
+fn dst(n: u8) -> Gpr {
+    Gpr::new(1 + n as u32 % 15)
+}
+/// Registers the body may read: the writable ones, $zero and the bases.
+fn src(n: u8) -> Gpr {
+    Gpr::new(n as u32 % 18)
+}
+
+fn cop1(fmt: u32, ft: u32, fs: u32, fd: u32, func: u32) -> u32 {
+    0x11 << 26 | fmt << 21 | (ft & 31) << 16 | (fs & 31) << 11 | (fd & 31) << 6 | func
+}
+
+/// The word for generated instruction `g` at body index `i` of `len`.
+fn encode((kind, a, b, c, imm): Gen, i: usize, len: usize) -> u32 {
+    // A forward branch offset that stays within the body or lands on the
+    // loop's end.
+    let fwd = 1 + (imm as usize % (len - i)) as u16;
+    let base = if c % 4 == 0 { mips::S1 } else { mips::S0 };
+    // Data offsets within the mapped pages, aligned three times in four.
+    let off = |align: u16| -> i16 {
+        let o = imm % 8000;
+        (if c % 4 == 3 { o } else { o & !(align - 1) }) as i16
+    };
+    match kind % 40 {
+        0 => special(funct::ADDU, src(a), src(b), dst(c), 0),
+        1 => special(funct::SUBU, src(a), src(b), dst(c), 0),
+        2 => special(
+            [funct::AND, funct::OR, funct::XOR, funct::NOR][imm as usize % 4],
+            src(a),
+            src(b),
+            dst(c),
+            0,
+        ),
+        3 => special(
+            [funct::SLT, funct::SLTU][imm as usize % 2],
+            src(a),
+            src(b),
+            dst(c),
+            0,
+        ),
+        4 => special(
+            [funct::SLLV, funct::SRLV, funct::SRAV][imm as usize % 3],
+            src(a),
+            src(b),
+            dst(c),
+            0,
+        ),
+        5 => special(
+            [funct::SLL, funct::SRL, funct::SRA][imm as usize % 3],
+            mips::ZERO,
+            src(b),
+            dst(c),
+            imm as u32,
+        ),
+        6 => special(
+            [funct::ADD, funct::SUB][imm as usize % 2],
+            src(a),
+            src(b),
+            dst(c),
+            0,
+        ),
+        7 => itype(opcode::ADDIU, src(a), dst(c), imm),
+        8 => itype(
+            [opcode::ADDI, opcode::SLTI, opcode::SLTIU][b as usize % 3],
+            src(a),
+            dst(c),
+            imm,
+        ),
+        9 => itype(
+            [opcode::ANDI, opcode::ORI, opcode::XORI, opcode::LUI][b as usize % 4],
+            src(a),
+            dst(c),
+            imm,
+        ),
+        10 => special(
+            [funct::MULT, funct::MULTU][imm as usize % 2],
+            src(a),
+            src(b),
+            mips::ZERO,
+            0,
+        ),
+        11 => special(
+            [funct::DIV, funct::DIVU][imm as usize % 2],
+            src(a),
+            src(b),
+            mips::ZERO,
+            0,
+        ),
+        12 => special(
+            [funct::MFHI, funct::MFLO][imm as usize % 2],
+            mips::ZERO,
+            mips::ZERO,
+            dst(c),
+            0,
+        ),
+        13 => special(
+            [funct::MTHI, funct::MTLO][imm as usize % 2],
+            src(a),
+            mips::ZERO,
+            mips::ZERO,
+            0,
+        ),
+        14 | 15 => itype(
+            [opcode::LW, opcode::LB, opcode::LBU][b as usize % 3],
+            base,
+            dst(a),
+            off(4) as u16,
+        ),
+        16 => itype(
+            [opcode::LH, opcode::LHU][b as usize % 2],
+            base,
+            dst(a),
+            off(2) as u16,
+        ),
+        17 => itype(
+            [opcode::LWL, opcode::LWR][b as usize % 2],
+            base,
+            dst(a),
+            off(1) as u16,
+        ),
+        18 | 19 => itype(
+            [opcode::SW, opcode::SB][b as usize % 2],
+            base,
+            src(a),
+            off(4) as u16,
+        ),
+        20 => itype(
+            [opcode::SH, opcode::SWL, opcode::SWR][b as usize % 3],
+            mips::S0,
+            src(a),
+            off(2) as u16,
+        ),
+        21 => itype(
+            [opcode::LL, opcode::SC][b as usize % 2],
+            mips::S0,
+            dst(a),
+            off(4) as u16,
+        ),
+        22 => itype(
+            [opcode::BEQ, opcode::BNE][b as usize % 2],
+            src(a),
+            src(c),
+            fwd,
+        ),
+        23 => itype(
+            [opcode::BLEZ, opcode::BGTZ][b as usize % 2],
+            src(a),
+            mips::ZERO,
+            fwd,
+        ),
+        24 => itype(
+            [opcode::BEQL, opcode::BNEL][b as usize % 2],
+            src(a),
+            src(c),
+            fwd,
+        ),
+        25 => itype(
+            [opcode::BLEZL, opcode::BGTZL][b as usize % 2],
+            src(a),
+            mips::ZERO,
+            fwd,
+        ),
+        26 => regimm(
+            [
+                regimm_code::BLTZ,
+                regimm_code::BGEZ,
+                regimm_code::BLTZL,
+                regimm_code::BGEZL,
+            ][b as usize % 4],
+            src(a),
+            fwd,
+        ),
+        27 => regimm(
+            [
+                regimm_code::BLTZAL,
+                regimm_code::BGEZAL,
+                regimm_code::BLTZALL,
+                regimm_code::BGEZALL,
+            ][b as usize % 4],
+            src(a),
+            fwd,
+        ),
+        28 => jtype(opcode::J, (CODE >> 2) + 3 + (i as u32) + fwd as u32),
+        29 => regimm(
+            [regimm_code::TEQI, regimm_code::TNEI, regimm_code::TLTI][b as usize % 3],
+            src(a),
+            imm % 8,
+        ),
+        // Floating point: loads and stores, arithmetic in S and D, compares
+        // and the FP branches.
+        30 => itype(
+            [0x31, 0x35][b as usize % 2],
+            mips::S0,
+            Gpr::new(a as u32 & 30),
+            off(8) as u16,
+        ),
+        31 => itype(
+            [0x39, 0x3d][b as usize % 2],
+            mips::S0,
+            Gpr::new(a as u32 & 30),
+            off(8) as u16,
+        ),
+        32 => cop1(
+            [16, 17][b as usize % 2],
+            a as u32 & 30,
+            c as u32 & 30,
+            imm as u32 & 30,
+            [0, 1, 2, 3][(imm >> 8) as usize % 4],
+        ),
+        33 => cop1(
+            [16, 17][b as usize % 2],
+            0,
+            c as u32 & 30,
+            imm as u32 & 30,
+            [4, 5, 6, 7, 0x21, 0x20][(imm >> 8) as usize % 6],
+        ),
+        34 => cop1(
+            [16, 17][b as usize % 2],
+            a as u32 & 30,
+            c as u32 & 30,
+            0,
+            0x30 | (imm as u32 & 15),
+        ),
+        35 => 0x11 << 26 | 8 << 21 | ((b as u32) % 4) << 16 | fwd as u32,
+        36 => mips::mtc1(src(a), c as u32 & 31),
+        37 => mips::mfc1(dst(a), c as u32 & 31),
+        // Anything at all: mostly reserved encodings and coprocessor
+        // instructions that raise exceptions.
+        38 => (a as u32) << 24 | (b as u32) << 16 | imm as u32,
+        _ => mips::nop(),
+    }
+}
+
+/// The program: bases and counter, the body `iterations` times, BREAK.
+fn program(body: &[Gen], iterations: u16) -> Vec<u32> {
+    let mut words = vec![
+        mips::lui(mips::S0, (DATA >> 16) as u16),
+        mips::lui(mips::S1, (CODE >> 16) as u16),
+        mips::addiu(mips::T9, mips::ZERO, iterations as i16),
+    ];
+    let len = body.len();
+    words.extend(body.iter().enumerate().map(|(i, g)| encode(*g, i, len)));
+    // The loop's end: every forward branch lands at most here.
+    let back = -(len as i16) - 2;
+    words.push(mips::addiu(mips::T9, mips::T9, -1));
+    words.push(itype(opcode::BNE, mips::T9, mips::ZERO, back as u16));
+    words.push(mips::nop());
+    words.push(mips::break_(0));
+    words
+}
+
+fn machine(engine: Engine, mode64: bool, words: &[u32], regs: &[u64]) -> (Cpu, TestMem) {
+    let mut mem = TestMem::new();
+    mem.map(CODE, 2 * 4096, true, true);
+    mem.map(DATA, 2 * 4096, true, false);
+    mem.poke_words(CODE, words);
+    let mut cpu = Cpu::new(CpuConfig {
+        mode64,
+        engine,
+        ..CpuConfig::default()
+    });
+    for (r, v) in regs.iter().enumerate() {
+        cpu.gpr[1 + r] = *v;
+        cpu.fpu.fpr[r] = v.rotate_left(17);
+        mem.poke64(DATA + 8 * r as u32, v.rotate_left(5));
+    }
+    cpu.set_pc(CODE);
+    (cpu, mem)
+}
+
+/// Runs both engines in lockstep; panics with the first difference.
+fn lockstep(mode64: bool, words: &[u32], regs: &[u64], steps: &[u16]) {
+    let (mut a, mut ma) = machine(Engine::Interp, mode64, words, regs);
+    let (mut b, mut mb) = machine(Engine::Block, mode64, words, regs);
+    for round in 0..4000 {
+        let deadline = a.cycles() + steps[round % steps.len()] as u64;
+        let sa = a.run(&mut ma, &mut (), deadline);
+        let sb = b.run(&mut mb, &mut (), deadline);
+        assert_eq!(sa, sb, "stop after round {round}");
+        let diff = a.differences(&b);
+        assert!(diff.is_empty(), "state after round {round}: {diff:?}");
+        let pages = ma.differing_pages(&mb);
+        assert!(
+            pages.is_empty(),
+            "memory after round {round}: pages {pages:x?}"
+        );
+        if let StopReason::Exception(e) = sa {
+            if e.code == cpu_mips::ExcCode::Bp {
+                return;
+            }
+            a.complete_exception_instruction();
+            b.complete_exception_instruction();
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn block_tier_matches_the_interpreter_in_lockstep(
+        body in prop::collection::vec(any::<Gen>(), 1..120),
+        iterations in 1u16..40,
+        mode64: bool,
+        regs in prop::collection::vec(any::<u64>(), 15),
+        steps in prop::collection::vec(1u16..400, 1..8),
+    ) {
+        lockstep(mode64, &program(&body, iterations), &regs, &steps);
+    }
+}
+
+/// A long run in big steps: blocks run as units between deadlines.
+#[test]
+fn block_tier_matches_the_interpreter_over_long_slices() {
+    let body: Vec<Gen> = (0..60u16)
+        .map(|i| {
+            (
+                (i * 7 % 30) as u8,
+                i as u8,
+                (i * 3) as u8,
+                (i * 5) as u8,
+                i.wrapping_mul(2654),
+            )
+        })
+        .collect();
+    let regs: Vec<u64> = (0..15u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .collect();
+    lockstep(false, &program(&body, 500), &regs, &[10_000, 3, 50_000, 1]);
+}
