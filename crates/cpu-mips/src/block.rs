@@ -112,6 +112,8 @@ impl Block {
     /// Builds the block that starts at `pc` (word-aligned, on `page`),
     /// decoding through the page's cache. `None` when no instruction can
     /// start a block here. The caller marks the page as holding code.
+    #[cold]
+    #[inline(never)]
     pub fn build<M: Memory>(page: &mut Page, pc: u32, mem: &mut M, mode64: bool) -> Option<Block> {
         let base = pc & !((1 << PAGE_SHIFT) - 1);
         let first = ((pc - base) >> 2) as usize;

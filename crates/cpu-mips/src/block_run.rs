@@ -20,8 +20,12 @@
 //! scoreboard writes are replayed from the schedule, and the clock reads
 //! what it read before the faulting instruction. A store into decoded code
 //! ends the block after that store, and the page's blocks are dropped.
+//!
+//! The blocks are a cache bounded by `CpuConfig::block_cache_insns`: when
+//! one more block could pass it, every block is dropped (the decoded
+//! instructions stay) and blocks are rebuilt as the code runs again.
 
-use crate::block::{Block, BlockSlot, BUILD_AFTER};
+use crate::block::{Block, BlockSlot, BUILD_AFTER, MAX_LEN};
 use crate::code_cache::{Page, PageStore, PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
 use crate::exec::USER_TOP;
@@ -89,6 +93,11 @@ impl Cpu {
         mem: &mut M,
         deadline: u64,
     ) -> BlockEnd {
+        if self.cache_full() {
+            pages.drop_blocks();
+            self.block_cache_used = 0;
+            self.block_cache_flushes += 1;
+        }
         let page_no = self.pc >> PAGE_SHIFT;
         let page = pages.page(page_no);
         loop {
@@ -129,15 +138,28 @@ impl Cpu {
                 }
             }
         }
+        if self.cache_full() {
+            // Interpreted this time; `run_page_blocks` empties the cache
+            // when it is next entered, and the visit after builds.
+            return false;
+        }
         let block = Block::build(page, self.pc, mem, self.config.mode64);
         // Building decoded instructions into the page: stores must see it.
         self.code_marks.mark(page_no);
         let built = block.is_some();
         *page.block_slot(idx) = match block {
-            Some(b) => BlockSlot::Built(Box::new(b)),
+            Some(b) => {
+                self.block_cache_used += b.insns.len();
+                BlockSlot::Built(Box::new(b))
+            }
             None => BlockSlot::Never,
         };
         built
+    }
+
+    /// Whether building one more block could pass the cache's bound.
+    fn cache_full(&self) -> bool {
+        self.block_cache_used + MAX_LEN > self.config.block_cache_insns
     }
 
     /// Runs `b`, which starts at the PC, as one unit if its schedule holds.
@@ -154,23 +176,17 @@ impl Cpu {
         }
         let pc0 = self.pc;
         let n = b.insns.len();
-        let body = if b.branch { n - 2 } else { n };
-        for (i, insn) in b.insns[..body].iter().enumerate() {
-            match self.execute(insn.op, pc0.wrapping_add(4 * i as u32), mem) {
-                Ok(Flow::CodeWritten) => return self.block_stopped_after(b, entry, pc0, i, None),
-                // Only branches (never in the body) return anything else.
-                Ok(_) => {}
-                Err(f) => return self.block_fault(b, entry, pc0, i, f, None),
-            }
-        }
+        // Only the branch (second to last) returns anything but Next or
+        // CodeWritten; `taken` is its target once it is taken, so that a
+        // fault or store in the delay slot sees it.
         let mut taken = None;
-        if b.branch {
-            let at = n - 2;
-            match self.execute(b.insns[at].op, pc0.wrapping_add(4 * at as u32), mem) {
+        for (i, insn) in b.insns.iter().enumerate() {
+            match self.execute(insn.op, pc0.wrapping_add(4 * i as u32), mem) {
+                Ok(Flow::Next | Flow::NoBranch) => {}
+                Ok(Flow::Branch(target)) => taken = Some(target),
                 Ok(Flow::Skip) => {
                     // A branch-likely not taken: the slot is nullified.
-                    self.cycles =
-                        entry + b.insns[at].issue as u64 + ISSUE_CYCLES + NULLIFIED_SLOT_CYCLES;
+                    self.cycles = entry + insn.issue as u64 + ISSUE_CYCLES + NULLIFIED_SLOT_CYCLES;
                     self.retired += (n - 1) as u64;
                     self.retired_in_blocks += (n - 1) as u64;
                     for &(slot, at) in b.out_skip.iter() {
@@ -179,17 +195,8 @@ impl Cpu {
                     self.continue_at(pc0.wrapping_add(4 * n as u32));
                     return BlockEnd::Done;
                 }
-                Ok(Flow::Branch(target)) => taken = Some(target),
-                Ok(_) => {}
-                Err(f) => return self.block_fault(b, entry, pc0, at, f, None),
-            }
-            let slot = n - 1;
-            match self.execute(b.insns[slot].op, pc0.wrapping_add(4 * slot as u32), mem) {
-                Ok(Flow::CodeWritten) => {
-                    return self.block_stopped_after(b, entry, pc0, slot, taken)
-                }
-                Ok(_) => {}
-                Err(f) => return self.block_fault(b, entry, pc0, slot, f, taken),
+                Ok(Flow::CodeWritten) => return self.block_stopped_after(b, entry, pc0, i, taken),
+                Err(f) => return self.block_fault(b, entry, pc0, i, f, taken),
             }
         }
         let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };

@@ -51,21 +51,27 @@ impl Entry {
 /// The decoded instructions of one 4 KiB page, and the block tier's
 /// blocks that start on it.
 pub(crate) struct Page {
-    pub entries: [Entry; PAGE_WORDS],
+    /// On the heap by itself: a page is created inside the hot loops'
+    /// page lookup, and a 16 KiB value built in place would give that
+    /// function a 16 KiB stack frame to probe on every call.
+    pub entries: Box<[Entry; PAGE_WORDS]>,
     /// One slot per word once the block tier has visited the page (empty
     /// until then).
     pub blocks: Vec<BlockSlot>,
 }
 
 impl Page {
+    #[cold]
+    #[inline(never)]
     fn new() -> Box<Page> {
+        let entries = vec![Entry::EMPTY; PAGE_WORDS].into_boxed_slice();
         Box::new(Page {
-            entries: [Entry::EMPTY; PAGE_WORDS],
+            entries: entries.try_into().expect("PAGE_WORDS entries"),
             blocks: Vec::new(),
         })
     }
     fn reset(&mut self) {
-        self.entries = [Entry::EMPTY; PAGE_WORDS];
+        self.entries.fill(Entry::EMPTY);
         self.blocks = Vec::new();
     }
     /// The block slot of word `idx`, allocating the page's slots on first
@@ -118,6 +124,13 @@ impl PageStore {
     pub fn invalidate(&mut self, page_no: u32) {
         if let Some(p) = self.map.get_mut(&page_no) {
             p.reset();
+        }
+    }
+    /// Drops every block (the decoded instructions stay): the block
+    /// cache's eviction.
+    pub fn drop_blocks(&mut self) {
+        for page in self.map.values_mut() {
+            page.blocks = Vec::new();
         }
     }
     /// Drops every decoded page and frees the table.

@@ -32,7 +32,16 @@ pub struct CpuConfig {
     /// How instructions are executed. Every engine gives the same state,
     /// cycle for cycle; they differ only in host speed.
     pub engine: Engine,
+    /// The block tier's cache bound: instructions in built blocks. When a
+    /// build would pass it, every block is dropped (and rebuilt as the
+    /// code runs again). Each costs about 24 bytes of host memory.
+    pub block_cache_insns: usize,
 }
+
+/// The default block cache: 1 Mi instructions, about 30 MB with the
+/// blocks' own headers: several times the hot code of an IDO compiler
+/// pass.
+pub const DEFAULT_BLOCK_CACHE_INSNS: usize = 1 << 20;
 
 impl Default for CpuConfig {
     fn default() -> Self {
@@ -40,6 +49,7 @@ impl Default for CpuConfig {
             mode64: false,
             clock_hz: DEFAULT_CLOCK_HZ,
             engine: Engine::default(),
+            block_cache_insns: DEFAULT_BLOCK_CACHE_INSNS,
         }
     }
 }
@@ -116,6 +126,10 @@ pub struct Cpu {
     pub(crate) retired: u64,
     /// Of those, retired by the block tier as part of whole blocks.
     pub(crate) retired_in_blocks: u64,
+    /// Instructions in blocks built since the block cache was last emptied.
+    pub(crate) block_cache_used: usize,
+    /// How many times the block cache was emptied to stay in its bound.
+    pub(crate) block_cache_flushes: u64,
     /// Ready-at cycles of registers (the load/HI-LO/FP interlocks).
     pub(crate) scoreboard: Scoreboard,
     /// Pages with decoded code (checked by stores).
@@ -145,6 +159,8 @@ impl Cpu {
             cycles: 0,
             retired: 0,
             retired_in_blocks: 0,
+            block_cache_used: 0,
+            block_cache_flushes: 0,
             scoreboard: Scoreboard::default(),
             code_marks: CodeMarks::default(),
             code_pages: PageStore::default(),
@@ -229,6 +245,12 @@ impl Cpu {
     /// interpreted one at a time).
     pub fn instructions_in_blocks(&self) -> u64 {
         self.retired_in_blocks
+    }
+
+    /// How many times the block cache was emptied because it reached
+    /// [`CpuConfig::block_cache_insns`].
+    pub fn block_cache_flushes(&self) -> u64 {
+        self.block_cache_flushes
     }
 
     /// Charges `n` cycles of embedder work to the clock.

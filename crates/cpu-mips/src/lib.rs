@@ -111,7 +111,7 @@ pub mod timing;
 
 pub use access::DataAccess;
 pub use cp0::Cp0;
-pub use cpu::{Cpu, CpuConfig, Engine};
+pub use cpu::{Cpu, CpuConfig, Engine, DEFAULT_BLOCK_CACHE_INSNS};
 pub use decode::{decode, is_r4000_encoding, Op};
 pub use disasm::{disassemble, Disasm};
 pub use exception::{ExcCode, Exception};

@@ -13,7 +13,7 @@
 
 mod testmem;
 
-use cpu_mips::{Cpu, CpuConfig, Engine, StopReason};
+use cpu_mips::{Cpu, CpuConfig, Engine, StopReason, DEFAULT_BLOCK_CACHE_INSNS};
 use proptest::prelude::*;
 use test_support::mips::{self, funct, itype, jtype, opcode, regimm, regimm_code, special, Gpr};
 use testmem::{TestMem, CODE, DATA};
@@ -274,7 +274,13 @@ fn program(body: &[Gen], iterations: u16) -> Vec<u32> {
     words
 }
 
-fn machine(engine: Engine, mode64: bool, words: &[u32], regs: &[u64]) -> (Cpu, TestMem) {
+fn machine(
+    engine: Engine,
+    cache: usize,
+    mode64: bool,
+    words: &[u32],
+    regs: &[u64],
+) -> (Cpu, TestMem) {
     let mut mem = TestMem::new();
     mem.map(CODE, 2 * 4096, true, true);
     mem.map(DATA, 2 * 4096, true, false);
@@ -282,6 +288,7 @@ fn machine(engine: Engine, mode64: bool, words: &[u32], regs: &[u64]) -> (Cpu, T
     let mut cpu = Cpu::new(CpuConfig {
         mode64,
         engine,
+        block_cache_insns: cache,
         ..CpuConfig::default()
     });
     for (r, v) in regs.iter().enumerate() {
@@ -293,10 +300,12 @@ fn machine(engine: Engine, mode64: bool, words: &[u32], regs: &[u64]) -> (Cpu, T
     (cpu, mem)
 }
 
-/// Runs both engines in lockstep; panics with the first difference.
-fn lockstep(mode64: bool, words: &[u32], regs: &[u64], steps: &[u16]) {
-    let (mut a, mut ma) = machine(Engine::Interp, mode64, words, regs);
-    let (mut b, mut mb) = machine(Engine::Block, mode64, words, regs);
+/// Runs both engines in lockstep (the block tier with a block cache of
+/// `cache` instructions); panics with the first difference. Returns the
+/// block tier's CPU.
+fn lockstep(cache: usize, mode64: bool, words: &[u32], regs: &[u64], steps: &[u16]) -> Cpu {
+    let (mut a, mut ma) = machine(Engine::Interp, cache, mode64, words, regs);
+    let (mut b, mut mb) = machine(Engine::Block, cache, mode64, words, regs);
     for round in 0..4000 {
         let deadline = a.cycles() + steps[round % steps.len()] as u64;
         let sa = a.run(&mut ma, &mut (), deadline);
@@ -311,12 +320,13 @@ fn lockstep(mode64: bool, words: &[u32], regs: &[u64], steps: &[u16]) {
         );
         if let StopReason::Exception(e) = sa {
             if e.code == cpu_mips::ExcCode::Bp {
-                return;
+                return b;
             }
             a.complete_exception_instruction();
             b.complete_exception_instruction();
         }
     }
+    b
 }
 
 proptest! {
@@ -329,27 +339,73 @@ proptest! {
         mode64: bool,
         regs in prop::collection::vec(any::<u64>(), 15),
         steps in prop::collection::vec(1u16..400, 1..8),
+        small_cache: bool,
     ) {
-        lockstep(mode64, &program(&body, iterations), &regs, &steps);
+        // A cache of 100 instructions is emptied every few blocks.
+        let cache = if small_cache { 100 } else { DEFAULT_BLOCK_CACHE_INSNS };
+        lockstep(cache, mode64, &program(&body, iterations), &regs, &steps);
     }
 }
 
-/// A long run in big steps: blocks run as units between deadlines.
+/// A long run in big steps: blocks run as units between deadlines. The
+/// body is drawn from kinds that neither trap nor store into the code
+/// (ALU, HI/LO, aligned loads and stores to the data page, forward
+/// branches, FP), so the loop runs all its iterations.
 #[test]
 fn block_tier_matches_the_interpreter_over_long_slices() {
+    const TAME: [u8; 19] = [
+        0, 1, 2, 3, 4, 5, 7, 9, 10, 12, 14, 16, 18, 22, 23, 24, 26, 30, 32,
+    ];
     let body: Vec<Gen> = (0..60u16)
         .map(|i| {
-            (
-                (i * 7 % 30) as u8,
-                i as u8,
-                (i * 3) as u8,
-                (i * 5) as u8,
-                i.wrapping_mul(2654),
-            )
+            let kind = TAME[(i as usize * 7) % TAME.len()];
+            // c % 4 in {1, 2}: base $s0 (data), aligned offsets.
+            let c = 1 + (i % 2) as u8;
+            (kind, i as u8, (i * 3) as u8, c, i.wrapping_mul(2654))
         })
         .collect();
     let regs: Vec<u64> = (0..15u64)
         .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .collect();
-    lockstep(false, &program(&body, 500), &regs, &[10_000, 3, 50_000, 1]);
+    let words = program(&body, 500);
+    let steps = [10_000, 3, 50_000, 1];
+    let b = lockstep(DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs, &steps);
+    assert!(b.instructions_in_blocks() > b.instructions() / 2);
+    assert_eq!(b.block_cache_flushes(), 0);
+    // The same with a cache too small for the loop: emptied over and over.
+    let b = lockstep(64, false, &words, &regs, &steps);
+    assert!(b.block_cache_flushes() > 100, "{}", b.block_cache_flushes());
+}
+
+/// A loop that rewrites an instruction of its own hot block halfway: the
+/// block tier must drop the translated block and run the new instruction
+/// from the next iteration on (on both engines, in lockstep).
+#[test]
+fn a_store_into_a_running_block_replaces_its_instruction() {
+    let words = [
+        mips::addiu(mips::T9, mips::ZERO, 10),
+        mips::lui(mips::S1, (CODE >> 16) as u16),
+        mips::lui(mips::T0, 0x2442),
+        mips::ori(mips::T0, mips::T0, 0x0064), // $t0 = addiu $v0, $v0, 100
+        mips::addiu(mips::V0, mips::V0, 1),    // 4: rewritten when $t9 is 5
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::BNE, mips::T9, mips::A0, 2), // to 9 unless $t9 == $a0
+        mips::nop(),
+        mips::sw(mips::T0, 16, mips::S1), // 8: the store into word 4
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-6i16) as u16), // back to 4
+        mips::nop(),
+        mips::break_(0),
+    ];
+    // $v0 = 0, $a0 = 5 (regs start at $at).
+    let mut regs = vec![0u64; 15];
+    regs[3] = 5;
+    for steps in [&[60_000u16][..], &[7, 1, 30][..]] {
+        let b = lockstep(DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs, steps);
+        assert_eq!(
+            b.gpr[2],
+            5 + 5 * 100,
+            "five iterations of +1, then five of +100"
+        );
+        assert!(b.instructions_in_blocks() > 0);
+    }
 }

@@ -31,6 +31,7 @@ impl Kernel {
             mode64: exe.is_n32(),
             clock_hz: self.config.cpu_hz,
             engine: self.config.engine,
+            ..CpuConfig::default()
         }
     }
 
