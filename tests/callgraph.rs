@@ -4,8 +4,9 @@
 //! Contents:
 //! 1. Arc by arc, on guest programs whose calls are known from their
 //!    source: recursion, function pointers, longjmp, signal handlers, tail
-//!    calls, exit from deep inside, death by a signal; and the real stacks
-//!    after the non-local exits (no frame left over).
+//!    calls, exit from deep inside, death by a signal, fork and sproc; the
+//!    real stacks after the non-local exits (no frame left over), and a
+//!    stack of its own for each process and sproc thread.
 //! 2. Real consumers on real output: GNU gprof -q on the workload's
 //!    gmon.out; callgrind_annotate on the callgrind file (per-function
 //!    totals equal ours, exact and sampled); go tool pprof -top on the pprof
@@ -219,6 +220,65 @@ const CASES: &[Case] = &[
         ],
     },
     Case {
+        program: "cg_fork",
+        status: 0,
+        stdout: "child: done\nparent: child exited with status 0\n",
+        functions: &[
+            "main",
+            "run",
+            "fork",
+            "child_work",
+            "parent_work",
+            "leaf",
+            "spin",
+            "waitpid",
+            "child_tail",
+            "parent_tail",
+        ],
+        arcs: &[
+            ("main", "run", 1),
+            ("run", "spin", 1),
+            ("run", "fork", 1),
+            ("run", "child_work", 1),
+            ("child_work", "leaf", 3),
+            ("run", "parent_work", 1),
+            ("parent_work", "leaf", 2),
+            ("leaf", "spin", 5),
+            ("run", "waitpid", 1),
+            ("main", "child_tail", 1),
+            ("main", "parent_tail", 1),
+            ("child_tail", "spin", 1),
+            ("parent_tail", "spin", 1),
+        ],
+    },
+    Case {
+        program: "cg_sproc",
+        status: 0,
+        stdout: "parent: member exited with status 7\n",
+        functions: &[
+            "main",
+            "sproc",
+            "member",
+            "member_work",
+            "parent_work",
+            "leaf",
+            "spin",
+            "waitpid",
+            "parent_tail",
+        ],
+        arcs: &[
+            ("main", "sproc", 1),
+            ("member", "member_work", 1),
+            ("member_work", "leaf", 3),
+            ("main", "parent_work", 1),
+            ("parent_work", "leaf", 2),
+            ("leaf", "spin", 5),
+            ("main", "waitpid", 1),
+            ("main", "parent_tail", 1),
+            ("parent_tail", "spin", 1),
+        ],
+    },
+    Case {
         program: "cg_killed",
         status: KILLED_BY_SIGSEGV,
         stdout: "",
@@ -297,6 +357,72 @@ fn after_longjmp_and_signals_the_real_stack_has_no_frame_left_over() {
     assert!(!in_handler.is_empty(), "samples in the handler: {stacks:?}");
     for s in in_handler {
         assert_eq!(s, "__start;main;trigger;kill;__sigtramp;on_usr1;work;spin");
+    }
+}
+
+#[test]
+fn forked_children_and_sproc_members_keep_stacks_of_their_own() {
+    // Parent and child (or member) take turns inside the same functions;
+    // each one's samples sit on its own real stack, and neither's returns
+    // pop the other's frames: after the child has returned from run, the
+    // parent is still in it, and the parent's tail is sampled on main
+    // alone. The member's stack starts at its entry point.
+    let dir = Scratch::new("cg-threads");
+    for (program, want, three, two) in [
+        (
+            "cg_fork",
+            &[
+                "__start;main;child_tail;spin",
+                "__start;main;parent_tail;spin",
+                "__start;main;run;child_work;leaf;spin",
+                "__start;main;run;parent_work;leaf;spin",
+                "__start;main;run;spin",
+            ][..],
+            "__start;main;run;child_work;leaf;spin",
+            "__start;main;run;parent_work;leaf;spin",
+        ),
+        (
+            "cg_sproc",
+            &[
+                "__start;main;parent_tail;spin",
+                "__start;main;parent_work;leaf;spin",
+                "member;member_work;leaf;spin",
+            ][..],
+            "member;member_work;leaf;spin",
+            "__start;main;parent_work;leaf;spin",
+        ),
+    ] {
+        let gmon = dir.file(&format!("{program}.gmon"));
+        let out = prof(&["--exact"], &gmon, program, &[]);
+        assert_eq!(out.status.shell(), 0, "{program}: {}", out.stderr);
+        let stacks = folded(program, &gmon);
+        let got: Vec<&str> = stacks.keys().map(String::as_str).collect();
+        assert_eq!(got, want, "{program}: {stacks:?}");
+        // Three leaves on one side, two on the other: samples in that
+        // proportion, so both processes were sampled, each on its own
+        // user-time grid.
+        assert!(stacks[two] > 0, "{program}: {stacks:?}");
+        assert_eq!(2 * stacks[three], 3 * stacks[two], "{program}: {stacks:?}");
+        // Exact costs: what both processes retired, each cycle once. The
+        // child's copy of main's frame charges only what the child ran
+        // after the fork (not the parent's spin before it again), so
+        // main's inclusive cycles stay within the total.
+        let p = read_sidecar(std::path::Path::new(&gmon))
+            .expect("sidecar")
+            .expect("present");
+        let total: u64 = p.exact.iter().map(|c| c.cycles).sum();
+        let main = inclusive_cycles(&p, program, "__start", "main");
+        assert!(main > 0 && main <= total, "{program}: {main} of {total}");
+        let (work3, work2) = match program {
+            "cg_fork" => ("child_work", "parent_work"),
+            _ => ("member_work", "parent_work"),
+        };
+        let leaves = |work| inclusive_cycles(&p, program, work, "leaf");
+        assert_eq!(
+            2 * leaves(work3) / 3,
+            leaves(work2),
+            "{program}: three leaves, two leaves"
+        );
     }
 }
 

@@ -134,6 +134,7 @@ impl Kernel {
         child.set_reg(Reg::V1, 1);
         child.set_reg(Reg::A3, 0);
         child.cpu.complete_exception_instruction();
+        self.follow_outside_profile(parent.pid, &child, true);
         self.procs.insert(pid, child);
         self.run_queue.push_back(pid);
         Ok(pid)
@@ -194,6 +195,7 @@ impl Kernel {
         ] {
             child.set_reg(r, v);
         }
+        self.follow_outside_profile(parent.pid, &child, false);
         self.procs.insert(pid, child);
         self.run_queue.push_back(pid);
         Ok(pid)

@@ -7,7 +7,7 @@ use cpu_mips::{ExcCode, Observer, StopReason};
 use super::debug::{DebugHook, Paused, RunEnd};
 use super::{Kernel, Outcome};
 use crate::process::{ExitStatus, Process, RunState};
-use crate::profiling::CallGraph;
+use crate::profiling::Tracker;
 use crate::signals;
 use crate::syscalls::{self, Next};
 
@@ -34,7 +34,8 @@ impl Kernel {
     }
 
     /// As `run`, with `obs` seeing every instruction the outside-profiled
-    /// process retires while its profile is active (until it execs).
+    /// processes retire while their profile is active (each until it
+    /// execs).
     pub fn run_observed<O: Observer>(&mut self, obs: &mut O) -> Outcome {
         loop {
             if let RunEnd::Finished(outcome) = self.run_debug(obs, &mut ()) {
@@ -93,7 +94,7 @@ impl Kernel {
             };
             self.load_shared_memory(&mut p);
             let calls_before = self.syscalls;
-            let end = if Some(pid) == self.outside_pid() {
+            let end = if self.outside_profiled(pid) {
                 self.run_slice(&mut p, slice_end, obs, dbg)
             } else {
                 self.run_slice(&mut p, slice_end, &mut (), dbg)
@@ -171,7 +172,7 @@ impl Kernel {
     ) -> SliceEnd {
         // An exec ends the outside profile: the observer must not see the
         // new image, so the slice ends there (the next one is unobserved).
-        let observed = self.outside_pid() == Some(p.pid);
+        let observed = self.outside_profiled(p.pid);
         loop {
             if let Some(end) = self.deliver_pending_signal(p) {
                 return end;
@@ -195,10 +196,11 @@ impl Kernel {
                 .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
             let in_blocks = p.cpu.instructions_in_blocks();
-            let stop = match self.call_graph(p.pid).filter(|_| observed) {
-                Some(cg) => run_tracked(p, obs, cg, deadline),
-                None => p.cpu.run(&mut p.mem, obs, deadline),
+            let tracked = match self.call_graph(p.pid).filter(|_| observed) {
+                Some(cg) => cg.with_tracker(p.pid, |t| run_tracked(p, obs, t, deadline)),
+                None => None,
             };
+            let stop = tracked.unwrap_or_else(|| p.cpu.run(&mut p.mem, obs, deadline));
             let ran = p.user_cycles() - start;
             self.now += ran;
             self.stats.user_cycles += ran;
@@ -230,7 +232,7 @@ impl Kernel {
                         }
                     }
                     match next {
-                        Next::Continue if observed && self.outside_pid() != Some(p.pid) => {
+                        Next::Continue if observed && !self.outside_profiled(p.pid) => {
                             return SliceEnd::Preempted;
                         }
                         Next::Continue if dbg.after_syscall() => return SliceEnd::DebugStop,
@@ -256,7 +258,7 @@ impl Kernel {
 fn run_tracked<O: Observer>(
     p: &mut Process,
     obs: &mut O,
-    cg: &mut CallGraph,
+    cg: &mut Tracker<'_>,
     deadline: u64,
 ) -> StopReason {
     p.cpu.run(&mut p.mem, &mut (obs, cg), deadline)

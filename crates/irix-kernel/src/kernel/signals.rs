@@ -41,7 +41,7 @@ impl Kernel {
         let (pc, sp) = (p.cpu.sample_pc(), p.reg(Reg::SP));
         sigframe::enter_handler(p, sig, cause)?;
         if let Some(cg) = self.call_graph(p.pid) {
-            cg.signal(pc, sp, p.cpu.pc());
+            cg.with_tracker(p.pid, |t| t.signal(pc, sp, p.cpu.pc()));
         }
         Ok(())
     }

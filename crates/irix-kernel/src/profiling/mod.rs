@@ -17,7 +17,7 @@
 //! | [`pcsample`] | pcsample's sample array |
 //! | [`state`] | [`ProfState`]: one per process, the calls, tick, exec |
 //! | [`host`] | [`HostProfile`] for the outside profiler |
-//! | [`callgraph`] | [`CallGraph`]: the outside profiler's shadow stack, arcs and real stacks |
+//! | [`callgraph`] | [`CallGraph`]: the outside profiler's shadow stacks (one per thread), arcs and real stacks |
 //! | [`memory`] | [`ProfMemory`] and [`VecMemory`] |
 //!
 //! # Documented choices (where the pages leave a gap)
@@ -91,7 +91,7 @@ pub mod regions;
 pub mod sprofil;
 pub mod state;
 
-pub use callgraph::{ArcCost, ArcKey, ArcKind, CallGraph, FunctionRange};
+pub use callgraph::{ArcCost, ArcKey, ArcKind, CallGraph, FunctionRange, ShadowStack, Tracker};
 pub use guest::GuestCounters;
 pub use host::HostProfile;
 pub use mapping::{

@@ -1,6 +1,7 @@
 //! The outside profiler (`irix-emu prof`): a host-side histogram ticked on
-//! one process's user-time grid, independent of the guest's own profiling;
-//! with `prof --callgraph`, also the process's [`CallGraph`].
+//! the user-time grid of each process running the profiled program,
+//! independent of the guest's own profiling; with `prof --callgraph`, also
+//! the program's [`CallGraph`].
 
 use std::collections::BTreeMap;
 
@@ -11,18 +12,22 @@ use crate::memory::MappedObject;
 use crate::process::{Pid, Process};
 
 /// The outside profiler (`irix-emu prof`): a host-side histogram ticked on
-/// one process's user-time grid, independent of the guest's own profiling.
-/// Like profil, it ends when that process execs: the histogram's ranges
-/// (and the report's symbols) belong to the program it was started on.
+/// the user-time grid of each process running the profiled program: the
+/// one it started, and the children it forks and the sproc members it
+/// starts ("profiling remains on in both child and parent processes after
+/// a fork(2) or a sproc(2)", IRIX sprofil(2), NOTES). Like profil, it ends
+/// for a process when that process execs: the histogram's ranges (and the
+/// report's symbols) belong to the program it was started on.
 #[derive(Clone)]
 pub struct OutsideProfile {
+    /// The process the profile started on.
     pub pid: Pid,
     pub hist: HostProfile,
     pub interval: u64,
-    next: u64,
-    /// False once the process has exec'd another program.
-    pub active: bool,
-    /// The call graph (`prof --callgraph`), when asked for.
+    /// The processes profiled now, each with the user-cycle count of its
+    /// next tick.
+    members: BTreeMap<Pid, u64>,
+    /// The program's call graph (`prof --callgraph`), when asked for.
     pub callgraph: Option<CallGraph>,
     /// Ticks outside the program's text, per object holding the PC (the
     /// interpreter, each object SGI_ELFMAP mapped), per PC.
@@ -33,7 +38,8 @@ pub struct OutsideProfile {
 }
 
 impl Kernel {
-    /// Profiles process `pid` from outside at `hz` into `hist`.
+    /// Profiles process `pid` from outside at `hz` into `hist`, and the
+    /// processes it forks or starts with sproc (see [`OutsideProfile`]).
     pub fn set_outside_profile(&mut self, pid: Pid, hist: HostProfile, hz: u32) {
         let interval = clock::tick_interval(self.config.cpu_hz, hz);
         let now = self.procs.get(&pid).map_or(0, |p| p.user_cycles());
@@ -41,26 +47,30 @@ impl Kernel {
             pid,
             hist,
             interval,
-            next: clock::next_grid_point(now, interval),
-            active: true,
+            members: BTreeMap::from([(pid, clock::next_grid_point(now, interval))]),
             callgraph: None,
             elsewhere: Vec::new(),
             unmapped: BTreeMap::new(),
         });
     }
 
-    /// Tracks the outside-profiled process's calls and returns too.
-    pub fn set_call_graph(&mut self, cg: CallGraph) {
+    /// Tracks the calls and returns of the outside-profiled program too,
+    /// in each of its processes (`cg` starts tracking the profiled ones).
+    pub fn set_call_graph(&mut self, mut cg: CallGraph) {
         if let Some(o) = self.outside.as_mut() {
+            for &pid in o.members.keys() {
+                cg.start(pid);
+            }
             o.callgraph = Some(cg);
         }
     }
 
-    /// The call graph of process `pid`, while its outside profile is active.
+    /// The program's call graph, while process `pid` is profiled (see
+    /// [`CallGraph::with_tracker`] for its stack).
     pub(crate) fn call_graph(&mut self, pid: Pid) -> Option<&mut CallGraph> {
         self.outside
             .as_mut()
-            .filter(|o| o.active && o.pid == pid)
+            .filter(|o| o.members.contains_key(&pid))
             .and_then(|o| o.callgraph.as_mut())
     }
 
@@ -71,15 +81,44 @@ impl Kernel {
         Some(cg)
     }
 
-    /// The process profiled from outside, while its profile is active.
-    pub(crate) fn outside_pid(&self) -> Option<Pid> {
-        self.outside.as_ref().filter(|o| o.active).map(|o| o.pid)
+    /// Whether process `pid` is profiled from outside now.
+    pub(crate) fn outside_profiled(&self, pid: Pid) -> bool {
+        self.outside
+            .as_ref()
+            .is_some_and(|o| o.members.contains_key(&pid))
     }
 
-    /// exec: the outside profile of this process ends.
+    /// fork or sproc by `parent`: a profiled parent's `child` runs the same
+    /// program, so it is profiled too, on its own tick grid, with a copy
+    /// of its parent's shadow stack (fork) or an empty one (an sproc
+    /// member, which starts at its entry point).
+    pub(crate) fn follow_outside_profile(&mut self, parent: Pid, child: &Process, forked: bool) {
+        let Some(o) = self
+            .outside
+            .as_mut()
+            .filter(|o| o.members.contains_key(&parent))
+        else {
+            return;
+        };
+        let next = clock::next_grid_point(child.user_cycles(), o.interval);
+        o.members.insert(child.pid, next);
+        if let Some(cg) = o.callgraph.as_mut() {
+            if forked {
+                cg.fork(parent, child.pid);
+            } else {
+                cg.start(child.pid);
+            }
+        }
+    }
+
+    /// exec or exit: the outside profile of this process ends (its call
+    /// stack is closed where it stands).
     pub(crate) fn end_outside_profile(&mut self, pid: Pid) {
-        if let Some(o) = self.outside.as_mut().filter(|o| o.pid == pid) {
-            o.active = false;
+        if let Some(o) = self.outside.as_mut() {
+            o.members.remove(&pid);
+            if let Some(cg) = o.callgraph.as_mut() {
+                cg.end(pid);
+            }
         }
     }
 
@@ -91,25 +130,30 @@ impl Kernel {
     pub(crate) fn outside_deadline(&self, pid: Pid) -> u64 {
         self.outside
             .as_ref()
-            .filter(|o| o.active && o.pid == pid)
-            .map_or(u64::MAX, |o| o.next)
+            .and_then(|o| o.members.get(&pid).copied())
+            .unwrap_or(u64::MAX)
     }
 
     /// Takes every outside tick that has fallen due for `p`.
     pub(crate) fn outside_ticks(&mut self, p: &Process) {
         let now = p.user_cycles();
-        if let Some(o) = self.outside.as_mut().filter(|o| o.active && o.pid == p.pid) {
-            while now >= o.next {
-                let pc = p.cpu.sample_pc();
-                if let Some(cg) = o.callgraph.as_mut() {
-                    cg.sample(pc);
-                }
-                if !o.hist.tick(pc) {
-                    o.tick_elsewhere(p, pc);
-                }
-                o.next += o.interval;
+        let Some(o) = self.outside.as_mut() else {
+            return;
+        };
+        let Some(mut next) = o.members.get(&p.pid).copied() else {
+            return;
+        };
+        while now >= next {
+            let pc = p.cpu.sample_pc();
+            if let Some(cg) = o.callgraph.as_mut() {
+                cg.with_tracker(p.pid, |t| t.sample(pc));
             }
+            if !o.hist.tick(pc) {
+                o.tick_elsewhere(p, pc);
+            }
+            next += o.interval;
         }
+        o.members.insert(p.pid, next);
     }
 }
 

@@ -379,7 +379,7 @@ pub fn sigprocmask(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 pub fn sigreturn(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     crate::sigframe::sigreturn(p, a.ptr(0))?;
     if let Some(cg) = k.call_graph(p.pid) {
-        cg.sigreturn();
+        cg.with_tracker(p.pid, |t| t.sigreturn());
     }
     Ok(Ret::Jumped)
 }
