@@ -2,7 +2,8 @@
 //! guest instructions per second through the kernel's run loop, the cost
 //! of the profiling clock (PROF_FAST's 1000 Hz ticks, delivered by the run
 //! loop's event deadline) against no profiling, and the cost of call-graph
-//! tracking (`prof --callgraph`: the shadow stack) on top of the ticks.
+//! tracking (`prof --callgraph`: the shadow stack) on top of the ticks,
+//! and each execution engine on the same run (group "engines").
 //!
 //! The call-graph comparison is also measured in the benchmark thread's CPU
 //! time (group "workload-cpu"): on a shared machine the wall clock counts
@@ -14,6 +15,7 @@ use std::path::Path;
 
 use std::time::Duration;
 
+use cpu_mips::Engine;
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use irix_emu::report::{charge::function_regions, functions_of};
@@ -43,11 +45,24 @@ fn functions(exe: &loader::Executable) -> Vec<FunctionRange> {
         .collect()
 }
 
-/// Runs the workload to completion; `fast_hz` adds an outside profile
-/// ticking at that rate, `calls` call-graph tracking. Returns the
-/// instructions retired.
+/// Runs the workload to completion on the default engine; `fast_hz` adds
+/// an outside profile ticking at that rate, `calls` call-graph tracking.
+/// Returns the instructions retired.
 fn run(exe: &loader::Executable, fast_hz: Option<u32>, calls: Option<&[FunctionRange]>) -> u64 {
-    let mut k = Kernel::new(KernelConfig::default());
+    run_on(exe, Engine::default(), fast_hz, calls)
+}
+
+/// [`run`] on `engine`.
+fn run_on(
+    exe: &loader::Executable,
+    engine: Engine,
+    fast_hz: Option<u32>,
+    calls: Option<&[FunctionRange]>,
+) -> u64 {
+    let mut k = Kernel::new(KernelConfig {
+        engine,
+        ..KernelConfig::default()
+    });
     let argv = [b"workload".to_vec(), ROUNDS.as_bytes().to_vec()];
     let pid = k.spawn(exe, "workload", &argv, &[]).expect("spawns");
     let null = std::fs::OpenOptions::new()
@@ -140,7 +155,22 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// Each engine on the same run, no profiling (README "Engines").
+fn engines(c: &mut Criterion) {
+    let exe = workload();
+    let instructions = run(&exe, None, None);
+    let mut g = c.benchmark_group("engines");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(instructions));
+    for (name, engine) in Engine::ALL {
+        g.bench_function(name, |b| {
+            b.iter(|| assert_eq!(run_on(&exe, engine, None, None), instructions))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, engines);
 criterion_group! {
     name = cpu_benches;
     config = Criterion::default().with_measurement(ThreadCpu);

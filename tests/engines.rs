@@ -2,7 +2,8 @@
 //! under `--engine interp` and `--engine block`, and the two runs must agree
 //! byte for byte: stdout, stderr (but the host-time lines of `--stats`),
 //! exit status, the instruction and cycle counts, the sampled gmon.out and
-//! flat profile, and the `--exact` profile.
+//! flat profile, the `--exact` profile and the call graph (`--callgraph`,
+//! tracked on the block tier from whole blocks).
 //!
 //! (The CPU-level lockstep test, crates/cpu-mips/tests/lockstep.rs, compares
 //! the full CPU state at every step on random programs; this test covers
@@ -99,7 +100,14 @@ fn profiles_are_byte_identical_on_every_engine() {
     ] {
         let program = repo_path(&format!("guest/bin/irix/{name}"));
         let program = program.to_str().unwrap();
-        for mode in [&[][..], &["--exact"][..], &["--fast"][..]] {
+        let modes: [&[&str]; 5] = [
+            &[],
+            &["--exact"],
+            &["--fast"],
+            &["--callgraph"],
+            &["--callgraph", "--exact"],
+        ];
+        for mode in modes {
             let outputs: Vec<_> = ENGINES
                 .iter()
                 .map(|engine| {
@@ -112,10 +120,18 @@ fn profiles_are_byte_identical_on_every_engine() {
                     args.extend(guest_args(name));
                     let run = run_in(dir.path(), &args);
                     let gmon = std::fs::read(dir.path().join("gmon.out")).unwrap_or_default();
-                    (comparable(&run), gmon)
+                    // The call graph's sidecar, when there is one.
+                    let graph = std::fs::read(dir.path().join("gmon.out.callgraph")).ok();
+                    (comparable(&run), gmon, graph)
                 })
                 .collect();
             assert!(!outputs[0].1.is_empty(), "{name} {mode:?}: no gmon.out");
+            let graph = mode.contains(&"--callgraph");
+            assert_eq!(
+                outputs[0].2.is_some(),
+                graph,
+                "{name} {mode:?}: the sidecar"
+            );
             assert_eq!(
                 outputs[0], outputs[1],
                 "{name} {mode:?}: interp and block profiles differ"

@@ -29,9 +29,10 @@ use crate::block::{Block, MAX_LEN};
 use crate::code_cache::{Page, PageStore, NO_BLOCK, PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
 use crate::exec::USER_TOP;
+use crate::insn::Reg;
 use crate::pipeline::{Fault, Flow};
 use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
-use crate::{Memory, StopReason};
+use crate::{Memory, Observer, StopReason, Transfer};
 
 /// How one block run ended.
 enum BlockEnd {
@@ -48,12 +49,15 @@ enum BlockEnd {
 }
 
 impl Cpu {
-    /// [`Cpu::run`] on the block tier (no observer: an observer sees every
-    /// instruction, so it runs on the interpreter).
-    pub(crate) fn run_blocks<M: Memory>(
+    /// [`Cpu::run`] on the block tier, for an observer that needs no
+    /// per-instruction [`Observer::retire`]: it is told of each block's
+    /// instructions and cycles at once ([`Observer::retire_block`]) and,
+    /// when it wants them, of its transfers.
+    pub(crate) fn run_blocks<M: Memory, O: Observer>(
         &mut self,
         pages: &mut PageStore,
         mem: &mut M,
+        obs: &mut O,
         deadline: u64,
     ) -> StopReason {
         loop {
@@ -62,7 +66,7 @@ impl Cpu {
             }
             let pc = self.pc;
             if !self.in_delay_slot && pc & 3 == 0 && (pc as u64) < USER_TOP {
-                match self.run_page_blocks(pages, mem, deadline) {
+                match self.run_page_blocks(pages, mem, obs, deadline) {
                     BlockEnd::Done => continue,
                     BlockEnd::Interpret => {}
                     BlockEnd::Fault(f) => {
@@ -77,7 +81,7 @@ impl Cpu {
                     }
                 }
             }
-            if let Some(stop) = self.run_pages::<M, (), true>(pages, mem, &mut (), deadline) {
+            if let Some(stop) = self.run_pages::<M, O, true>(pages, mem, obs, deadline) {
                 return stop;
             }
         }
@@ -87,10 +91,11 @@ impl Cpu {
     /// stays on the page. `Done` means control left the page (or the
     /// deadline passed) after a block; `Interpret` that the PC's entry has
     /// no block to run now.
-    fn run_page_blocks<M: Memory>(
+    fn run_page_blocks<M: Memory, O: Observer>(
         &mut self,
         pages: &mut PageStore,
         mem: &mut M,
+        obs: &mut O,
         deadline: u64,
     ) -> BlockEnd {
         if self.cache_full() {
@@ -108,7 +113,7 @@ impl Cpu {
             let Some(block) = &page.blocks[idx] else {
                 return BlockEnd::Interpret;
             };
-            match self.exec_block(block, mem, deadline) {
+            match self.exec_block(block, mem, obs, deadline) {
                 BlockEnd::Done => {}
                 end => return end,
             }
@@ -162,7 +167,13 @@ impl Cpu {
 
     /// Runs `b`, which starts at the PC, as one unit if its schedule holds.
     #[inline(always)]
-    fn exec_block<M: Memory>(&mut self, b: &Block, mem: &mut M, deadline: u64) -> BlockEnd {
+    fn exec_block<M: Memory, O: Observer>(
+        &mut self,
+        b: &Block,
+        mem: &mut M,
+        obs: &mut O,
+        deadline: u64,
+    ) -> BlockEnd {
         let entry = self.cycles;
         if entry + b.guard as u64 >= deadline {
             return BlockEnd::Interpret;
@@ -179,9 +190,23 @@ impl Cpu {
         // fault or store in the delay slot sees it.
         let mut taken = None;
         for (i, insn) in b.insns.iter().enumerate() {
-            match self.execute(insn.op, pc0.wrapping_add(4 * i as u32), mem) {
+            let pc = pc0.wrapping_add(4 * i as u32);
+            match self.execute(insn.op, pc, mem) {
                 Ok(Flow::Next | Flow::NoBranch) => {}
-                Ok(Flow::Branch(target)) => taken = Some(target),
+                Ok(Flow::Branch(target)) => {
+                    taken = Some(target);
+                    if O::TRANSFERS {
+                        if let Some(kind) = Transfer::kind_of(&insn.op) {
+                            let sp = self.r(Reg::SP) as u32;
+                            obs.transfer(Transfer {
+                                kind,
+                                site: pc,
+                                target,
+                                sp,
+                            });
+                        }
+                    }
+                }
                 Ok(Flow::Skip) => {
                     // A branch-likely not taken: the slot is nullified.
                     self.cycles = entry + insn.issue as u64 + ISSUE_CYCLES + NULLIFIED_SLOT_CYCLES;
@@ -191,10 +216,19 @@ impl Cpu {
                         self.scoreboard.set_ready(slot, entry + at as u64);
                     }
                     self.continue_at(pc0.wrapping_add(4 * n as u32));
+                    obs.retire_block(pc0, (n - 1) as u64, self.cycles - entry);
                     return BlockEnd::Done;
                 }
-                Ok(Flow::CodeWritten) => return self.block_stopped_after(b, entry, pc0, i, taken),
-                Err(f) => return self.block_fault(b, entry, pc0, i, f, taken),
+                Ok(Flow::CodeWritten) => {
+                    let end = self.block_stopped_after(b, entry, pc0, i, taken);
+                    obs.retire_block(pc0, (i + 1) as u64, self.cycles - entry);
+                    return end;
+                }
+                Err(f) => {
+                    let end = self.block_fault(b, entry, pc0, i, f, taken);
+                    obs.retire_block(pc0, i as u64, self.cycles - entry);
+                    return end;
+                }
             }
         }
         let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
@@ -205,6 +239,7 @@ impl Cpu {
             self.scoreboard.set_ready(slot, entry + at as u64);
         }
         self.continue_at(taken.unwrap_or(pc0.wrapping_add(4 * n as u32)));
+        obs.retire_block(pc0, n as u64, self.cycles - entry);
         BlockEnd::Done
     }
 

@@ -123,9 +123,10 @@ pub use memory::{MemFault, Memory};
 /// control transfers a call-graph tracker needs. `()` observes nothing and
 /// compiles to nothing.
 pub trait Observer {
-    /// Whether [`Observer::retire`] is wanted. `()` says no, which lets the
-    /// block tier run whole blocks; an observer that needs every
-    /// instruction keeps the default.
+    /// Whether [`Observer::retire`] is wanted for every instruction. `()`
+    /// and the call-graph tracker say no, which lets the block tier run
+    /// whole blocks and report them through [`Observer::retire_block`]; an
+    /// observer that needs every instruction keeps the default.
     const RETIRES: bool = true;
     /// Whether [`Observer::transfer`] is wanted. A constant, so the run
     /// loop's classification of jumps is compiled out when it is false.
@@ -137,6 +138,13 @@ pub trait Observer {
     /// of the instruction that made it (its delay slot retires next).
     #[inline(always)]
     fn transfer(&mut self, _t: Transfer) {}
+    /// For an observer whose `RETIRES` is false: the block tier retired
+    /// `instructions` instructions from `pc` on (consecutive addresses),
+    /// costing `cycles` in all, in place of as many `retire` calls. A
+    /// transfer the block made was reported before this call, and its
+    /// delay slot is among these instructions when it retired.
+    #[inline(always)]
+    fn retire_block(&mut self, _pc: u32, _instructions: u64, _cycles: u64) {}
 }
 
 impl Observer for () {
@@ -163,6 +171,11 @@ impl<A: Observer, B: Observer> Observer for (&mut A, &mut B) {
         if B::TRANSFERS {
             self.1.transfer(t);
         }
+    }
+    #[inline(always)]
+    fn retire_block(&mut self, pc: u32, instructions: u64, cycles: u64) {
+        self.0.retire_block(pc, instructions, cycles);
+        self.1.retire_block(pc, instructions, cycles);
     }
 }
 

@@ -40,9 +40,9 @@ impl Cpu {
         deadline: u64,
     ) -> StopReason {
         let mut pages = std::mem::take(&mut self.code_pages);
-        let blocks = self.config.engine == Engine::Block && !O::RETIRES && !O::TRANSFERS;
+        let blocks = self.config.engine == Engine::Block && !O::RETIRES;
         let stop = if blocks {
-            self.run_blocks(&mut pages, mem, deadline)
+            self.run_blocks(&mut pages, mem, obs, deadline)
         } else {
             // Without block boundaries to stop at, only a stop ends the loop.
             self.run_pages::<M, O, false>(&mut pages, mem, obs, deadline)

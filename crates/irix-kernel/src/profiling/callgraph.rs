@@ -489,6 +489,8 @@ impl Tracker<'_> {
 
 impl Observer for Tracker<'_> {
     const TRANSFERS: bool = true;
+    /// Whole blocks are enough: their counts arrive in `retire_block`.
+    const RETIRES: bool = false;
 
     #[inline(always)]
     fn retire(&mut self, pc: u32, cycles: u64) {
@@ -506,6 +508,20 @@ impl Observer for Tracker<'_> {
     #[inline(always)]
     fn transfer(&mut self, t: Transfer) {
         self.stack.pending = Some(t);
+    }
+
+    #[inline(always)]
+    fn retire_block(&mut self, pc: u32, instructions: u64, cycles: u64) {
+        self.stack.instructions += instructions;
+        self.stack.cycles += cycles;
+        if let Some(t) = self.stack.pending {
+            // The transfer takes effect if its delay slot was among them.
+            let slot = t.site.wrapping_add(4);
+            if (slot.wrapping_sub(pc) as u64) < 4 * instructions {
+                self.stack.pending = None;
+                self.apply(t);
+            }
+        }
     }
 }
 
