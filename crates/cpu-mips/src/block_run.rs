@@ -133,11 +133,12 @@ impl Cpu {
         idx: usize,
         mem: &mut M,
     ) -> bool {
+        // The hot case, a built block, without counting a visit.
+        if let Some(Some(_)) = page.blocks.get(idx) {
+            return true;
+        }
         if !page.block_entry_warm(idx) {
             return false;
-        }
-        if page.blocks[idx].is_some() {
-            return true;
         }
         if self.cache_full() {
             // Interpreted this time; `run_page_blocks` empties the cache

@@ -26,7 +26,7 @@
 //! The soft-float stays the reference: a property test compares the two on
 //! random operands (special values included) bit for bit, flags included.
 
-use super::fcsr::{Exceptions, RoundingMode};
+use super::fcsr::RoundingMode;
 use super::softfloat::{Env, Rounded};
 
 /// The four operations the fast path knows.
@@ -76,17 +76,6 @@ fn safe_result_s(x: f32) -> bool {
     (2..0xfe).contains(&exp)
 }
 
-fn rounded(bits: u64, inexact: bool) -> Rounded {
-    Rounded {
-        bits,
-        exc: if inexact {
-            Exceptions::INEXACT
-        } else {
-            Exceptions::empty()
-        },
-    }
-}
-
 /// The double-precision result and whether it is inexact (no bound
 /// checks).
 #[inline]
@@ -120,7 +109,7 @@ fn arith_d(op: Arith, a: u64, b: u64) -> Option<Rounded> {
         return None;
     }
     let (r, inexact) = exact_d(op, x, y);
-    safe_result_d(r).then(|| rounded(r.to_bits(), inexact))
+    safe_result_d(r).then(|| Rounded::inexact_if(r.to_bits(), inexact))
 }
 
 fn arith_s(op: Arith, a: u32, b: u32) -> Option<Rounded> {
@@ -134,5 +123,5 @@ fn arith_s(op: Arith, a: u32, b: u32) -> Option<Rounded> {
     let (wide, wide_inexact) = exact_d(op, x, y);
     let r = wide as f32;
     let inexact = wide_inexact || r as f64 != wide;
-    safe_result_s(r).then(|| rounded(r.to_bits() as u64, inexact))
+    safe_result_s(r).then(|| Rounded::inexact_if(r.to_bits() as u64, inexact))
 }

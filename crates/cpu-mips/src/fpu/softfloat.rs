@@ -193,6 +193,17 @@ pub struct Rounded {
 }
 
 impl Rounded {
+    /// `bits`, with Inexact raised when `inexact`.
+    pub(crate) fn inexact_if(bits: u64, inexact: bool) -> Rounded {
+        Rounded {
+            bits,
+            exc: if inexact {
+                Exceptions::INEXACT
+            } else {
+                Exceptions::empty()
+            },
+        }
+    }
     fn exact(bits: u64) -> Rounded {
         Rounded {
             bits,
@@ -604,14 +615,7 @@ pub fn to_int(fmt: Format, mode: RoundingMode, a: u64, width: u32) -> Rounded {
     } else {
         value as u64
     };
-    Rounded {
-        bits,
-        exc: if inexact {
-            Exceptions::INEXACT
-        } else {
-            Exceptions::empty()
-        },
-    }
+    Rounded::inexact_if(bits, inexact)
 }
 
 /// Orders `a` against `b` (None: unordered); the flag says a signalling
