@@ -196,6 +196,7 @@ impl Kernel {
                 .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
             let in_blocks = p.cpu.instructions_in_blocks();
+            let compiled = p.cpu.instructions_compiled();
             let tracked = match self.call_graph(p.pid).filter(|_| observed) {
                 Some(cg) => cg.with_tracker(p.pid, |t| run_tracked(p, obs, t, deadline)),
                 None => None,
@@ -206,6 +207,7 @@ impl Kernel {
             self.stats.user_cycles += ran;
             self.stats.instructions += p.cpu.instructions() - instret;
             self.stats.instructions_in_blocks += p.cpu.instructions_in_blocks() - in_blocks;
+            self.stats.instructions_compiled += p.cpu.instructions_compiled() - compiled;
             self.charge_memory_work(p);
             self.deliver_ticks(p);
             match stop {
