@@ -145,7 +145,7 @@ fn break_at_a_function_shows_backtrace_registers_locals_and_fp_registers() {
             "$5 = 0x40140000",
             "$6 = 0x500",
             "Value returned is $7 = 12",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert!(out.contains("#1  0x"), "no caller frame:\n{out}");
@@ -201,7 +201,7 @@ fn a_watchpoint_names_the_line_that_changed_the_global() {
             "add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:36",
             "Old value = 7",
             "New value = 20",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert!(
@@ -230,7 +230,7 @@ fn monitor_follow_fork_child_debugs_the_child_and_the_parent_runs_on() {
             "$1 = 0",
             "101",
             "#0  fork_child () at src/gdb_target.c:44",
-            "[Inferior 1 (process 1) exited with code 03]",
+            "[Inferior 1 (process 100) exited with code 03]",
         ],
     );
     // The parent ran on undebugged: its output and status are whole.
@@ -243,7 +243,7 @@ fn kill_ends_the_run_as_killed_by_sigkill() {
     let Some((run, out)) = session("run", &[], &[], "break add_scaled\ncontinue\nkill") else {
         return;
     };
-    assert_lines(&out, &["[Inferior 1 (process 1) killed]"]);
+    assert_lines(&out, &["[Inferior 1 (process 100) killed]"]);
     assert!(!out.contains("Remote connection closed"), "{out}");
     assert_eq!(run.status, Status::Code(128 + 9), "{}", run.stderr);
     assert!(run.stderr.contains("killed by SIGKILL"), "{}", run.stderr);
@@ -275,7 +275,8 @@ fn interrupt_stops_a_spinning_program() {
         stop == "S02" || stop.starts_with("T02"),
         "stop reply {stop:?}"
     );
-    assert_eq!(reply(&mut s, "vKill;1"), "OK");
+    // The stub names processes by their IRIX pids (100 = 0x64).
+    assert_eq!(reply(&mut s, "vKill;64"), "OK");
     drop(s);
     let run = emu.join().unwrap();
     assert_eq!(run.status, Status::Code(128 + 9), "{}", run.stderr);
@@ -381,7 +382,7 @@ fn a_debugged_profile_is_the_undebugged_profile_bit_for_bit() {
          reverse-continue\nreverse-stepi\nstepi\nstepi\ndelete\ncontinue",
     );
     let run = emu.join().unwrap();
-    assert_lines(&out, &["[Inferior 1 (process 1) exited with code 07]"]);
+    assert_lines(&out, &["[Inferior 1 (process 100) exited with code 07]"]);
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
     let a = std::fs::read(dir.path().join("plain.out")).unwrap();
     let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
@@ -454,7 +455,7 @@ fn reverse_continue_returns_to_an_earlier_breakpoint_with_equal_state() {
     );
     assert_lines(
         &out,
-        &["$1 = 20", "[Inferior 1 (process 1) exited with code 07]"],
+        &["$1 = 20", "[Inferior 1 (process 100) exited with code 07]"],
     );
     // Forward again from the past: the run ends exactly as an undebugged one.
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
@@ -491,7 +492,7 @@ fn reverse_stepi_undoes_one_instruction_and_stepi_redoes_it() {
     // With no earlier breakpoint, reverse-continue stops at the beginning
     // of the history (the first instruction).
     assert!(out.contains("No more reverse-execution history."), "{out}");
-    assert_lines(&out, &["[Inferior 1 (process 1) exited with code 07]"]);
+    assert_lines(&out, &["[Inferior 1 (process 100) exited with code 07]"]);
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
     assert_eq!(run.stdout_text(), "r=12 counter=20 d=5,106 child=3\n");
 }
@@ -518,7 +519,7 @@ fn forward_from_the_past_crosses_system_calls_without_running_them_again() {
             "Breakpoint 2, add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:33",
             "cycles 42 instructions 35",
             "counter=20",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert_eq!(
@@ -551,7 +552,7 @@ fn reverse_continue_stops_at_the_stores_a_watchpoint_watches() {
             "New value = 0",
             "35\t\tcounter = sum;",
             "No more reverse-execution history.",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
@@ -577,7 +578,7 @@ fn a_pipeline_of_processes_runs_the_same_under_the_debugger() {
         "break main\ncontinue\nreverse-stepi\ndelete\ncontinue",
     );
     let run = emu.join().unwrap();
-    assert!(out.contains("[Inferior 1 (process 1) exited"), "{out}");
+    assert!(out.contains("[Inferior 1 (process 100) exited"), "{out}");
     assert_eq!(run.status, plain.status, "{}", run.stderr);
     assert_eq!(run.stdout_text(), plain.stdout_text());
 }
@@ -611,7 +612,7 @@ fn a_bare_port_listens_on_localhost_and_serves_the_protocol() {
     write!(s, "$?#3f").unwrap();
     let stop = read_packet(&mut s);
     assert!(stop.starts_with("T05"), "{stop}");
-    write!(s, "$vKill;1#6e").unwrap();
+    write!(s, "$vKill;64#a7").unwrap();
     assert_eq!(read_packet(&mut s), "OK");
     drop(s);
     let started = Instant::now();
@@ -698,7 +699,7 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
             &format!("#0  0x300002f4 in greet_add () from {lib}"),
             "a0: 0x2",
             "a1: 0x28",
-            "[Inferior 1 (process 1) exited with code 052]",
+            "[Inferior 1 (process 100) exited with code 052]",
         ],
     );
     // Before the interpreter ran, only it was mapped.
@@ -779,7 +780,7 @@ fn ido_5_3_cfe_breaks_in_main_and_in_libc_so_1() {
         "{out}"
     );
     assert!(
-        out.contains("[Inferior 1 (process 1) exited normally]"),
+        out.contains("[Inferior 1 (process 100) exited normally]"),
         "{out}"
     );
     assert_eq!(run.status, Status::Code(0), "{}", run.stderr);
@@ -817,7 +818,7 @@ fn reverse_next_and_reverse_step_go_back_by_lines() {
             "37\t}",
             "#0  add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:37",
             "#1  0x0040028c in main (argc=1, argv=0x",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert!(
