@@ -7,114 +7,13 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{emu_command, guest_program, require_tool, run_command, Run, Scratch, Status};
-
-const GDB: &str = "gdb-multiarch";
-
-/// Waits until the emulator has bound its socket (it prints where first).
-fn wait_for_socket(sock: &Path) {
-    let started = Instant::now();
-    while !sock.exists() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "irix-emu never listened on {}",
-            sock.display()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// Starts `irix-emu <command> --gdb unix:SOCK <extra> PROGRAM <args>` on a
-/// thread; returns the socket path and the thread's handle.
-fn start_emu(
-    dir: &Scratch,
-    command: &str,
-    extra: &[&str],
-    program: &Path,
-    args: &[&str],
-) -> (PathBuf, std::thread::JoinHandle<Run>) {
-    let sock = dir.path().join("gdb.sock");
-    let mut argv: Vec<String> = vec![
-        command.into(),
-        "--gdb".into(),
-        format!("unix:{}", sock.display()),
-    ];
-    argv.extend(extra.iter().map(|s| s.to_string()));
-    argv.push(program.display().to_string());
-    argv.extend(args.iter().map(|s| s.to_string()));
-    let cmd = emu_command(&argv, dir.path());
-    let handle = std::thread::spawn(move || run_command(cmd));
-    wait_for_socket(&sock);
-    (sock, handle)
-}
-
-/// Runs GDB in batch mode: loads `program`, connects to `sock`, then runs
-/// `commands`. Returns GDB's output (stdout and stderr).
-fn gdb(dir: &Scratch, program: &Path, sock: &Path, commands: &str) -> String {
-    // The guest's debug information names its sources relative to
-    // guest/ (build.sh maps the build directory away, so the binary is the
-    // same in every checkout): GDB finds them through `directory`.
-    let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("guest");
-    let setup = format!("directory {}", sources.display());
-    gdb_run(dir, &[], &setup, program, sock, commands)
-}
-
-/// Runs GDB in batch mode with the command-line `options`: `setup`, then
-/// loads `program`, connects to `sock` and runs `commands`. Returns GDB's
-/// output (stdout and stderr).
-fn gdb_run(
-    dir: &Scratch,
-    options: &[&str],
-    setup: &str,
-    program: &Path,
-    sock: &Path,
-    commands: &str,
-) -> String {
-    let script = format!(
-        "set pagination off\nset confirm off\nset width 0\n{setup}\nfile {}\ntarget remote {}\n{commands}\n",
-        program.display(),
-        sock.display()
-    );
-    let path = dir.write("script.gdb", script.as_bytes());
-    // One stream, so GDB's messages (stderr: monitor output, errors) stay
-    // in order with its stdout.
-    let mut cmd = std::process::Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!(
-            "exec {GDB} -nx -batch {} -x \"$0\" 2>&1",
-            options.join(" ")
-        ))
-        .arg(&path);
-    let run = run_command(cmd);
-    format!("{}{}", run.stdout_text(), run.stderr)
-}
-
-/// One debugging session: the emulator's run and GDB's output.
-fn session(command: &str, extra: &[&str], args: &[&str], commands: &str) -> Option<(Run, String)> {
-    if !require_tool(GDB) {
-        return None;
-    }
-    let program = guest_program("irix", "gdb_target")?;
-    let dir = Scratch::new("gdb");
-    let (sock, emu) = start_emu(&dir, command, extra, &program, args);
-    let out = gdb(&dir, &program, &sock, commands);
-    let run = emu.join().expect("irix-emu thread");
-    Some((run, out))
-}
-
-fn assert_lines(out: &str, expected: &[&str]) {
-    for line in expected {
-        assert!(
-            out.lines().any(|l| l.trim_end() == *line),
-            "GDB's output lacks the line {line:?}:\n{out}"
-        );
-    }
-}
+use common::gdb::{assert_lines, gdb, gdb_run, read_packet, session, start_emu, GDB};
+use common::{emu_command, guest_program, require_tool, run_command, Scratch, Status};
 
 #[test]
 fn break_at_a_function_shows_backtrace_registers_locals_and_fp_registers() {
@@ -212,33 +111,6 @@ fn a_watchpoint_names_the_line_that_changed_the_global() {
 }
 
 #[test]
-fn monitor_follow_fork_child_debugs_the_child_and_the_parent_runs_on() {
-    let Some((run, out)) = session(
-        "run",
-        &[],
-        &[],
-        "monitor pid\nmonitor follow-fork child\nbreak 44\ncontinue\np pid\nmonitor pid\nbt\ncontinue",
-    ) else {
-        return;
-    };
-    assert_lines(
-        &out,
-        &[
-            "100",
-            "following the child at the next fork",
-            "Breakpoint 1, fork_child () at src/gdb_target.c:44",
-            "$1 = 0",
-            "101",
-            "#0  fork_child () at src/gdb_target.c:44",
-            "[Inferior 1 (process 100) exited with code 03]",
-        ],
-    );
-    // The parent ran on undebugged: its output and status are whole.
-    assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
-    assert_eq!(run.stdout_text(), "r=12 counter=20 d=5,106 child=3\n");
-}
-
-#[test]
 fn kill_ends_the_run_as_killed_by_sigkill() {
     let Some((run, out)) = session("run", &[], &[], "break add_scaled\ncontinue\nkill") else {
         return;
@@ -280,30 +152,6 @@ fn interrupt_stops_a_spinning_program() {
     drop(s);
     let run = emu.join().unwrap();
     assert_eq!(run.status, Status::Code(128 + 9), "{}", run.stderr);
-}
-
-/// Reads one `$...#xx` packet (acknowledging it), skipping acks.
-fn read_packet<S: Read + Write>(s: &mut S) -> String {
-    let mut byte = [0u8];
-    loop {
-        s.read_exact(&mut byte).expect("a reply");
-        if byte[0] == b'$' {
-            break;
-        }
-    }
-    let mut body = Vec::new();
-    loop {
-        s.read_exact(&mut byte).expect("a reply");
-        if byte[0] == b'#' {
-            break;
-        }
-        body.push(byte[0]);
-    }
-    let mut sum = [0u8; 2];
-    s.read_exact(&mut sum).expect("checksum");
-    // The ack of a last reply (vKill's OK) may find the stub gone.
-    let _ = s.write_all(b"+");
-    String::from_utf8_lossy(&body).into_owned()
 }
 
 #[test]

@@ -60,8 +60,7 @@ impl History {
 
     /// The next snapshot recorded is the first of `pid`'s new image.
     pub fn new_image(&mut self, pid: Pid) {
-        self.born
-            .insert(pid, self.first + self.snaps.len() as u64);
+        self.born.insert(pid, self.first + self.snaps.len() as u64);
     }
 
     /// Process `pid`'s retired count in snapshot `i` (None: not alive
@@ -98,9 +97,9 @@ impl<O: Observer> Session<'_, O> {
     pub fn run_until_stop(&mut self, conn: &mut Conn) -> Ran {
         loop {
             self.state.head = match (&self.history.head, self.state.replaying) {
-                (Some(h), true) if h.syscalls() == self.kernel.syscalls() => h
-                    .process(self.state.pid)
-                    .map(|p| p.cpu.instructions()),
+                (Some(h), true) if h.syscalls() == self.kernel.syscalls() => {
+                    h.process(self.state.pid).map(|p| p.cpu.instructions())
+                }
                 _ => None,
             };
             let mut hook = Hook {
@@ -239,7 +238,9 @@ impl<O: Observer> Session<'_, O> {
             until = until.min(start);
         }
         // No hit: the beginning of the process's history.
-        if let Some(i) = (0..self.history.snaps.len()).find(|&i| self.history.retired(i, pid).is_some()) {
+        if let Some(i) =
+            (0..self.history.snaps.len()).find(|&i| self.history.retired(i, pid).is_some())
+        {
             let first = self.history.snaps[i].clone();
             self.kernel.restore(&first);
         }

@@ -75,6 +75,7 @@ pub fn run_kernel<O: Observer>(
         history,
         general: pid,
         finished: None,
+        started: pid,
     };
     let ended = session.serve(&mut conn);
     let finished = session.finished.take();

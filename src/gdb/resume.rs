@@ -127,6 +127,13 @@ impl<O: Observer> Session<'_, O> {
                 (self.stop_reply(SIGTRAP, &reason), None)
             }
             RunEnd::TracedExited(pid, status) => self.exited(pid, status),
+            // The resumed processes wait for held ones: as on IRIX under
+            // a debugger, until GDB interrupts.
+            RunEnd::Held => loop {
+                if conn.read()? == Incoming::Interrupt {
+                    break (self.stop_reply(SIGINT, ""), None);
+                }
+            },
             RunEnd::Finished(outcome) => {
                 self.finished = Some(outcome);
                 self.end_of_run()
@@ -163,11 +170,7 @@ impl<O: Observer> Session<'_, O> {
     /// `T` with the focused process's thread: GDB reads its registers next.
     fn stop_reply(&mut self, signal: u8, reason: &str) -> Vec<u8> {
         self.general = self.state.pid;
-        format!(
-            "T{signal:02x}{reason}thread:{};",
-            thread_id(self.state.pid)
-        )
-        .into_bytes()
+        format!("T{signal:02x}{reason}thread:{};", thread_id(self.state.pid)).into_bytes()
     }
 
     /// A debugged process ended: `W` or `X` naming it. The session ends

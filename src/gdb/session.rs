@@ -27,6 +27,8 @@ pub struct Session<'k, O: Observer> {
     pub general: Pid,
     /// Set when the run ended while GDB watched it.
     pub finished: Option<Outcome>,
+    /// The process the stub started (the run's first).
+    pub started: Pid,
 }
 
 /// How a session ended.
@@ -115,7 +117,18 @@ impl<O: Observer> Session<'_, O> {
             b'Z' | b'z' => reply(self.point(kind == b'Z', rest)),
             b'c' | b'C' | b's' | b'S' | b'v' | b'b' => self.resume_packet(packet),
             b'D' => self.detach(rest),
-            b'k' => Then::End(Vec::new(), End::Killed),
+            // Kills every debugged process (GDB uses it when vKill fails).
+            b'k' => {
+                let pids: Vec<Pid> = self.state.procs.keys().copied().collect();
+                let mut then = Then::End(Vec::new(), End::Killed);
+                for pid in pids.into_iter().rev() {
+                    then = self.kill(pid);
+                }
+                match then {
+                    Then::End(_, end) => Then::End(Vec::new(), end),
+                    _ => Then::End(Vec::new(), End::Exited),
+                }
+            }
             _ => reply(""),
         })
     }
@@ -205,7 +218,8 @@ impl<O: Observer> Session<'_, O> {
         let Some(colon) = rest.iter().position(|&b| b == b':') else {
             return ERROR.into();
         };
-        let (Some((addr, len)), Some(data)) = (addr_len(&rest[..colon]), from_hex(&rest[colon + 1..]))
+        let (Some((addr, len)), Some(data)) =
+            (addr_len(&rest[..colon]), from_hex(&rest[colon + 1..]))
         else {
             return ERROR.into();
         };
@@ -260,21 +274,27 @@ impl<O: Observer> Session<'_, O> {
         }
     }
 
-    /// `vKill;pid`: the last debugged process ends the run as killed by
-    /// SIGKILL; another gets SIGKILL and leaves the session.
+    /// `vKill;pid`: the process gets SIGKILL and leaves the session. The
+    /// program the stub started, when it is the last debugged process,
+    /// ends the run as killed by SIGKILL at once; the others die when
+    /// they next run (their parents see them killed), and with the last
+    /// of them the session ends while the run goes on.
     pub fn kill(&mut self, pid: Pid) -> Then {
         if !self.state.procs.contains_key(&pid) {
             return reply(ERROR);
         }
-        if self.state.procs.len() == 1 {
+        self.state.procs.remove(&pid);
+        if self.state.procs.is_empty() && pid == self.started {
             return Then::End(OK.into(), End::Killed);
         }
-        self.state.procs.remove(&pid);
         if let Some(p) = self.kernel.debug_process_mut(pid) {
             p.signals.pending |= signals::bit(signals::SIGKILL);
             if p.state == RunState::Blocked {
                 p.state = RunState::Runnable;
             }
+        }
+        if self.state.procs.is_empty() {
+            return Then::End(OK.into(), End::Exited);
         }
         self.refocus();
         reply(OK)

@@ -110,6 +110,9 @@ pub enum RunEnd {
     DebugStop,
     /// A traced process ended (the rest of the machine may run on).
     TracedExited(Pid, ExitStatus),
+    /// Nothing can run but processes the debugger holds: running again
+    /// without releasing one returns here again.
+    Held,
     /// The run is over.
     Finished(Outcome),
 }

@@ -74,8 +74,7 @@ impl Kernel {
                 self.run_queue.push_back(pid);
                 self.idle_rounds += 1;
                 if self.idle_rounds > self.run_queue.len() {
-                    self.outcome.get_or_insert(Outcome::Deadlock);
-                    break;
+                    return self.stalled(dbg);
                 }
                 continue;
             }
@@ -91,8 +90,7 @@ impl Kernel {
                     self.run_queue.push_back(pid);
                     self.idle_rounds += 1;
                     if self.idle_rounds > self.run_queue.len() {
-                        self.outcome.get_or_insert(Outcome::Deadlock);
-                        break;
+                        return self.stalled(dbg);
                     }
                     continue;
                 }
@@ -168,10 +166,21 @@ impl Kernel {
             if self.idle_rounds > self.run_queue.len() {
                 // Every queued process retried its blocking call in a row
                 // and none could proceed: nothing can ever wake them.
-                self.outcome.get_or_insert(Outcome::Deadlock);
-                break;
+                return self.stalled(dbg);
             }
         }
+        RunEnd::Finished(self.outcome.clone().unwrap_or(Outcome::Deadlock))
+    }
+
+    /// No queued process can proceed: a deadlock, unless the debugger
+    /// holds one of them (then only the debugger can change that, and the
+    /// run waits for it).
+    fn stalled<D: DebugHook>(&mut self, dbg: &D) -> RunEnd {
+        if self.run_queue.iter().any(|&pid| dbg.holds(pid)) {
+            self.idle_rounds = 0;
+            return RunEnd::Held;
+        }
+        self.outcome.get_or_insert(Outcome::Deadlock);
         RunEnd::Finished(self.outcome.clone().unwrap_or(Outcome::Deadlock))
     }
 
