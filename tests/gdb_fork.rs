@@ -104,6 +104,42 @@ fn catch_fork_names_the_child_and_detach_on_fork_off_keeps_both_as_inferiors() {
 }
 
 #[test]
+fn detaching_one_inferior_leaves_the_session_with_the_other() {
+    // D;pid detaches the child alone; detaching the parent, the last one,
+    // ends the session and the program runs on.
+    let Some((run, out)) = session(
+        "run",
+        &[],
+        &[],
+        "set detach-on-fork off\nbreak 43\ncontinue\ninferior 2\ndetach\n\
+         info inferiors\ninferior 1\ndetach",
+    ) else {
+        return;
+    };
+    assert_lines(
+        &out,
+        &[
+            "[New inferior 2 (process 101)]",
+            "Thread 1.1 hit Breakpoint 1.1, fork_child () at src/gdb_target.c:43",
+            "[Inferior 2 (process 101) detached]",
+            "[Inferior 1 (process 100) detached]",
+        ],
+    );
+    let after = out
+        .split("(process 101) detached]")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(after.contains("\n  1    process 100 "), "{out}");
+    assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("GDB detached; the program runs on"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout_text(), GDB_TARGET_OUTPUT);
+}
+
+#[test]
 fn a_profile_with_both_processes_debugged_is_the_undebugged_profile() {
     // Fork events, a held child and a second inferior cost no virtual time.
     if !require_tool(GDB) {
@@ -184,7 +220,7 @@ fn catch_exec_stops_at_the_new_programs_entry_with_its_symbols() {
         ],
     );
     assert!(
-        out.contains(&format!("* 1    process 100 ")) && out.contains(&format!("{root_s}/hello")),
+        out.contains("* 1    process 100 ") && out.contains(&format!("{root_s}/hello")),
         "{out}"
     );
     assert_eq!(run.status, Status::Code(0), "{}", run.stderr);

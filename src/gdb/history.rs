@@ -12,6 +12,13 @@
 //! one lands on exactly the state the live run had: registers, memory,
 //! cycle count.
 //!
+//! Positions are the focused process's retired-instruction counts (the
+//! process of the last stop). A process's history begins at its fork (the
+//! snapshots before it do not hold it) or at its last exec (the older
+//! snapshots hold another program, whose count started again at 0).
+//! Forks and execs are system calls: re-execution crosses them by the
+//! snapshot taken after them and does not report them again.
+//!
 //! The recorded snapshots leave out open files (a held pipe end would
 //! never close); no instruction between system calls can see them.
 //!

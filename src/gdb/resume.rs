@@ -205,9 +205,7 @@ impl<O: Observer> Session<'_, O> {
                 core: false,
             },
         };
-        let (reply, _) = self.exited(pid, status);
-        let end = self.state.procs.is_empty().then_some(End::Exited);
-        (reply, end)
+        self.exited(pid, status)
     }
 
     /// The `?` reply: the focused process is stopped.
