@@ -12,7 +12,10 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::gdb::{assert_lines, gdb, gdb_run, read_packet, session, start_emu, GDB};
+use common::gdb::{
+    assert_lines, assert_same_gmon, connect, exchange, gdb, gdb_run, read_packet, session,
+    start_emu, GDB,
+};
 use common::{emu_command, guest_program, require_tool, run_command, Scratch, Status};
 
 #[test]
@@ -130,14 +133,8 @@ fn interrupt_stops_a_spinning_program() {
     };
     let dir = Scratch::new("gdb-int");
     let (sock, emu) = start_emu(&dir, "run", &[], &program, &["spin"]);
-    let mut s = UnixStream::connect(&sock).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let reply = |s: &mut UnixStream, packet: &str| -> String {
-        let sum = packet.bytes().fold(0u8, |a, b| a.wrapping_add(b));
-        write!(s, "${packet}#{sum:02x}").unwrap();
-        read_packet(s)
-    };
-    let first = reply(&mut s, "?");
+    let mut s = connect(&sock);
+    let first = exchange(&mut s, "?");
     assert!(first.starts_with("T05"), "first stop reply {first:?}");
     write!(s, "$c#63").unwrap();
     std::thread::sleep(Duration::from_millis(300));
@@ -148,7 +145,7 @@ fn interrupt_stops_a_spinning_program() {
         "stop reply {stop:?}"
     );
     // The stub names processes by their IRIX pids (100 = 0x64).
-    assert_eq!(reply(&mut s, "vKill;64"), "OK");
+    assert_eq!(exchange(&mut s, "vKill;64"), "OK");
     drop(s);
     let run = emu.join().unwrap();
     assert_eq!(run.status, Status::Code(128 + 9), "{}", run.stderr);
@@ -232,9 +229,7 @@ fn a_debugged_profile_is_the_undebugged_profile_bit_for_bit() {
     let run = emu.join().unwrap();
     assert_lines(&out, &["[Inferior 1 (process 100) exited with code 07]"]);
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
-    let a = std::fs::read(dir.path().join("plain.out")).unwrap();
-    let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
-    assert!(a == b, "the debugged run's gmon.out differs");
+    assert_same_gmon(&dir);
     // The reports (exact cycles included) are the same too.
     let strip = |s: &str| -> String {
         s.lines()
@@ -558,9 +553,7 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
         "{out}"
     );
     assert_eq!(run.status, Status::Code(42), "{}", run.stderr);
-    let a = std::fs::read(dir.path().join("plain.out")).unwrap();
-    let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
-    assert!(a == b, "the debugged run's gmon.out differs");
+    assert_same_gmon(&dir);
 }
 
 #[test]

@@ -8,7 +8,10 @@
 
 mod common;
 
-use common::gdb::{assert_lines, gdb_run, session, start_emu, GDB};
+use common::gdb::{
+    assert_lines, assert_same_gmon, connect, exchange, gdb_run, read_packet, send_packet, session,
+    start_emu, GDB,
+};
 use common::{emu_command, guest_program, require_tool, run_command, Scratch, Status};
 
 /// The parent's line when the whole program ran.
@@ -172,9 +175,7 @@ fn a_profile_with_both_processes_debugged_is_the_undebugged_profile() {
     let run = emu.join().unwrap();
     assert_lines(&out, &["[Inferior 1 (process 100) exited with code 07]"]);
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
-    let a = std::fs::read(dir.path().join("plain.out")).unwrap();
-    let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
-    assert!(a == b, "the debugged run's gmon.out differs");
+    assert_same_gmon(&dir);
 }
 
 #[test]
@@ -237,39 +238,28 @@ fn a_held_child_keeps_its_waiting_parent_stopped_until_gdb_interrupts() {
     // event GDB resumes the parent alone; it waits for the held child, and
     // the machine waits for GDB, never declaring a deadlock.
     use std::io::Write;
-    use std::os::unix::net::UnixStream;
-    use std::time::Duration;
     let Some(program) = guest_program("irix", "gdb_target") else {
         return;
     };
     let dir = Scratch::new("gdb-held");
     let (sock, emu) = start_emu(&dir, "run", &[], &program, &[]);
-    let mut s = UnixStream::connect(&sock).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let send = |s: &mut UnixStream, packet: &str| {
-        let sum = packet.bytes().fold(0u8, |a, b| a.wrapping_add(b));
-        write!(s, "${packet}#{sum:02x}").unwrap();
-    };
-    let reply = |s: &mut UnixStream, packet: &str| -> String {
-        send(s, packet);
-        common::gdb::read_packet(s)
-    };
-    let features = reply(&mut s, "qSupported:multiprocess+;fork-events+");
+    let mut s = connect(&sock);
+    let features = exchange(&mut s, "qSupported:multiprocess+;fork-events+");
     assert!(features.contains("fork-events+"), "{features}");
-    assert_eq!(reply(&mut s, "?"), "T05thread:p64.64;");
+    assert_eq!(exchange(&mut s, "?"), "T05thread:p64.64;");
     assert_eq!(
-        reply(&mut s, "vCont;c"),
+        exchange(&mut s, "vCont;c"),
         "T05fork:p65.65;thread:p64.64;",
         "the fork event names the child"
     );
-    assert_eq!(reply(&mut s, "qfThreadInfo"), "mp64.64,p65.65");
-    send(&mut s, "vCont;c:p64.-1");
-    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(exchange(&mut s, "qfThreadInfo"), "mp64.64,p65.65");
+    send_packet(&mut s, "vCont;c:p64.-1");
+    std::thread::sleep(std::time::Duration::from_millis(300));
     s.write_all(&[0x03]).unwrap();
-    assert_eq!(common::gdb::read_packet(&mut s), "T02thread:p64.64;");
+    assert_eq!(read_packet(&mut s), "T02thread:p64.64;");
     // Both run: the child exits 3, then the parent 7.
-    assert_eq!(reply(&mut s, "vCont;c"), "W03;process:65");
-    assert_eq!(reply(&mut s, "vCont;c:p64.-1"), "W07;process:64");
+    assert_eq!(exchange(&mut s, "vCont;c"), "W03;process:65");
+    assert_eq!(exchange(&mut s, "vCont;c:p64.-1"), "W07;process:64");
     drop(s);
     let run = emu.join().unwrap();
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);

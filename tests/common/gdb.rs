@@ -3,6 +3,7 @@
 //! cannot (an interrupt).
 
 use std::io::{Read, Write};
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -137,4 +138,32 @@ pub fn read_packet<S: Read + Write>(s: &mut S) -> String {
     // The ack of a last reply (vKill's OK) may find the stub gone.
     let _ = s.write_all(b"+");
     String::from_utf8_lossy(&body).into_owned()
+}
+
+/// A connection to the stub at `sock`, for speaking the protocol by hand
+/// (replies are awaited at most a minute).
+pub fn connect(sock: &Path) -> UnixStream {
+    let s = UnixStream::connect(sock).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    s
+}
+
+/// Sends one `$packet#xx`.
+pub fn send_packet<S: Write>(s: &mut S, packet: &str) {
+    let sum = packet.bytes().fold(0u8, |a, b| a.wrapping_add(b));
+    write!(s, "${packet}#{sum:02x}").unwrap();
+}
+
+/// Sends one packet and reads the reply.
+pub fn exchange<S: Read + Write>(s: &mut S, packet: &str) -> String {
+    send_packet(s, packet);
+    read_packet(s)
+}
+
+/// The undebugged run's plain.out and the debugged run's debugged.out, in
+/// `dir`, are the same profile bit for bit.
+pub fn assert_same_gmon(dir: &Scratch) {
+    let a = std::fs::read(dir.path().join("plain.out")).unwrap();
+    let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
+    assert!(a == b, "the debugged run's gmon.out differs");
 }
