@@ -57,7 +57,7 @@ impl<O: Observer> Session<'_, O> {
     }
 
     /// `qSupported:features`: ours, with fork and exec events when GDB
-    /// handles them (IRIX has no vfork system call: no vfork events).
+    /// handles them (no vfork events: irix-emu knows no IRIX vfork call).
     fn supported(&mut self, gdb: &str) -> String {
         let offered = |f: &str| gdb.split([':', ';']).any(|x| x == f);
         self.state.events.fork = offered("fork-events+");

@@ -28,8 +28,14 @@ impl<O: Observer> Session<'_, O> {
     /// The `c`, `C`, `s`, `S`, `b` and `v` packets.
     pub fn resume_packet(&mut self, packet: &[u8]) -> Then {
         match packet {
-            [b'c' | b'C', ..] => self.start(None, Mode::Continue),
-            [b's' | b'S', ..] => self.start(Some(self.state.pid), Mode::Step),
+            [b'c' | b'C', ..] => {
+                self.release_all();
+                self.start(None, Mode::Continue)
+            }
+            [b's' | b'S', ..] => {
+                self.release_all();
+                self.start(Some(self.state.pid), Mode::Step)
+            }
             b"bc" => self.start(None, Mode::ReverseContinue),
             b"bs" => self.start(None, Mode::ReverseStep),
             b"vCont?" => Then::Reply(b"vCont;c;C;s;S".to_vec()),
@@ -74,6 +80,13 @@ impl<O: Observer> Session<'_, O> {
         match stepped {
             Some(pid) => self.start(Some(pid), Mode::Step),
             None => self.start(None, Mode::Continue),
+        }
+    }
+
+    /// The legacy resume packets run every debugged process.
+    fn release_all(&mut self) {
+        for t in self.state.procs.values_mut() {
+            t.held = false;
         }
     }
 
