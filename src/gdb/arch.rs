@@ -1,7 +1,6 @@
 //! Big-endian 32-bit MIPS as GDB's remote protocol sees it.
 //!
-//! gdbstub's own MIPS architecture serializes registers little-endian, so
-//! this one is ours: the register file in the order and numbering of GDB's
+//! The register file in the order and numbering of GDB's
 //! MIPS target description (features `org.gnu.gdb.mips.cpu`, `.cp0` and
 //! `.fpu`): r0-r31 (0-31), status (32), lo (33), hi (34), badvaddr (35),
 //! cause (36), pc (37), f0-f31 (38-69), fcsr (70), fir (71), each 4 bytes

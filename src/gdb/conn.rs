@@ -96,6 +96,10 @@ pub struct Conn {
     acks: bool,
 }
 
+/// The longest packet accepted: far more than GDB sends (it keeps to the
+/// `PacketSize` the stub announces).
+const MAX_PACKET: usize = 1 << 20;
+
 /// The error a connection GDB closed reads as.
 fn closed() -> io::Error {
     io::Error::new(io::ErrorKind::UnexpectedEof, "GDB closed the connection")
@@ -147,6 +151,12 @@ impl Conn {
             loop {
                 match self.byte()? {
                     b'#' => break,
+                    _ if body.len() == MAX_PACKET => {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            "a packet longer than GDB ever sends",
+                        ))
+                    }
                     b => body.push(b),
                 }
             }
@@ -264,6 +274,41 @@ pub fn accept(listen: &Listen) -> io::Result<Conn> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pair() -> (Conn, UnixStream) {
+        let (a, b) = UnixStream::pair().unwrap();
+        (Conn::new(Stream::Unix(a)), b)
+    }
+
+    #[test]
+    fn packets_are_checked_acknowledged_and_framed() {
+        let (mut conn, mut gdb) = pair();
+        gdb.write_all(b"+$g#67$g#00$?#3f\x03").unwrap();
+        assert_eq!(conn.read().unwrap(), Incoming::Packet(b"g".to_vec()));
+        // The bad checksum is refused; GDB would send it again.
+        assert_eq!(conn.read().unwrap(), Incoming::Packet(b"?".to_vec()));
+        assert_eq!(conn.read().unwrap(), Incoming::Interrupt);
+        conn.send(b"OK").unwrap();
+        let mut got = [0u8; 9];
+        gdb.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"+-+$OK#9a");
+    }
+
+    #[test]
+    fn polling_drops_acks_and_finds_the_interrupt() {
+        let (mut conn, mut gdb) = pair();
+        assert_eq!(conn.poll().unwrap(), None);
+        assert!(!conn.pending());
+        gdb.write_all(b"++").unwrap();
+        assert!(conn.pending());
+        assert_eq!(conn.poll().unwrap(), None);
+        gdb.write_all(b"+\x03").unwrap();
+        assert_eq!(conn.poll().unwrap(), Some(Incoming::Interrupt));
+        drop(gdb);
+        assert!(conn.pending());
+        assert!(conn.poll().is_err());
+        assert!(conn.read().is_err());
+    }
 
     #[test]
     fn a_bare_port_is_localhost_only() {

@@ -84,7 +84,10 @@ impl<O: Observer> Session<'_, O> {
                     }
                 }
                 Then::End(r, end) => {
-                    conn.send(&r)?;
+                    // `k` has no reply.
+                    if !r.is_empty() {
+                        conn.send(&r)?;
+                    }
                     return Ok(end);
                 }
             }
