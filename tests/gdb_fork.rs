@@ -23,10 +23,23 @@ fn follow_fork_mode_child_debugs_the_child_and_detaches_the_parent() {
         "run",
         &[],
         &[],
-        "set follow-fork-mode child\nbreak 44\ncontinue\np pid\nmonitor pid\nbt\ncontinue",
+        "set follow-fork-mode child\nbreak 44\ncontinue\np pid\nmonitor pid\nbt\n\
+         monitor cycles\nreverse-continue\ncontinue\nmonitor cycles\ncontinue",
     ) else {
         return;
     };
+    // The child's history begins at its fork: back there, and forward to
+    // the breakpoint again with the same cycle count.
+    assert_lines(
+        &out,
+        &[
+            "No more reverse-execution history.",
+            "0x004005dc in fork ()",
+        ],
+    );
+    let cycles: Vec<&str> = out.lines().filter(|l| l.starts_with("cycles ")).collect();
+    assert_eq!(cycles.len(), 2, "{out}");
+    assert_eq!(cycles[0], cycles[1], "{out}");
     assert_lines(
         &out,
         &[
