@@ -81,6 +81,8 @@ impl Kernel {
             next_tick: u64::MAX,
             n32: exe.is_n32(),
             share_group: None,
+            execs: 0,
+            exec_path: None,
         };
         self.procs.insert(pid, p);
         self.run_queue.push_back(pid);
