@@ -1,9 +1,9 @@
 //! Every engine gives the same run: each committed IRIX guest program runs
-//! under `--engine interp` and `--engine block`, and the two runs must agree
-//! byte for byte: stdout, stderr (but the host-time lines of `--stats`),
+//! under `--engine interp`, `--engine block` and `--engine jit`, and the
+//! runs must agree byte for byte: stdout, stderr (but the host-time lines of `--stats`),
 //! exit status, the instruction and cycle counts, the sampled gmon.out and
 //! flat profile, the `--exact` profile and the call graph (`--callgraph`,
-//! tracked on the block tier from whole blocks).
+//! tracked on the block and compiled tiers from whole blocks).
 //!
 //! (The CPU-level lockstep test, crates/cpu-mips/tests/lockstep.rs, compares
 //! the full CPU state at every step on random programs; this test covers
@@ -15,10 +15,10 @@ use std::path::Path;
 
 use common::{repo_path, run_emu, Run, Scratch};
 
-const ENGINES: [&str; 2] = ["interp", "block"];
+const ENGINES: [&str; 3] = ["interp", "block", "jit"];
 
-/// Bounds that keep the resource-limit programs short; they apply to both
-/// engines alike.
+/// Bounds that keep the resource-limit programs short; they apply to
+/// every engine alike.
 const CAPS: [&str; 4] = ["--max-cycles", "400000000", "--max-memory", "256M"];
 
 /// The lines of a run that may differ between engines: host time and
@@ -84,7 +84,9 @@ fn every_guest_program_runs_the_same_on_every_engine() {
                 (comparable(&run), dir.listing())
             })
             .collect();
-        assert_eq!(runs[0], runs[1], "{name}: interp and block runs differ");
+        for (engine, run) in ENGINES.iter().zip(&runs).skip(1) {
+            assert_eq!(&runs[0], run, "{name}: interp and {engine} runs differ");
+        }
     }
 }
 
@@ -132,10 +134,12 @@ fn profiles_are_byte_identical_on_every_engine() {
                 graph,
                 "{name} {mode:?}: the sidecar"
             );
-            assert_eq!(
-                outputs[0], outputs[1],
-                "{name} {mode:?}: interp and block profiles differ"
-            );
+            for (engine, out) in ENGINES.iter().zip(&outputs).skip(1) {
+                assert_eq!(
+                    &outputs[0], out,
+                    "{name} {mode:?}: interp and {engine} profiles differ"
+                );
+            }
         }
     }
 }

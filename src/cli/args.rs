@@ -58,8 +58,9 @@ pub struct MachineArgs {
     /// Pipeline clock rate in MHz (virtual time = cycles / rate).
     #[arg(long, value_name = "MHZ", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=4_000))]
     pub cpu_mhz: u64,
-    /// How instructions execute: interp (one at a time, the reference) or
-    /// block (whole basic blocks; same cycles, profiles and results).
+    /// How instructions execute: interp (one at a time, the reference),
+    /// block (whole basic blocks) or jit (hot blocks compiled to host
+    /// code); every engine gives the same cycles, profiles and results.
     #[arg(long, value_name = "ENGINE", default_value_t = Engine::default(), value_parser = str::parse::<Engine>)]
     pub engine: Engine,
     /// Stop the guest after N cycles of virtual time (exit status 124).

@@ -89,6 +89,7 @@ impl Cpu {
         deadline: u64,
     ) -> StopReason {
         let helpers = Helpers::of::<M>();
+        self.jit_chain = !O::BLOCKS && !O::TRANSFERS;
         if !self.jit.serves(&helpers) {
             // Compiled for another memory type: start again.
             self.flush_blocks(pages);
@@ -109,6 +110,7 @@ impl Cpu {
                     BlockEnd::CodeWritten(page_no) => {
                         if self.code_marks.unmark(page_no) {
                             pages.invalidate(page_no);
+                            self.jit.forget_page(page_no);
                         }
                         continue;
                     }
@@ -220,7 +222,8 @@ impl Cpu {
     #[inline(never)]
     fn compile(&mut self, block: &mut Block, helpers: &Helpers) {
         let limit = self.config.jit_cache_bytes;
-        block.compiled = self.jit.compile(block, self.pc, helpers, limit);
+        let status = self.cp0.status;
+        block.compiled = self.jit.compile(block, self.pc, status, helpers, limit);
     }
 
     /// Runs `b`, which starts at the PC, as one unit if its schedule holds:
@@ -288,7 +291,9 @@ impl Cpu {
     /// Runs the compiled code `f` of `b`, which starts at the PC: the same
     /// as the rest of [`Cpu::exec_block`] does. The compiled code checks
     /// the schedule and, when the block runs to its end, applies its timing
-    /// itself; any other end is finished here.
+    /// itself and may chain to the next compiled block (when `jit_chain`
+    /// allows); an early end, of `b` or of a block it chained to, is
+    /// finished here.
     #[inline(always)]
     fn exec_compiled<M: Memory, O: Observer>(
         &mut self,
@@ -298,26 +303,39 @@ impl Cpu {
         obs: &mut O,
         deadline: u64,
     ) -> BlockEnd {
-        let (entry, pc0, retired) = (self.cycles, self.pc, self.retired);
-        // SAFETY: `f` was compiled from `b` for memory of type `M` (the
-        // caller flushes compiled code when `M` changes) and its code
-        // memory lives until the blocks are dropped. It reaches the CPU and
-        // the memory only through these pointers, during this call.
-        let word = unsafe { f(self as *mut Cpu, (mem as *mut M).cast(), deadline) };
-        let (i, kind, was_taken) = status::decode(word);
-        if kind == status::INTERPRET {
+        let Some(enter) = self.jit.entry() else {
             return BlockEnd::Interpret;
-        }
-        let n = b.insns.len();
-        if kind == status::NEXT {
-            if O::TRANSFERS && was_taken {
-                let site = pc0.wrapping_add(4 * (n as u32 - 2));
-                let (target, sp) = (self.pc, self.jit_exit.sp);
-                report_transfer(obs, &b.insns[n - 2].op, site, target, sp);
+        };
+        let (entry, pc0) = (self.cycles, self.pc);
+        // SAFETY: `f` was compiled for memory of type `M` (`run_blocks`
+        // flushes compiled code when `M` changes), and its code, like that
+        // of every block it may chain to, lives until the blocks are
+        // dropped, which never happens during the call. Compiled code
+        // reaches the CPU and the memory only through these pointers.
+        let word = unsafe { enter(self as *mut Cpu, (mem as *mut M).cast(), deadline, f.0) };
+        let (i, kind, was_taken) = status::decode(word);
+        match kind {
+            status::INTERPRET => return BlockEnd::Interpret,
+            status::NEXT => {
+                if !self.jit_chain {
+                    // Not chained: `b` ran to its end.
+                    let n = b.insns.len();
+                    if O::TRANSFERS && was_taken {
+                        let site = pc0.wrapping_add(4 * (n as u32 - 2));
+                        let (target, sp) = (self.pc, self.jit_exit.sp);
+                        report_transfer(obs, &b.insns[n - 2].op, site, target, sp);
+                    }
+                    obs.retire_block(pc0, n as u64, self.cycles - entry);
+                }
+                return BlockEnd::Done;
             }
-            obs.retire_block(pc0, n as u64, self.cycles - entry);
-            return BlockEnd::Done;
+            _ => {}
         }
+        // SAFETY: the block that ended early left its address; it is alive
+        // (blocks are dropped only by the run loop, between calls).
+        let b: &Block = unsafe { &*(self.jit_exit.block as *const Block) };
+        let (entry, pc0, retired) = (self.cycles, self.pc, self.retired);
+        let n = b.insns.len();
         let taken = was_taken.then_some(self.jit_exit.target);
         if O::TRANSFERS {
             if let Some(target) = taken {

@@ -168,6 +168,9 @@ pub struct Cpu {
     pub(crate) jit_exit: JitExit,
     /// Guest pages compiled code reads and writes directly (this run).
     pub(crate) tlb: Tlb,
+    /// Whether compiled blocks may chain to each other (this run): only
+    /// when the observer wants nothing of each block.
+    pub(crate) jit_chain: bool,
 }
 
 /// Values a compiled block (see `jit`) hands back through memory.
@@ -180,6 +183,9 @@ pub(crate) struct JitExit {
     pub sp: u32,
     /// A doubleword a load helper read.
     pub value: u64,
+    /// The `Block` whose compiled code ended early (it may have been
+    /// reached by chaining), by address.
+    pub block: usize,
 }
 
 impl Cpu {
@@ -211,6 +217,7 @@ impl Cpu {
             jit: JitCache::default(),
             jit_exit: JitExit::default(),
             tlb: Tlb::default(),
+            jit_chain: false,
         }
     }
 
@@ -343,9 +350,11 @@ impl Cpu {
         let last = addr.saturating_add(len - 1) >> PAGE_SHIFT;
         // Only marked pages have decoded code: the bitmap is walked a word
         // (64 pages) at a time, so unmapping a gigabyte costs little.
-        let pages = &mut self.code_pages;
-        self.code_marks
-            .unmark_range(first, last, |page| pages.invalidate(page));
+        let (pages, jit) = (&mut self.code_pages, &mut self.jit);
+        self.code_marks.unmark_range(first, last, |page| {
+            pages.invalidate(page);
+            jit.forget_page(page);
+        });
     }
 
     /// Drops every decoded instruction (exec(2), a new address space).

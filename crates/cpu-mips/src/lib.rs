@@ -138,6 +138,10 @@ pub trait Observer {
     /// Whether [`Observer::transfer`] is wanted. A constant, so the run
     /// loop's classification of jumps is compiled out when it is false.
     const TRANSFERS: bool = false;
+    /// Whether [`Observer::retire_block`] is wanted for every block. `()`
+    /// says no, which lets compiled blocks chain to each other without
+    /// returning to the run loop in between.
+    const BLOCKS: bool = true;
     /// Called once per retired instruction: `pc` is its address, `cycles` the
     /// pipeline cycles charged to it (issue cycle plus stalls and bubbles).
     fn retire(&mut self, pc: u32, cycles: u64);
@@ -156,6 +160,7 @@ pub trait Observer {
 
 impl Observer for () {
     const RETIRES: bool = false;
+    const BLOCKS: bool = false;
     #[inline(always)]
     fn retire(&mut self, _pc: u32, _cycles: u64) {}
 }
@@ -165,6 +170,7 @@ impl Observer for () {
 impl<A: Observer, B: Observer> Observer for (&mut A, &mut B) {
     const RETIRES: bool = A::RETIRES || B::RETIRES;
     const TRANSFERS: bool = A::TRANSFERS || B::TRANSFERS;
+    const BLOCKS: bool = A::BLOCKS || B::BLOCKS;
     #[inline(always)]
     fn retire(&mut self, pc: u32, cycles: u64) {
         self.0.retire(pc, cycles);

@@ -194,6 +194,7 @@ impl Cpu {
             };
             if self.code_marks.unmark(written) {
                 pages.invalidate(written);
+                self.jit.forget_page(written);
             }
         }
         self.cycles = cycles;

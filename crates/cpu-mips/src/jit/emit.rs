@@ -26,22 +26,26 @@ use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64, I8};
-use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, MemFlags, SigRef, Signature, Value};
+use cranelift_codegen::ir::{
+    AbiParam, Function, InstBuilder, MemFlags, SigRef, Signature, Type, Value,
+};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
 use super::helpers::{Helpers, LOAD_FAILED};
 use super::status;
 use super::tlb::{TlbEntry, TLB_ENTRIES};
-use super::Tlb;
+use super::{JumpEntry, Tlb, JUMP_ENTRIES};
 use crate::block::Block;
 use crate::code_cache::PAGE_SHIFT;
+use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, JitExit};
 use crate::decode::Op;
 use crate::exec::USER_TOP;
+use crate::fpu::Fpu;
 use crate::insn::{branch_target, jump_target, Reg};
 use crate::timing::{Scoreboard, BRANCH_BUBBLES, ISSUE_CYCLES};
-use crate::Transfer;
+use crate::{Cp0, Transfer};
 
 /// Where a field of the CPU is, from the `cpu` argument.
 fn gpr_offset(r: Reg) -> i32 {
@@ -52,6 +56,25 @@ fn slot_offset(s: u8) -> i32 {
     (offset_of!(Cpu, scoreboard) + Scoreboard::slot_offset(s)) as i32
 }
 const HI: i32 = offset_of!(Cpu, hi) as i32;
+const CP0_STATUS: i32 = (offset_of!(Cpu, cp0) + offset_of!(Cp0, status)) as i32;
+/// Where FPR `r`'s 64-bit slot is.
+fn fpr_offset(r: u8) -> i32 {
+    (offset_of!(Cpu, fpu) + offset_of!(Fpu, fpr) + 8 * (r as usize & 31)) as i32
+}
+
+/// The FP moves, loads and stores the translator inlines (under the
+/// Status they were compiled for).
+fn inlined_fp_move(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Lwc1 { .. }
+            | Op::Ldc1 { .. }
+            | Op::Swc1 { .. }
+            | Op::Sdc1 { .. }
+            | Op::Mtc1 { .. }
+            | Op::Mfc1 { .. }
+    )
+}
 const TLB_READ: i32 = (offset_of!(Cpu, tlb) + offset_of!(Tlb, read)) as i32;
 const TLB_WRITE: i32 = (offset_of!(Cpu, tlb) + offset_of!(Tlb, write)) as i32;
 const TLB_PAGE: i32 = offset_of!(TlbEntry, page) as i32;
@@ -66,15 +89,61 @@ const LO: i32 = offset_of!(Cpu, lo) as i32;
 const EXIT_TARGET: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, target)) as i32;
 const EXIT_SP: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, sp)) as i32;
 const EXIT_VALUE: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, value)) as i32;
+const EXIT_BLOCK: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, block)) as i32;
+const CHAIN: i32 = offset_of!(Cpu, jit_chain) as i32;
 
 /// The signature of a compiled block: `(cpu, mem, deadline) -> status`.
-pub(super) fn block_signature(call_conv: CallConv, ptr: cranelift_codegen::ir::Type) -> Signature {
+pub(super) fn block_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(ptr));
     sig.params.push(AbiParam::new(ptr));
     sig.params.push(AbiParam::new(I64));
     sig.returns.push(AbiParam::new(I64));
     sig
+}
+
+/// The signature of the entry from Rust: `(cpu, mem, deadline, code) ->
+/// status`.
+pub(super) fn enter_signature(call_conv: CallConv, ptr: Type) -> Signature {
+    let mut sig = block_signature(call_conv, ptr);
+    sig.params.push(AbiParam::new(ptr));
+    sig
+}
+
+/// The entry from Rust: calls the block whose code is its last argument
+/// (a function of the `tail` convention, as blocks chain by tail calls).
+pub(super) fn translate_enter(
+    func: &mut Function,
+    fctx: &mut FunctionBuilderContext,
+    ptr: Type,
+    tail: CallConv,
+) {
+    let mut b = FunctionBuilder::new(func, fctx);
+    let sig = b.import_signature(block_signature(tail, ptr));
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let p = b.block_params(entry).to_vec();
+    let call = b.ins().call_indirect(sig, p[3], &p[..3]);
+    let ret = b.inst_results(call)[0];
+    b.ins().return_(&[ret]);
+    b.finalize();
+}
+
+/// A block-shaped function that returns INTERPRET: what an empty jump
+/// table entry chains to.
+pub(super) fn translate_bail(func: &mut Function, fctx: &mut FunctionBuilderContext, _ptr: Type) {
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let ret = b
+        .ins()
+        .iconst(I64, status::encode(status::INTERPRET, 0) as i64);
+    b.ins().return_(&[ret]);
+    b.finalize();
 }
 
 /// The helpers' signatures, imported into the function.
@@ -87,6 +156,8 @@ struct Sigs {
     load64: SigRef,
     /// `(cpu, mem, addr, value) -> u32`
     store: SigRef,
+    /// A compiled block's own, for chaining.
+    block: SigRef,
 }
 
 /// How a shift or a narrow load extends its 32-bit (or narrower) result.
@@ -97,6 +168,15 @@ enum Shift {
     Arithmetic,
 }
 
+/// What a compiled block is compiled against: the helpers it calls, the
+/// jump table it chains through (its address) and the CP0 Status of the
+/// CPU it is compiled for.
+pub(super) struct Setting<'a> {
+    pub helpers: &'a Helpers,
+    pub jump: usize,
+    pub status: u32,
+}
+
 /// Translates `block` (at `pc0`) into `func`, whose signature is
 /// [`block_signature`].
 pub(super) fn translate(
@@ -104,12 +184,17 @@ pub(super) fn translate(
     fctx: &mut FunctionBuilderContext,
     block: &Block,
     pc0: u32,
-    helpers: &Helpers,
-    ptr: cranelift_codegen::ir::Type,
+    setting: Setting,
+    ptr: Type,
 ) {
+    let Setting {
+        helpers,
+        jump,
+        status: status_bits,
+    } = setting;
     let call_conv = func.signature.call_conv;
     let mut b = FunctionBuilder::new(func, fctx);
-    let sig = |params: &[cranelift_codegen::ir::Type], ret| {
+    let sig = |params: &[Type], ret| {
         let mut s = Signature::new(call_conv);
         s.params.extend(params.iter().map(|&t| AbiParam::new(t)));
         s.returns.push(AbiParam::new(ret));
@@ -120,6 +205,7 @@ pub(super) fn translate(
         load: b.import_signature(sig(&[ptr, ptr, I32], I64)),
         load64: b.import_signature(sig(&[ptr, ptr, I32], I32)),
         store: b.import_signature(sig(&[ptr, ptr, I32, I64], I32)),
+        block: b.import_signature(block_signature(call_conv, ptr)),
     };
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -136,15 +222,25 @@ pub(super) fn translate(
     b.def_var(taken, zero);
     let zero32 = b.ins().iconst(I32, 0);
     b.def_var(target, zero32);
+    for c in 0..CACHED {
+        b.declare_var(cached_var(c), I64);
+    }
     let mut e = Emitter {
         b,
         cpu,
         mem,
+        deadline,
         taken,
         target,
         sigs,
         helpers,
         ptr,
+        block: block as *const Block as usize,
+        jump,
+        // The FP moves are inlined only for the Status they were compiled
+        // under (checked at entry), and only where CP1 is usable.
+        fpu: (status_bits & cp0_status::CU1 != 0).then_some(status_bits & cp0_status::FR != 0),
+        cache: Cached::NONE,
     };
     let entry_cycle = e.field(I64, CYCLES);
     e.check_schedule(block, entry_cycle, deadline);
@@ -160,13 +256,62 @@ struct Emitter<'a, 'f> {
     b: FunctionBuilder<'f>,
     cpu: Value,
     mem: Value,
+    deadline: Value,
     /// 1 once the block's branch is taken.
     taken: Variable,
     /// The branch's target (an I32), once taken.
     target: Variable,
     sigs: Sigs,
     helpers: &'a Helpers,
-    ptr: cranelift_codegen::ir::Type,
+    ptr: Type,
+    /// The block's address, left for the caller at an early end.
+    block: usize,
+    /// The jump table's address (see `super::JumpEntry`).
+    jump: usize,
+    /// Status.FR when the FP moves, loads and stores are inlined (CP1
+    /// usable when compiled); `None` leaves them to `execute`.
+    fpu: Option<bool>,
+    cache: Cached,
+}
+
+/// Cached registers: GPRs 1-31, HI and LO.
+const CACHED: usize = 34;
+const HI_REG: usize = 32;
+const LO_REG: usize = 33;
+
+/// What the translator knows of the registers at the point it is emitting:
+/// a register whose value is in its Cranelift variable (`known`), and one
+/// whose variable is newer than the `Cpu` (`dirty`). A block's control flow
+/// only runs forward and rejoins (or leaves), so one such state describes
+/// every path at each point. Registers are read from the `Cpu` once and
+/// written back at the block's end, at each exit, and before each call of
+/// `execute`, which sees and changes the `Cpu` itself.
+#[derive(Clone, Copy)]
+struct Cached {
+    known: [bool; CACHED],
+    dirty: [bool; CACHED],
+}
+
+impl Cached {
+    /// Nothing known: every register is read from the `Cpu` first.
+    const NONE: Cached = Cached {
+        known: [false; CACHED],
+        dirty: [false; CACHED],
+    };
+}
+
+/// The variable of cached register `c` (0 and 1 are `taken` and `target`).
+fn cached_var(c: usize) -> Variable {
+    Variable::from_u32(2 + c as u32)
+}
+
+/// Where cached register `c` lives in the `Cpu`.
+fn cached_offset(c: usize) -> i32 {
+    match c {
+        HI_REG => HI,
+        LO_REG => LO,
+        r => gpr_offset(Reg::new(r as u32)),
+    }
 }
 
 impl Emitter<'_, '_> {
@@ -174,14 +319,41 @@ impl Emitter<'_, '_> {
         MemFlags::trusted()
     }
 
-    // --- registers ---
+    // --- registers, cached (see `Cached`) ---
+    /// Register `c` of the cache (a GPR 1-31, [`HI_REG`] or [`LO_REG`]).
+    fn reg(&mut self, c: usize) -> Value {
+        if !self.cache.known[c] {
+            let v = self
+                .b
+                .ins()
+                .load(I64, Self::flags(), self.cpu, cached_offset(c));
+            self.b.def_var(cached_var(c), v);
+            self.cache.known[c] = true;
+        }
+        self.b.use_var(cached_var(c))
+    }
+    fn set_reg(&mut self, c: usize, v: Value) {
+        self.b.def_var(cached_var(c), v);
+        self.cache.known[c] = true;
+        self.cache.dirty[c] = true;
+    }
+    /// Writes every register changed since it was last in the `Cpu` back
+    /// there (before anything that reads the `Cpu`, and at every exit).
+    fn write_back(&mut self) {
+        for c in 0..CACHED {
+            if self.cache.dirty[c] {
+                let v = self.b.use_var(cached_var(c));
+                self.b
+                    .ins()
+                    .store(Self::flags(), v, self.cpu, cached_offset(c));
+            }
+        }
+    }
     fn gpr(&mut self, r: Reg) -> Value {
         if r.idx() == 0 {
             self.b.ins().iconst(I64, 0)
         } else {
-            self.b
-                .ins()
-                .load(I64, Self::flags(), self.cpu, gpr_offset(r))
+            self.reg(r.idx())
         }
     }
     /// The low word of a GPR.
@@ -192,9 +364,7 @@ impl Emitter<'_, '_> {
     /// Writes a GPR; writes to $zero vanish.
     fn set(&mut self, r: Reg, v: Value) {
         if r.idx() != 0 {
-            self.b
-                .ins()
-                .store(Self::flags(), v, self.cpu, gpr_offset(r));
+            self.set_reg(r.idx(), v);
         }
     }
     /// Writes a 32-bit result sign-extended.
@@ -205,7 +375,7 @@ impl Emitter<'_, '_> {
     fn set_field(&mut self, offset: i32, v: Value) {
         self.b.ins().store(Self::flags(), v, self.cpu, offset);
     }
-    fn field(&mut self, ty: cranelift_codegen::ir::Type, offset: i32) -> Value {
+    fn field(&mut self, ty: Type, offset: i32) -> Value {
         self.b.ins().load(ty, Self::flags(), self.cpu, offset)
     }
     fn imm(&mut self, v: i64) -> Value {
@@ -227,6 +397,19 @@ impl Emitter<'_, '_> {
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, guard, deadline);
         self.exit_if(late, status::INTERPRET, 0);
+        if let Some(fr) = self.fpu {
+            if block.insns.iter().any(|x| inlined_fp_move(&x.op)) {
+                // Compiled for CP1 usable with this FR: else interpret.
+                let st = self.field(I32, CP0_STATUS);
+                let bits = self
+                    .b
+                    .ins()
+                    .band_imm(st, (cp0_status::CU1 | cp0_status::FR) as i64);
+                let want = cp0_status::CU1 | if fr { cp0_status::FR } else { 0 };
+                let other = self.b.ins().icmp_imm(IntCC::NotEqual, bits, want as i64);
+                self.exit_if(other, status::INTERPRET, 0);
+            }
+        }
         for &(slot, first_use) in block.live_in.iter() {
             let ready = self.field(I64, slot_offset(slot));
             let by = self.b.ins().iadd_imm(entry, first_use as i64);
@@ -238,6 +421,7 @@ impl Emitter<'_, '_> {
     /// The block ran to its end: the clock, the retired counts, the
     /// scoreboard and the PC in one step, then returns.
     fn complete(&mut self, block: &Block, pc0: u32, entry: Value) {
+        self.write_back();
         let n = block.insns.len();
         let taken = self.b.use_var(self.taken);
         let base = block.insns[n - 1].issue as u64 + ISSUE_CYCLES;
@@ -271,6 +455,41 @@ impl Emitter<'_, '_> {
         let next_pc = self.b.ins().iadd(next, four);
         self.set_field(NEXT_PC, next_pc);
         let ret = self.result(status::NEXT, n - 1);
+        // Chain to the next block when allowed and it is compiled: a tail
+        // call, so chains of any length take no stack.
+        let done = self.b.create_block();
+        let chain = self.b.create_block();
+        let allowed = self.b.ins().load(I8, Self::flags(), self.cpu, CHAIN);
+        self.b.ins().brif(allowed, chain, &[], done, &[]);
+        self.b.seal_block(chain);
+        self.b.switch_to_block(chain);
+        let idx = self.b.ins().ushr_imm(next, 2);
+        let idx = self.b.ins().band_imm(idx, (JUMP_ENTRIES - 1) as i64);
+        let idx = self.b.ins().uextend(self.ptr, idx);
+        let off = self.b.ins().imul_imm(idx, size_of::<JumpEntry>() as i64);
+        let base = self.b.ins().iconst(self.ptr, self.jump as i64);
+        let e = self.b.ins().iadd(base, off);
+        let pc = self
+            .b
+            .ins()
+            .load(I32, Self::flags(), e, offset_of!(JumpEntry, pc) as i32);
+        let hit = self.b.ins().icmp(IntCC::Equal, pc, next);
+        let call = self.b.create_block();
+        self.b.ins().brif(hit, call, &[], done, &[]);
+        self.b.seal_block(call);
+        self.b.seal_block(done);
+        self.b.switch_to_block(call);
+        let code = self.b.ins().load(
+            self.ptr,
+            Self::flags(),
+            e,
+            offset_of!(JumpEntry, code) as i32,
+        );
+        let sig = self.sigs.block;
+        self.b
+            .ins()
+            .return_call_indirect(sig, code, &[self.cpu, self.mem, self.deadline]);
+        self.b.switch_to_block(done);
         self.b.ins().return_(&[ret]);
     }
 
@@ -281,6 +500,12 @@ impl Emitter<'_, '_> {
         let t = self.b.ins().ishl_imm(t, status::TAKEN_SHIFT as i64);
         self.b.ins().bor_imm(t, status::encode(kind, i) as i64)
     }
+    /// Tells the caller which block ended early (it may have been reached
+    /// by chaining).
+    fn leave_block_address(&mut self) {
+        let b = self.b.ins().iconst(self.ptr, self.block as i64);
+        self.set_field(EXIT_BLOCK, b);
+    }
     /// Leaves the function with `kind` at instruction `i` when `cond`.
     fn exit_if(&mut self, cond: Value, kind: u32, i: usize) {
         let exit = self.b.create_block();
@@ -290,6 +515,8 @@ impl Emitter<'_, '_> {
         self.b.seal_block(cont);
         self.b.switch_to_block(exit);
         self.b.set_cold_block(exit);
+        self.write_back();
+        self.leave_block_address();
         let ret = self.result(kind, i);
         self.b.ins().return_(&[ret]);
         self.b.switch_to_block(cont);
@@ -308,6 +535,8 @@ impl Emitter<'_, '_> {
         self.b.seal_block(cont);
         self.b.switch_to_block(exit);
         self.b.set_cold_block(exit);
+        self.write_back();
+        self.leave_block_address();
         let base = self.result(0, i);
         let kind = self.b.ins().uextend(I64, st);
         let kind = self.b.ins().ishl_imm(kind, status::KIND_SHIFT as i64);
@@ -337,20 +566,20 @@ impl Emitter<'_, '_> {
             Dsrav { rd, rt, rs } => self.shift64(rd, rt, None, Some(rs), Shift::Arithmetic),
             Sync => {}
             Mfhi { rd } => {
-                let v = self.field(I64, HI);
+                let v = self.reg(HI_REG);
                 self.set(rd, v);
             }
             Mflo { rd } => {
-                let v = self.field(I64, LO);
+                let v = self.reg(LO_REG);
                 self.set(rd, v);
             }
             Mthi { rs } => {
                 let v = self.gpr(rs);
-                self.set_field(HI, v);
+                self.set_reg(HI_REG, v);
             }
             Mtlo { rs } => {
                 let v = self.gpr(rs);
-                self.set_field(LO, v);
+                self.set_reg(LO_REG, v);
             }
             Mult { rs, rt } => self.mult(rs, rt, true),
             Multu { rs, rt } => self.mult(rs, rt, false),
@@ -483,12 +712,42 @@ impl Emitter<'_, '_> {
             Sh { rt, base, off } => self.store(i, rt, base, off, 2),
             Sw { rt, base, off } => self.store(i, rt, base, off, 4),
             Sd { rt, base, off } => self.store(i, rt, base, off, 8),
+            Lwc1 { ft, base, off } if self.fpu.is_some() => {
+                let v = self.load_raw(i, base, off, 4);
+                self.set_fpr_word(ft, v);
+            }
+            Ldc1 { ft, base, off } if self.fpu.is_some() => {
+                let v = self.load_raw(i, base, off, 8);
+                self.set_fpr_dword(ft, v);
+            }
+            Swc1 { ft, base, off } if self.fpu.is_some() => {
+                let v = self.fpr(ft);
+                let v = self.b.ins().band_imm(v, 0xffff_ffff);
+                self.store_value(i, base, off, 4, v);
+            }
+            Sdc1 { ft, base, off } if self.fpu.is_some() => {
+                let v = self.fpr_dword(ft);
+                self.store_value(i, base, off, 8, v);
+            }
+            Mtc1 { rt, fs } if self.fpu.is_some() => {
+                let v = self.gpr(rt);
+                self.set_fpr_word(fs, v);
+            }
+            Mfc1 { rt, fs } if self.fpu.is_some() => {
+                let v = self.fpr(fs);
+                let w = self.b.ins().ireduce(I32, v);
+                self.set32(rt, w);
+            }
             _ => self.call_execute(i, op, pc),
         }
     }
 
     /// Everything not inlined: the interpreter's `execute`.
     fn call_execute(&mut self, i: usize, op: &Op, pc: u32) {
+        // It reads and writes the `Cpu`: registers go back first and are
+        // read again after.
+        self.write_back();
+        self.cache = Cached::NONE;
         let callee = self.b.ins().iconst(self.ptr, self.helpers.exec as i64);
         let op_ptr = self.b.ins().iconst(self.ptr, op as *const Op as i64);
         let pc = self.c32(pc);
@@ -612,8 +871,46 @@ impl Emitter<'_, '_> {
         let hi = self.b.ins().sshr_imm(p, 32);
         let hi = self.b.ins().ireduce(I32, hi);
         let hi = self.b.ins().sextend(I64, hi);
-        self.set_field(LO, lo);
-        self.set_field(HI, hi);
+        self.set_reg(LO_REG, lo);
+        self.set_reg(HI_REG, hi);
+    }
+
+    // --- the FPU's registers (see `fpu::registers`) ---
+    fn fpr(&mut self, r: u8) -> Value {
+        self.field(I64, fpr_offset(r))
+    }
+    /// MTC1/LWC1: the low word of FPR `r` from the low word of `v`; the
+    /// upper half keeps its contents.
+    fn set_fpr_word(&mut self, r: u8, v: Value) {
+        let old = self.fpr(r);
+        let high = self.b.ins().band_imm(old, !0xffff_ffffu64 as i64);
+        let low = self.b.ins().band_imm(v, 0xffff_ffff);
+        let new = self.b.ins().bor(high, low);
+        self.set_field(fpr_offset(r), new);
+    }
+    /// LDC1: the 64-bit value of FPR `r` (an even/odd pair under FR = 0).
+    fn set_fpr_dword(&mut self, r: u8, v: Value) {
+        if self.fpu == Some(true) {
+            self.set_field(fpr_offset(r), v);
+        } else {
+            let n = r & 30;
+            let high = self.b.ins().ushr_imm(v, 32);
+            self.set_fpr_word(n, v);
+            self.set_fpr_word(n + 1, high);
+        }
+    }
+    /// SDC1: the 64-bit value of FPR `r`.
+    fn fpr_dword(&mut self, r: u8) -> Value {
+        if self.fpu == Some(true) {
+            self.fpr(r)
+        } else {
+            let n = r & 30;
+            let low = self.fpr(n);
+            let low = self.b.ins().band_imm(low, 0xffff_ffff);
+            let high = self.fpr(n + 1);
+            let high = self.b.ins().ishl_imm(high, 32);
+            self.b.ins().bor(high, low)
+        }
     }
 
     // --- control ---
@@ -724,15 +1021,20 @@ impl Emitter<'_, '_> {
 
     /// A load of `bytes` into `rt`, sign-extended from `signed` when given:
     /// a host load where the soft TLB has the page, else the helper.
-    fn load(
-        &mut self,
-        i: usize,
-        rt: Reg,
-        base: Reg,
-        off: i16,
-        bytes: u32,
-        signed: Option<cranelift_codegen::ir::Type>,
-    ) {
+    fn load(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32, signed: Option<Type>) {
+        let v = self.load_raw(i, base, off, bytes);
+        let v = match signed {
+            Some(ty) => {
+                let n = self.b.ins().ireduce(ty, v);
+                self.b.ins().sextend(I64, n)
+            }
+            None => v,
+        };
+        self.set(rt, v);
+    }
+
+    /// The `bytes` at `base + off`, zero-extended to an I64.
+    fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32) -> Value {
         let addr = self.address(i, base, off, bytes);
         let slow = self.b.create_block();
         let join = self.b.create_block();
@@ -782,22 +1084,19 @@ impl Emitter<'_, '_> {
         self.b.ins().jump(join, &[v]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
-        let v = self.b.block_params(join)[0];
-        let v = match signed {
-            Some(ty) => {
-                let n = self.b.ins().ireduce(ty, v);
-                self.b.ins().sextend(I64, n)
-            }
-            None => v,
-        };
-        self.set(rt, v);
+        self.b.block_params(join)[0]
     }
 
     /// A store of the low `bytes` of `rt`: a host store where the soft
     /// TLB has the page (never a page of decoded code), else the helper.
     fn store(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32) {
-        let addr = self.address(i, base, off, bytes);
         let v = self.gpr(rt);
+        self.store_value(i, base, off, bytes, v);
+    }
+
+    /// Stores the low `bytes` of `v` (an I64) at `base + off`.
+    fn store_value(&mut self, i: usize, base: Reg, off: i16, bytes: u32, v: Value) {
+        let addr = self.address(i, base, off, bytes);
         let slow = self.b.create_block();
         let join = self.b.create_block();
         let p = self.direct(addr, TLB_WRITE, slow);
@@ -833,7 +1132,7 @@ impl Emitter<'_, '_> {
 }
 
 /// The integer type of an access of `bytes`.
-fn int_type(bytes: u32) -> cranelift_codegen::ir::Type {
+fn int_type(bytes: u32) -> Type {
     match bytes {
         1 => I8,
         2 => I16,

@@ -27,7 +27,8 @@ mod helpers;
 mod tlb;
 
 use cranelift_codegen::control::ControlPlane;
-use cranelift_codegen::ir::UserFuncName;
+use cranelift_codegen::ir::{Function, Signature, Type, UserFuncName};
+use cranelift_codegen::isa::CallConv;
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
@@ -37,6 +38,7 @@ pub(crate) use helpers::Helpers;
 pub(crate) use tlb::Tlb;
 
 use crate::block::Block;
+use crate::code_cache::{PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
 use arena::Arena;
 
@@ -44,8 +46,35 @@ use arena::Arena;
 /// stores compiles to a few KiB; larger ones are left to the block tier).
 const MAX_BLOCK_CODE: usize = 64 << 10;
 
-/// A compiled block: `(cpu, mem, deadline) -> status word` (see `status`).
-pub(crate) type JitFn = unsafe extern "C" fn(*mut Cpu, *mut std::ffi::c_void, u64) -> u64;
+/// A compiled block: the address of its code, a function of Cranelift's
+/// `tail` convention `(cpu, mem, deadline) -> status word` (see `status`),
+/// entered from Rust through [`JitCache::enter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct JitFn(pub usize);
+
+/// The entry from Rust: `(cpu, mem, deadline, block code) -> status word`,
+/// which calls the block (and whatever it chains to).
+pub(crate) type Enter = unsafe extern "C" fn(*mut Cpu, *mut std::ffi::c_void, u64, usize) -> u64;
+
+/// Entries of the jump table (see [`JumpEntry`]): 4096, so the blocks of
+/// one page fill 1024 consecutive entries.
+pub(crate) const JUMP_ENTRIES: usize = 4096;
+
+/// One entry of the jump table compiled blocks chain through: the block
+/// that starts at `pc`, by the address of its code. An entry with no block
+/// holds a PC no block has and the code of a function that returns
+/// INTERPRET, so a jump through it can never go wrong.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct JumpEntry {
+    pub pc: u32,
+    pub code: usize,
+}
+
+/// The jump-table index of `pc`.
+fn jump_index(pc: u32) -> usize {
+    (pc >> 2) as usize & (JUMP_ENTRIES - 1)
+}
 
 /// What compiled code and the helpers return.
 ///
@@ -93,6 +122,12 @@ struct Jit {
     arena: Arena,
     /// The helpers compiled code calls (for one `Memory` type).
     helpers: Helpers,
+    /// The entry from Rust.
+    enter: Enter,
+    /// A function that returns INTERPRET (in every empty jump entry).
+    bail: usize,
+    /// The compiled blocks, by PC, that compiled code chains to.
+    jump: Box<[JumpEntry]>,
 }
 
 /// The CPU's compiled tier: absent until first used, and `Unsupported` on
@@ -137,13 +172,37 @@ impl JitCache {
         self.jit = None;
     }
 
-    /// Compiles `block` (which starts at `pc`), or `None` when the host is
-    /// unsupported, the code memory is full or the block's code would be
-    /// too large. `limit` bounds the code memory.
+    /// The blocks of page `page_no` were dropped: compiled code must no
+    /// longer chain to them.
+    pub fn forget_page(&mut self, page_no: u32) {
+        if let Some(jit) = self.jit.as_mut() {
+            let first = jump_index(page_no << PAGE_SHIFT);
+            let bail = jit.bail;
+            for e in &mut jit.jump[first..first + PAGE_WORDS] {
+                if e.pc >> PAGE_SHIFT == page_no {
+                    *e = JumpEntry {
+                        pc: u32::MAX,
+                        code: bail,
+                    };
+                }
+            }
+        }
+    }
+
+    /// The entry from Rust into compiled code, once there is any.
+    pub fn entry(&self) -> Option<Enter> {
+        self.jit.as_ref().map(|j| j.enter)
+    }
+
+    /// Compiles `block` (which starts at `pc`) for a CPU whose CP0 Status
+    /// is `status`, or `None` when the host is unsupported, the code memory
+    /// is full or the block's code would be too large. `limit` bounds the
+    /// code memory.
     pub fn compile(
         &mut self,
         block: &Block,
         pc: u32,
+        status: u32,
         helpers: &Helpers,
         limit: usize,
     ) -> Option<JitFn> {
@@ -163,7 +222,8 @@ impl JitCache {
         if jit.helpers != *helpers || jit.arena.full(MAX_BLOCK_CODE) {
             return None;
         }
-        let f = jit.compile(block, pc)?;
+        let f = jit.compile(block, pc, status)?;
+        jit.jump[jump_index(pc)] = JumpEntry { pc, code: f.0 };
         self.compiled += 1;
         Some(f)
     }
@@ -175,32 +235,49 @@ impl Jit {
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").ok()?;
         flags.set("enable_verifier", "false").ok()?;
+        // Cranelift's tail calls (how blocks chain) need frame pointers.
+        flags.set("preserve_frame_pointers", "true").ok()?;
         let isa = cranelift_native::builder()
             .ok()?
             .finish(settings::Flags::new(flags))
             .ok()?;
-        Some(Jit {
+        let mut jit = Jit {
             isa,
             ctx: Context::new(),
             fctx: FunctionBuilderContext::new(),
             arena: Arena::new(limit),
             helpers,
-        })
+            enter: bail_enter,
+            bail: 0,
+            jump: Box::new([]),
+        };
+        let ptr = jit.isa.pointer_type();
+        let (system, tail) = (jit.isa.default_call_conv(), CallConv::Tail);
+        jit.bail = jit.finish(emit::block_signature(tail, ptr), emit::translate_bail)?;
+        let enter = jit.finish(emit::enter_signature(system, ptr), |f, fctx, ptr| {
+            emit::translate_enter(f, fctx, ptr, tail)
+        })?;
+        // SAFETY: `enter` is the code of a function of `Enter`'s signature.
+        jit.enter = unsafe { std::mem::transmute::<usize, Enter>(enter) };
+        let empty = JumpEntry {
+            pc: u32::MAX,
+            code: jit.bail,
+        };
+        jit.jump = vec![empty; JUMP_ENTRIES].into_boxed_slice();
+        Some(jit)
     }
 
-    fn compile(&mut self, block: &Block, pc: u32) -> Option<JitFn> {
+    /// Compiles the function `emit` builds into `self.ctx.func` with
+    /// signature `sig`, and installs it: the address of its code.
+    fn finish(
+        &mut self,
+        sig: Signature,
+        emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
+    ) -> Option<usize> {
         let ptr = self.isa.pointer_type();
         self.ctx.clear();
-        self.ctx.func.signature = emit::block_signature(self.isa.default_call_conv(), ptr);
-        self.ctx.func.name = UserFuncName::user(0, pc);
-        emit::translate(
-            &mut self.ctx.func,
-            &mut self.fctx,
-            block,
-            pc,
-            &self.helpers,
-            ptr,
-        );
+        self.ctx.func.signature = sig;
+        emit(&mut self.ctx.func, &mut self.fctx, ptr);
         let code = self
             .ctx
             .compile(&*self.isa, &mut ControlPlane::default())
@@ -210,9 +287,26 @@ impl Jit {
         if !code.buffer.relocs().is_empty() || code.code_buffer().len() > MAX_BLOCK_CODE {
             return None;
         }
-        let at = self.arena.install(code.code_buffer())?;
-        // SAFETY: `at` holds the machine code of a function with the
-        // signature `block_signature` describes, which is `JitFn`'s.
-        Some(unsafe { std::mem::transmute::<*const u8, JitFn>(at) })
+        self.arena.install(code.code_buffer()).map(|p| p as usize)
     }
+
+    fn compile(&mut self, block: &Block, pc: u32, status: u32) -> Option<JitFn> {
+        let sig = emit::block_signature(CallConv::Tail, self.isa.pointer_type());
+        let (helpers, jump) = (self.helpers, self.jump.as_ptr() as usize);
+        let code = self.finish(sig, |f, fctx, ptr| {
+            f.name = UserFuncName::user(0, pc);
+            let setting = emit::Setting {
+                helpers: &helpers,
+                jump,
+                status,
+            };
+            emit::translate(f, fctx, block, pc, setting, ptr);
+        })?;
+        Some(JitFn(code))
+    }
+}
+
+/// `Jit::enter` until the real one is compiled (never called).
+unsafe extern "C" fn bail_enter(_: *mut Cpu, _: *mut std::ffi::c_void, _: u64, _: usize) -> u64 {
+    status::encode(status::INTERPRET, 0)
 }
