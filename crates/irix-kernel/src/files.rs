@@ -289,6 +289,14 @@ impl FdTable {
         t
     }
 
+    /// The highest open descriptor plus one (0 when none is open).
+    pub fn high_water(&self) -> u32 {
+        self.slots
+            .iter()
+            .rposition(Option::is_some)
+            .map_or(0, |i| i as u32 + 1)
+    }
+
     /// Installs `file` at the lowest free descriptor: EMFILE when full.
     pub fn install(&mut self, file: OpenFile) -> Result<u32, Errno> {
         self.install_shared(Rc::new(RefCell::new(file)), 0)

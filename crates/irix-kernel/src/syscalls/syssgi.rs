@@ -23,6 +23,7 @@ pub static TABLE: &[Syscall] = &[
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
     call(SGI_ELFMAP,       "SGI_ELFMAP",       &[Fd, Ptr, Int], elfmap::sgi_elfmap, Full),
     call(SGI_TOSSTSAVE,    "SGI_TOSSTSAVE",    &[], tosstsave, Full),
+    call(SGI_FDHI,         "SGI_FDHI",         &[], fdhi, Full),
     call(SGI_USE_FP_BCOPY, "SGI_USE_FP_BCOPY", &[], use_fp_bcopy, Full),
 ];
 
@@ -156,6 +157,13 @@ fn rdname(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     bytes.push(0);
     p.mem.write_bytes(a.ptr(1), &bytes)?;
     Ok(Ret::Val(n))
+}
+
+/// SGI_FDHI: the highest open descriptor plus one, what getdtablehi(3)
+/// returns (IRIX libc's usinit asks it where to put its semaphore's
+/// descriptor).
+fn fdhi(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Val(p.fds.high_water()))
 }
 
 /// The longest command name a process keeps (SVR4's PSCOMSIZ).
