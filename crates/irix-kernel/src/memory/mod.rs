@@ -920,4 +920,46 @@ mod tests {
         assert_eq!(b, [0xab, 0xab, 0, 0], "bytes past len are zero");
         assert_eq!(m.load32(0x40_2000), Ok(0));
     }
+    /// A MAP_SHARED region is one copy: a fork's store is the parent's,
+    /// and kernel copies reach the same bytes.
+    #[test]
+    fn a_shared_region_is_one_copy_for_a_fork_and_its_parent() {
+        let budget = Budget::new(1 << 20);
+        let mut parent = AddressSpace::new(budget.clone());
+        let backing = Backing::Shared {
+            object: SharedObject::anonymous(budget.clone()),
+            offset: 0,
+        };
+        parent.map(0x1000, 8192, RW, backing).unwrap();
+        parent.store32(0x1000, 7).unwrap();
+        let mut child = parent.clone();
+        child.store32(0x1000, 9).unwrap();
+        child.write_bytes(0x2ffe, &[1, 2]).unwrap();
+        assert_eq!(parent.load32(0x1000), Ok(9));
+        assert_eq!(parent.load16(0x2ffe), Ok(0x0102));
+        parent.protect(0x2000, 4096, Perms::R).unwrap();
+        assert_eq!(parent.store8(0x2000, 1), Err(MemFault::Protection));
+        drop((parent, child));
+        assert_eq!(budget.used(), 0, "everything is given back");
+    }
+
+    /// An sproc member's PRDA: taken out of the shared space while others
+    /// run, put back with its bytes; no charge is lost or doubled.
+    #[test]
+    fn a_private_page_taken_out_and_put_back_keeps_its_bytes() {
+        let budget = Budget::new(1 << 20);
+        let mut m = AddressSpace::new(budget.clone());
+        m.map_anon(0x20_0000, 4096, RW).unwrap();
+        m.store32(0x20_0e00, 100).unwrap();
+        let mine = m.take_page(0x20_0000).unwrap();
+        assert_eq!(m.load32(0x20_0e00), Ok(0), "another member's fresh page");
+        let mut theirs = m.copy_page(0x20_0000).unwrap();
+        theirs.write(0xe00, &101u32.to_be_bytes());
+        m.put_page(0x20_0000, mine);
+        assert_eq!(m.load32(0x20_0e00), Ok(100));
+        m.put_page(0x20_0000, theirs);
+        assert_eq!(m.load32(0x20_0e00), Ok(101));
+        drop(m);
+        assert_eq!(budget.used(), 0, "everything is given back");
+    }
 }
