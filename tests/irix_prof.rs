@@ -380,7 +380,11 @@ fn a_sprocing_program_writes_a_file_per_process_and_prof_sums_them() {
     );
     assert!(kid.get("child_work").is_some_and(|&n| n > 0), "{kid:?}");
     assert_eq!(both["TOTAL"], theirs["TOTAL"] + kid["TOTAL"]);
-    assert_eq!(theirs.get("child_work"), None, "the parent's file is its own");
+    assert_eq!(
+        theirs.get("child_work"),
+        None,
+        "the parent's file is its own"
+    );
     assert_eq!(kid.get("parent_work"), None, "the member's file is its own");
 
     // The same run under irix-emu's outside profiler, which follows the

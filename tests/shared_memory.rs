@@ -63,7 +63,10 @@ fn a_shared_file_mapping_and_read_and_write_see_the_same_bytes() {
     let Some(out) = mem_shared() else { return };
     assert_eq!(line(&out, "file mapped"), "file mapped: ok");
     assert_eq!(line(&out, "read(2)"), "read(2) sees the store: S");
-    assert_eq!(line(&out, "the mapping sees"), "the mapping sees write(2): W");
+    assert_eq!(
+        line(&out, "the mapping sees"),
+        "the mapping sees write(2): W"
+    );
 }
 
 /// A child that opens the file and maps it itself reaches the same pages:

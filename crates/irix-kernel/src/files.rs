@@ -198,10 +198,8 @@ impl Drop for OpenFile {
         match &self.kind {
             FileKind::PipeRead(p) => p.borrow_mut().readers -= 1,
             FileKind::PipeWrite(p) => p.borrow_mut().writers -= 1,
-            FileKind::Host(_)
-            | FileKind::Device(_)
-            | FileKind::Dir { .. }
-            | FileKind::Usema(_) => {}
+            FileKind::Host(_) | FileKind::Device(_) | FileKind::Dir { .. } | FileKind::Usema(_) => {
+            }
         }
     }
 }

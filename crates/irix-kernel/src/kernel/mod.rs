@@ -164,7 +164,10 @@ impl Kernel {
 
     /// The page cache of `file` when a mapping of it is live (so read(2),
     /// write(2) and size changes keep in step with the mappings).
-    pub(crate) fn mapped_pages(&mut self, file: &crate::files::OpenFile) -> Option<Rc<SharedObject>> {
+    pub(crate) fn mapped_pages(
+        &mut self,
+        file: &crate::files::OpenFile,
+    ) -> Option<Rc<SharedObject>> {
         if self.shared_files.is_empty() {
             return None;
         }

@@ -180,7 +180,7 @@ impl Kernel {
         let group = *parent.share_group.get_or_insert(parent.pid);
         child.share_group = Some(group);
         child.mem = AddressSpace::default(); // the group's, loaded when it runs
-        // Its own PRDA: a copy of the parent's, holding its own pid.
+                                             // Its own PRDA: a copy of the parent's, holding its own pid.
         child.prda = parent.mem.copy_page(image::PRDA_ADDR).map(|mut prda| {
             for addr in image::PRDA_PID {
                 prda.write((addr - image::PRDA_ADDR) as usize, &pid.to_be_bytes());

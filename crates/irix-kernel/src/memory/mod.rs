@@ -44,7 +44,6 @@ pub use budget::{cost, Budget};
 pub use regions::{Backing, FileSource, Region};
 pub use shared::{SharedFiles, SharedObject};
 
-
 use budget::{PageData, PAGE_BYTES};
 use regions::Regions;
 
@@ -713,9 +712,7 @@ impl AddressSpace {
         let mut out = [0; N];
         if let Some(at) = self.shared_at(addr, need) {
             let (object, off) = at?;
-            object
-                .read(off, &mut out)
-                .map_err(|_| MemFault::Unmapped)?;
+            object.read(off, &mut out).map_err(|_| MemFault::Unmapped)?;
             return Ok(out);
         }
         let off = (addr & (PAGE_SIZE - 1)) as usize;
@@ -731,9 +728,7 @@ impl AddressSpace {
     fn store_cold<const N: usize>(&mut self, addr: u32, bytes: [u8; N]) -> Result<(), MemFault> {
         if let Some(at) = self.shared_at(addr, Perms::W) {
             let (object, off) = at?;
-            return object
-                .write(off, &bytes)
-                .map_err(|_| MemFault::Unmapped);
+            return object.write(off, &bytes).map_err(|_| MemFault::Unmapped);
         }
         self.fault_in(addr).ok_or(MemFault::Unmapped)?;
         self.store(addr, bytes)

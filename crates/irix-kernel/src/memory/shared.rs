@@ -115,7 +115,9 @@ impl SharedObject {
         } else {
             self.budget.add_work(cost::PAGE_CYCLES);
         }
-        let page = pages.entry(index).or_insert(SharedPage { data, dirty: false });
+        let page = pages
+            .entry(index)
+            .or_insert(SharedPage { data, dirty: false });
         Ok(f(page))
     }
 

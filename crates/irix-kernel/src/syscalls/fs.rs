@@ -546,7 +546,9 @@ pub fn fxstat(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
                 // A semaphore device: S_IFCHR | rw-------, its number in
                 // st_rdev (what an attach names) and st_ino.
                 FileKind::Usema(sema) => {
-                    let dev = sema.as_ref().map_or(crate::usema::USEMA_MAJOR << 18, |s| s.dev());
+                    let dev = sema
+                        .as_ref()
+                        .map_or(crate::usema::USEMA_MAJOR << 18, |s| s.dev());
                     put(20, 0o020600);
                     put(16, dev & 0x3ffff);
                     put(36, dev);

@@ -171,7 +171,10 @@ fn file_backing(
             object
         }
     };
-    Ok(Backing::Shared { object, offset: off })
+    Ok(Backing::Shared {
+        object,
+        offset: off,
+    })
 }
 
 /// Is `f` the zero device? The host's /dev/zero (the private one irix-emu

@@ -152,7 +152,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::TIMES,        "times",        &[Ptr], time::times, Full),
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
     call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
-    call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA only; other requests ENOTTY")),
+    call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA on a terminal, the usema(7M) requests on a semaphore device; other requests ENOTTY or EINVAL")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE; other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
