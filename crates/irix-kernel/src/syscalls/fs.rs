@@ -5,7 +5,7 @@ use std::fs::{self, OpenOptions};
 use std::io::SeekFrom;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 
-use super::{filelocks, Args, Ret, SysResult};
+use super::{filelocks, usema, Args, Ret, SysResult};
 use crate::abi::flags::{fcntl::*, ioctl::TCGETA, seek::*, STAT_VER_O32};
 use crate::abi::limits::PATH_MAX;
 use crate::files::{io_errno, oflag, FileKind, Io, OpenFile};
@@ -138,8 +138,8 @@ pub fn creat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) -> SysResult {
     let name = path_arg(p, path)?;
     let (host, guest) = k.vfs.resolve(&p.cwd, &name, Follow::Yes)?;
-    if guest == USEMACLONE || guest == USEMA {
-        return open_usema(k, p, flags, guest);
+    if usema::is_device(&guest) {
+        return usema::open(k, p, flags, guest);
     }
     let mut opts = OpenOptions::new();
     match flags & oflag::O_ACCMODE {
@@ -393,23 +393,6 @@ pub fn fcntl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// in a public source: libc's isatty() relies only on success vs ENOTTY.
 const TERMIO_SIZE: usize = 4 * 2 + 1 + 23;
 
-/// The semaphore devices (IRIX usema(7M)): each open of the clone device
-/// makes a new semaphore, whatever the root holds at that path; the other
-/// attaches to an existing one.
-const USEMACLONE: &str = "/dev/usemaclone";
-const USEMA: &str = "/dev/usema";
-
-/// open("/dev/usemaclone" or "/dev/usema", O_RDWR): a semaphore device.
-fn open_usema(k: &mut Kernel, p: &mut Process, flags: u32, guest: String) -> SysResult {
-    if flags & oflag::O_ACCMODE != oflag::O_RDWR {
-        return Err(Errno::EACCES);
-    }
-    let sema = (guest == USEMACLONE).then(|| k.usemas.clone_device());
-    let mut file = OpenFile::host_less(FileKind::Usema(sema), flags);
-    file.path = Some(guest);
-    Ok(Ret::Val(p.fds.install(file)?))
-}
-
 pub fn ioctl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let file = p.fds.get(a.fd(0))?;
     let sema = match &file.borrow().kind {
@@ -417,7 +400,7 @@ pub fn ioctl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         _ => None,
     };
     if let Some(sema) = sema {
-        return usema_ioctl(k, p, sema.as_deref(), a.word(1), a.ptr(2));
+        return usema::ioctl(k, p, sema.as_deref(), a.word(1), a.ptr(2));
     }
     match a.word(1) {
         TCGETA if file.borrow().is_terminal() => {
@@ -433,37 +416,6 @@ pub fn ioctl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         }
         TCGETA => Err(Errno::ENOTTY),
         _ => Err(Errno::ENOTTY),
-    }
-}
-
-/// A request to a semaphore device, `sema` (None: /dev/usema, which
-/// only attaches), see `usema.rs`: v0 = 0 or the attached descriptor, or
-/// the caller blocks until released. UIOCBLOCK's argument (0 or -1 from
-/// IRIX 5.3's libc) is not interpreted; UIOCUNBLOCK's is the pid to
-/// release. Unknown requests: EINVAL.
-fn usema_ioctl(
-    k: &mut Kernel,
-    p: &mut Process,
-    sema: Option<&crate::usema::Usema>,
-    request: u32,
-    arg: u32,
-) -> SysResult {
-    use crate::usema::{Block, UIOCATTACHSEMA, UIOCBLOCK, UIOCNOIBLOCK, UIOCUNBLOCK};
-    match (request, sema) {
-        (UIOCATTACHSEMA, _) => {
-            let found = k.usemas.find(p.mem.read_u32(arg)?).ok_or(Errno::EINVAL)?;
-            let file = OpenFile::host_less(FileKind::Usema(Some(found)), oflag::O_RDWR);
-            Ok(Ret::Val(p.fds.install(file)?))
-        }
-        (UIOCBLOCK | UIOCNOIBLOCK, Some(sema)) => match sema.block(p.pid) {
-            Block::Pass => Ok(Ret::Val(0)),
-            Block::Sleep => Ok(Ret::Block),
-        },
-        (UIOCUNBLOCK, Some(sema)) => {
-            sema.unblock(arg);
-            Ok(Ret::Val(0))
-        }
-        _ => Err(Errno::EINVAL),
     }
 }
 

@@ -14,8 +14,9 @@
 //!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat,
 //!   chmod, fchmod; `dirs`: getdents, ngetdents64
 //! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
+//! - `usema`: opening /dev/usemaclone and /dev/usema, their ioctls
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
-//! - `mem`: brk, mmap, munmap, mprotect, getpagesize
+//! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
 //! - `info`: getpid, getuid, getgid, utssys (uname), ulimit
 //! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
@@ -36,6 +37,7 @@ mod sgi;
 mod strace;
 pub mod syssgi;
 mod time;
+mod usema;
 
 pub use args::Args;
 
