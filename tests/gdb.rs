@@ -7,114 +7,16 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{emu_command, guest_program, require_tool, run_command, Run, Scratch, Status};
-
-const GDB: &str = "gdb-multiarch";
-
-/// Waits until the emulator has bound its socket (it prints where first).
-fn wait_for_socket(sock: &Path) {
-    let started = Instant::now();
-    while !sock.exists() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "irix-emu never listened on {}",
-            sock.display()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// Starts `irix-emu <command> --gdb unix:SOCK <extra> PROGRAM <args>` on a
-/// thread; returns the socket path and the thread's handle.
-fn start_emu(
-    dir: &Scratch,
-    command: &str,
-    extra: &[&str],
-    program: &Path,
-    args: &[&str],
-) -> (PathBuf, std::thread::JoinHandle<Run>) {
-    let sock = dir.path().join("gdb.sock");
-    let mut argv: Vec<String> = vec![
-        command.into(),
-        "--gdb".into(),
-        format!("unix:{}", sock.display()),
-    ];
-    argv.extend(extra.iter().map(|s| s.to_string()));
-    argv.push(program.display().to_string());
-    argv.extend(args.iter().map(|s| s.to_string()));
-    let cmd = emu_command(&argv, dir.path());
-    let handle = std::thread::spawn(move || run_command(cmd));
-    wait_for_socket(&sock);
-    (sock, handle)
-}
-
-/// Runs GDB in batch mode: loads `program`, connects to `sock`, then runs
-/// `commands`. Returns GDB's output (stdout and stderr).
-fn gdb(dir: &Scratch, program: &Path, sock: &Path, commands: &str) -> String {
-    // The guest's debug information names its sources relative to
-    // guest/ (build.sh maps the build directory away, so the binary is the
-    // same in every checkout): GDB finds them through `directory`.
-    let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("guest");
-    let setup = format!("directory {}", sources.display());
-    gdb_run(dir, &[], &setup, program, sock, commands)
-}
-
-/// Runs GDB in batch mode with the command-line `options`: `setup`, then
-/// loads `program`, connects to `sock` and runs `commands`. Returns GDB's
-/// output (stdout and stderr).
-fn gdb_run(
-    dir: &Scratch,
-    options: &[&str],
-    setup: &str,
-    program: &Path,
-    sock: &Path,
-    commands: &str,
-) -> String {
-    let script = format!(
-        "set pagination off\nset confirm off\nset width 0\n{setup}\nfile {}\ntarget remote {}\n{commands}\n",
-        program.display(),
-        sock.display()
-    );
-    let path = dir.write("script.gdb", script.as_bytes());
-    // One stream, so GDB's messages (stderr: monitor output, errors) stay
-    // in order with its stdout.
-    let mut cmd = std::process::Command::new("sh");
-    cmd.arg("-c")
-        .arg(format!(
-            "exec {GDB} -nx -batch {} -x \"$0\" 2>&1",
-            options.join(" ")
-        ))
-        .arg(&path);
-    let run = run_command(cmd);
-    format!("{}{}", run.stdout_text(), run.stderr)
-}
-
-/// One debugging session: the emulator's run and GDB's output.
-fn session(command: &str, extra: &[&str], args: &[&str], commands: &str) -> Option<(Run, String)> {
-    if !require_tool(GDB) {
-        return None;
-    }
-    let program = guest_program("irix", "gdb_target")?;
-    let dir = Scratch::new("gdb");
-    let (sock, emu) = start_emu(&dir, command, extra, &program, args);
-    let out = gdb(&dir, &program, &sock, commands);
-    let run = emu.join().expect("irix-emu thread");
-    Some((run, out))
-}
-
-fn assert_lines(out: &str, expected: &[&str]) {
-    for line in expected {
-        assert!(
-            out.lines().any(|l| l.trim_end() == *line),
-            "GDB's output lacks the line {line:?}:\n{out}"
-        );
-    }
-}
+use common::gdb::{
+    assert_lines, assert_same_gmon, connect, exchange, gdb, gdb_run, read_packet, session,
+    start_emu, GDB,
+};
+use common::{emu_command, guest_program, require_tool, run_command, Scratch, Status};
 
 #[test]
 fn break_at_a_function_shows_backtrace_registers_locals_and_fp_registers() {
@@ -145,7 +47,7 @@ fn break_at_a_function_shows_backtrace_registers_locals_and_fp_registers() {
             "$5 = 0x40140000",
             "$6 = 0x500",
             "Value returned is $7 = 12",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert!(out.contains("#1  0x"), "no caller frame:\n{out}");
@@ -201,7 +103,7 @@ fn a_watchpoint_names_the_line_that_changed_the_global() {
             "add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:36",
             "Old value = 7",
             "New value = 20",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert!(
@@ -212,38 +114,11 @@ fn a_watchpoint_names_the_line_that_changed_the_global() {
 }
 
 #[test]
-fn monitor_follow_fork_child_debugs_the_child_and_the_parent_runs_on() {
-    let Some((run, out)) = session(
-        "run",
-        &[],
-        &[],
-        "monitor pid\nmonitor follow-fork child\nbreak 44\ncontinue\np pid\nmonitor pid\nbt\ncontinue",
-    ) else {
-        return;
-    };
-    assert_lines(
-        &out,
-        &[
-            "100",
-            "following the child at the next fork",
-            "Breakpoint 1, fork_child () at src/gdb_target.c:44",
-            "$1 = 0",
-            "101",
-            "#0  fork_child () at src/gdb_target.c:44",
-            "[Inferior 1 (process 1) exited with code 03]",
-        ],
-    );
-    // The parent ran on undebugged: its output and status are whole.
-    assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
-    assert_eq!(run.stdout_text(), "r=12 counter=20 d=5,106 child=3\n");
-}
-
-#[test]
 fn kill_ends_the_run_as_killed_by_sigkill() {
     let Some((run, out)) = session("run", &[], &[], "break add_scaled\ncontinue\nkill") else {
         return;
     };
-    assert_lines(&out, &["[Inferior 1 (process 1) killed]"]);
+    assert_lines(&out, &["[Inferior 1 (process 100) killed]"]);
     assert!(!out.contains("Remote connection closed"), "{out}");
     assert_eq!(run.status, Status::Code(128 + 9), "{}", run.stderr);
     assert!(run.stderr.contains("killed by SIGKILL"), "{}", run.stderr);
@@ -258,14 +133,8 @@ fn interrupt_stops_a_spinning_program() {
     };
     let dir = Scratch::new("gdb-int");
     let (sock, emu) = start_emu(&dir, "run", &[], &program, &["spin"]);
-    let mut s = UnixStream::connect(&sock).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let reply = |s: &mut UnixStream, packet: &str| -> String {
-        let sum = packet.bytes().fold(0u8, |a, b| a.wrapping_add(b));
-        write!(s, "${packet}#{sum:02x}").unwrap();
-        read_packet(s)
-    };
-    let first = reply(&mut s, "?");
+    let mut s = connect(&sock);
+    let first = exchange(&mut s, "?");
     assert!(first.starts_with("T05"), "first stop reply {first:?}");
     write!(s, "$c#63").unwrap();
     std::thread::sleep(Duration::from_millis(300));
@@ -275,34 +144,11 @@ fn interrupt_stops_a_spinning_program() {
         stop == "S02" || stop.starts_with("T02"),
         "stop reply {stop:?}"
     );
-    assert_eq!(reply(&mut s, "vKill;1"), "OK");
+    // The stub names processes by their IRIX pids (100 = 0x64).
+    assert_eq!(exchange(&mut s, "vKill;64"), "OK");
     drop(s);
     let run = emu.join().unwrap();
     assert_eq!(run.status, Status::Code(128 + 9), "{}", run.stderr);
-}
-
-/// Reads one `$...#xx` packet (acknowledging it), skipping acks.
-fn read_packet<S: Read + Write>(s: &mut S) -> String {
-    let mut byte = [0u8];
-    loop {
-        s.read_exact(&mut byte).expect("a reply");
-        if byte[0] == b'$' {
-            break;
-        }
-    }
-    let mut body = Vec::new();
-    loop {
-        s.read_exact(&mut byte).expect("a reply");
-        if byte[0] == b'#' {
-            break;
-        }
-        body.push(byte[0]);
-    }
-    let mut sum = [0u8; 2];
-    s.read_exact(&mut sum).expect("checksum");
-    // The ack of a last reply (vKill's OK) may find the stub gone.
-    let _ = s.write_all(b"+");
-    String::from_utf8_lossy(&body).into_owned()
 }
 
 #[test]
@@ -381,11 +227,9 @@ fn a_debugged_profile_is_the_undebugged_profile_bit_for_bit() {
          reverse-continue\nreverse-stepi\nstepi\nstepi\ndelete\ncontinue",
     );
     let run = emu.join().unwrap();
-    assert_lines(&out, &["[Inferior 1 (process 1) exited with code 07]"]);
+    assert_lines(&out, &["[Inferior 1 (process 100) exited with code 07]"]);
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
-    let a = std::fs::read(dir.path().join("plain.out")).unwrap();
-    let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
-    assert!(a == b, "the debugged run's gmon.out differs");
+    assert_same_gmon(&dir);
     // The reports (exact cycles included) are the same too.
     let strip = |s: &str| -> String {
         s.lines()
@@ -454,7 +298,7 @@ fn reverse_continue_returns_to_an_earlier_breakpoint_with_equal_state() {
     );
     assert_lines(
         &out,
-        &["$1 = 20", "[Inferior 1 (process 1) exited with code 07]"],
+        &["$1 = 20", "[Inferior 1 (process 100) exited with code 07]"],
     );
     // Forward again from the past: the run ends exactly as an undebugged one.
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
@@ -491,7 +335,7 @@ fn reverse_stepi_undoes_one_instruction_and_stepi_redoes_it() {
     // With no earlier breakpoint, reverse-continue stops at the beginning
     // of the history (the first instruction).
     assert!(out.contains("No more reverse-execution history."), "{out}");
-    assert_lines(&out, &["[Inferior 1 (process 1) exited with code 07]"]);
+    assert_lines(&out, &["[Inferior 1 (process 100) exited with code 07]"]);
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
     assert_eq!(run.stdout_text(), "r=12 counter=20 d=5,106 child=3\n");
 }
@@ -518,7 +362,7 @@ fn forward_from_the_past_crosses_system_calls_without_running_them_again() {
             "Breakpoint 2, add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:33",
             "cycles 42 instructions 35",
             "counter=20",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert_eq!(
@@ -551,7 +395,7 @@ fn reverse_continue_stops_at_the_stores_a_watchpoint_watches() {
             "New value = 0",
             "35\t\tcounter = sum;",
             "No more reverse-execution history.",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
@@ -577,7 +421,7 @@ fn a_pipeline_of_processes_runs_the_same_under_the_debugger() {
         "break main\ncontinue\nreverse-stepi\ndelete\ncontinue",
     );
     let run = emu.join().unwrap();
-    assert!(out.contains("[Inferior 1 (process 1) exited"), "{out}");
+    assert!(out.contains("[Inferior 1 (process 100) exited"), "{out}");
     assert_eq!(run.status, plain.status, "{}", run.stderr);
     assert_eq!(run.stdout_text(), plain.stdout_text());
 }
@@ -611,7 +455,7 @@ fn a_bare_port_listens_on_localhost_and_serves_the_protocol() {
     write!(s, "$?#3f").unwrap();
     let stop = read_packet(&mut s);
     assert!(stop.starts_with("T05"), "{stop}");
-    write!(s, "$vKill;1#6e").unwrap();
+    write!(s, "$vKill;64#a7").unwrap();
     assert_eq!(read_packet(&mut s), "OK");
     drop(s);
     let started = Instant::now();
@@ -698,7 +542,7 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
             &format!("#0  0x300002f4 in greet_add () from {lib}"),
             "a0: 0x2",
             "a1: 0x28",
-            "[Inferior 1 (process 1) exited with code 052]",
+            "[Inferior 1 (process 100) exited with code 052]",
         ],
     );
     // Before the interpreter ran, only it was mapped.
@@ -709,9 +553,7 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
         "{out}"
     );
     assert_eq!(run.status, Status::Code(42), "{}", run.stderr);
-    let a = std::fs::read(dir.path().join("plain.out")).unwrap();
-    let b = std::fs::read(dir.path().join("debugged.out")).unwrap();
-    assert!(a == b, "the debugged run's gmon.out differs");
+    assert_same_gmon(&dir);
 }
 
 #[test]
@@ -779,7 +621,7 @@ fn ido_5_3_cfe_breaks_in_main_and_in_libc_so_1() {
         "{out}"
     );
     assert!(
-        out.contains("[Inferior 1 (process 1) exited normally]"),
+        out.contains("[Inferior 1 (process 100) exited normally]"),
         "{out}"
     );
     assert_eq!(run.status, Status::Code(0), "{}", run.stderr);
@@ -817,7 +659,7 @@ fn reverse_next_and_reverse_step_go_back_by_lines() {
             "37\t}",
             "#0  add_scaled (a=3, b=4, f=2.5) at src/gdb_target.c:37",
             "#1  0x0040028c in main (argc=1, argv=0x",
-            "[Inferior 1 (process 1) exited with code 07]",
+            "[Inferior 1 (process 100) exited with code 07]",
         ],
     );
     assert!(

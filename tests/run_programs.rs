@@ -470,8 +470,9 @@ fn parse_stats(stderr: &str) -> Stats {
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 6, "six --stats lines: {stderr:?}");
     assert!(
-        lines[5].starts_with("irix-emu: engine          block (")
-            && lines[5].ends_with("% of instructions in whole blocks)"),
+        lines[5].starts_with("irix-emu: engine          jit (")
+            && lines[5].contains("% of instructions in whole blocks, ")
+            && lines[5].ends_with("% compiled)"),
         "the engine line: {stderr:?}"
     );
     let field = |i: usize, label: &str| -> &str {

@@ -40,9 +40,11 @@ pub fn print_stats(k: &irix_kernel::Kernel, host: std::time::Duration) {
         "guest MIPS      {:.1}",
         s.instructions as f64 / host_s.max(1e-9) / 1e6
     ));
+    let share = |n: u64| 100.0 * n as f64 / s.instructions.max(1) as f64;
     say(format_args!(
-        "engine          {} ({:.1}% of instructions in whole blocks)",
+        "engine          {} ({:.1}% of instructions in whole blocks, {:.1}% compiled)",
         k.config.engine,
-        100.0 * s.instructions_in_blocks as f64 / s.instructions.max(1) as f64
+        share(s.instructions_in_blocks),
+        share(s.instructions_compiled)
     ));
 }

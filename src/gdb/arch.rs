@@ -1,14 +1,11 @@
 //! Big-endian 32-bit MIPS as GDB's remote protocol sees it.
 //!
-//! gdbstub's own MIPS architecture serializes registers little-endian, so
-//! this one is ours: the register file in the order and numbering of GDB's
+//! The register file in the order and numbering of GDB's
 //! MIPS target description (features `org.gnu.gdb.mips.cpu`, `.cp0` and
 //! `.fpu`): r0-r31 (0-31), status (32), lo (33), hi (34), badvaddr (35),
 //! cause (36), pc (37), f0-f31 (38-69), fcsr (70), fir (71), each 4 bytes
 //! big-endian, as an o32 process has them. The description is served to
 //! GDB (qXfer:features:read), so GDB needs no `set architecture`.
-
-use gdbstub::arch::{Arch, Registers};
 
 /// Number of registers in the `g` packet.
 pub const REG_COUNT: usize = 72;
@@ -61,24 +58,18 @@ impl MipsRegs {
     }
 }
 
-impl Registers for MipsRegs {
-    type ProgramCounter = u32;
-
-    fn pc(&self) -> u32 {
-        self.pc
+impl MipsRegs {
+    /// The `g` packet's bytes: 4 big-endian bytes per register.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_array()
+            .iter()
+            .flat_map(|r| r.to_be_bytes())
+            .collect()
     }
 
-    fn gdb_serialize(&self, mut write_byte: impl FnMut(Option<u8>)) {
-        for reg in self.to_array() {
-            reg.to_be_bytes()
-                .into_iter()
-                .for_each(|b| write_byte(Some(b)));
-        }
-    }
-
-    /// A `G` packet: 4 big-endian bytes per register; a shorter packet
-    /// leaves the registers it does not reach unchanged.
-    fn gdb_deserialize(&mut self, bytes: &[u8]) -> Result<(), ()> {
+    /// A `G` packet's bytes: a shorter packet leaves the registers it does
+    /// not reach unchanged.
+    pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), ()> {
         if !bytes.len().is_multiple_of(4) || bytes.len() > REG_COUNT * 4 {
             return Err(());
         }
@@ -89,27 +80,28 @@ impl Registers for MipsRegs {
         *self = MipsRegs::from_array(&a);
         Ok(())
     }
-}
 
-/// Big-endian MIPS, o32 register file.
-pub enum MipsBe {}
+    /// Register `n` in GDB's numbering (`p`), None past the last.
+    pub fn get(&self, n: usize) -> Option<u32> {
+        self.to_array().get(n).copied()
+    }
 
-impl Arch for MipsBe {
-    type Usize = u32;
-    type Registers = MipsRegs;
-    /// GDB's `Z0` kind for MIPS is the breakpoint's size in bytes (4).
-    type BreakpointKind = usize;
-    type RegId = ();
-
-    fn target_description_xml() -> Option<&'static str> {
-        Some(TARGET_XML)
+    /// Sets register `n` (`P`); false past the last.
+    pub fn set(&mut self, n: usize, value: u32) -> bool {
+        let mut a = self.to_array();
+        let Some(slot) = a.get_mut(n) else {
+            return false;
+        };
+        *slot = value;
+        *self = MipsRegs::from_array(&a);
+        true
     }
 }
 
 /// The target description: GDB's MIPS register features with 32-bit
 /// registers (an o32 process), numbered as the `g` packet orders them, and
 /// the OS ABI "none" (GDB has no IRIX ABI; see `libraries`).
-const TARGET_XML: &str = concat!(
+pub const TARGET_XML: &str = concat!(
     r#"<?xml version="1.0"?><!DOCTYPE target SYSTEM "gdb-target.dtd"><target version="1.0">"#,
     "<architecture>mips</architecture><osabi>none</osabi>",
     r#"<feature name="org.gnu.gdb.mips.cpu">"#,
@@ -157,20 +149,23 @@ mod tests {
         r.gpr[2] = 0x1122_3344;
         r.pc = 0x0040_0100;
         r.fir = 0x0000_0500;
-        let mut bytes = Vec::new();
-        r.gdb_serialize(|b| bytes.push(b.unwrap()));
+        let bytes = r.to_bytes();
         assert_eq!(bytes.len(), REG_COUNT * 4);
         assert_eq!(&bytes[8..12], &[0x11, 0x22, 0x33, 0x44]);
         assert_eq!(&bytes[37 * 4..38 * 4], &[0x00, 0x40, 0x01, 0x00]);
         let mut back = MipsRegs::default();
-        back.gdb_deserialize(&bytes).unwrap();
+        back.write_bytes(&bytes).unwrap();
         assert_eq!(back, r);
-        assert!(back.gdb_deserialize(&bytes[..5]).is_err());
+        assert!(back.write_bytes(&bytes[..5]).is_err());
+        assert_eq!(back.get(37), Some(0x0040_0100));
+        assert!(back.set(2, 7));
+        assert_eq!(back.gpr[2], 7);
+        assert!(!back.set(REG_COUNT, 7));
     }
 
     #[test]
     fn target_description_numbers_every_register() {
-        let xml = MipsBe::target_description_xml().unwrap();
+        let xml = TARGET_XML;
         assert_eq!(xml.matches("<reg ").count(), REG_COUNT);
         assert!(xml.contains(r#"name="pc" bitsize="32" regnum="37""#));
         // GDB has no IRIX OS ABI; "none" selects the target-side library list.

@@ -12,6 +12,13 @@
 //! one lands on exactly the state the live run had: registers, memory,
 //! cycle count.
 //!
+//! Positions are the focused process's retired-instruction counts (the
+//! process of the last stop). A process's history begins at its fork (the
+//! snapshots before it do not hold it) or at its last exec (the older
+//! snapshots hold another program, whose count started again at 0).
+//! Forks and execs are system calls: re-execution crosses them by the
+//! snapshot taken after them and does not report them again.
+//!
 //! The recorded snapshots leave out open files (a held pipe end would
 //! never close); no instruction between system calls can see them.
 //!
@@ -22,14 +29,15 @@
 //! re-executed one by determinism; the profile observer only ever sees
 //! live execution, once per instruction).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use cpu_mips::Observer;
+use irix_kernel::process::Pid;
 use irix_kernel::{Kernel, RunEnd, Snapshot};
 
 use super::conn::Conn;
+use super::session::Session;
 use super::stop::{DebugState, Hook, Mode, Stop};
-use super::target::Debuggee;
 
 /// Snapshots kept; past this the oldest are dropped (history begins later).
 pub const MAX_SNAPSHOTS: usize = 1024;
@@ -38,6 +46,12 @@ pub const MAX_SNAPSHOTS: usize = 1024;
 #[derive(Default)]
 pub struct History {
     snaps: VecDeque<Snapshot>,
+    /// The serial number of `snaps[0]` (snapshots dropped before it).
+    first: u64,
+    /// Per process that exec'd, the serial of the first snapshot of its
+    /// current image: the snapshots before it hold another program, so a
+    /// process's history begins at its fork or its last exec.
+    born: BTreeMap<Pid, u64>,
     /// The live machine while the debugger is in the past.
     head: Option<Snapshot>,
 }
@@ -46,14 +60,28 @@ impl History {
     pub fn record(&mut self, s: Snapshot) {
         if self.snaps.len() == MAX_SNAPSHOTS {
             self.snaps.pop_front();
+            self.first += 1;
         }
         self.snaps.push_back(s);
     }
-}
 
-/// The traced process's retired count in a snapshot (None: not alive there).
-fn retired(s: &Snapshot, pid: u32) -> Option<u64> {
-    s.process(pid).map(|p| p.cpu.instructions())
+    /// The next snapshot recorded is the first of `pid`'s new image.
+    pub fn new_image(&mut self, pid: Pid) {
+        self.born.insert(pid, self.first + self.snaps.len() as u64);
+    }
+
+    /// Process `pid`'s retired count in snapshot `i` (None: not alive
+    /// there, or running an image it later replaced).
+    fn retired(&self, i: usize, pid: Pid) -> Option<u64> {
+        if self
+            .born
+            .get(&pid)
+            .is_some_and(|&b| self.first + (i as u64) < b)
+        {
+            return None;
+        }
+        self.snaps[i].process(pid).map(|p| p.cpu.instructions())
+    }
 }
 
 /// How one run of the machine ended, for the history's own runs.
@@ -64,7 +92,7 @@ pub enum Ran {
     Incoming,
 }
 
-impl<O: Observer> Debuggee<'_, O> {
+impl<O: Observer> Session<'_, O> {
     fn traced_retired(&self) -> Option<u64> {
         self.kernel
             .debug_process(self.state.pid)
@@ -77,7 +105,7 @@ impl<O: Observer> Debuggee<'_, O> {
         loop {
             self.state.head = match (&self.history.head, self.state.replaying) {
                 (Some(h), true) if h.syscalls() == self.kernel.syscalls() => {
-                    retired(h, self.state.pid)
+                    h.process(self.state.pid).map(|p| p.cpu.instructions())
                 }
                 _ => None,
             };
@@ -94,11 +122,20 @@ impl<O: Observer> Debuggee<'_, O> {
             };
             let stop = hook.stop;
             match (&end, stop) {
-                (RunEnd::DebugStop, Some(Stop::Snapshot)) => {
+                (RunEnd::DebugStop, Some(stop)) if stop.after_syscall() => {
+                    if let Some(pid) = self.state.new_image.take() {
+                        self.history.new_image(pid);
+                        if pid == self.state.pid {
+                            self.state.libraries = self.kernel.debug_objects(pid).len();
+                        }
+                    }
                     if let Some(p) = self.kernel.debug_process(self.state.pid) {
                         self.state.snapshot_cycles = p.cpu.cycles();
                     }
                     self.history.record(self.kernel.snapshot_without_files());
+                    if stop != Stop::Snapshot {
+                        return Ran::Stopped(end, Some(stop));
+                    }
                     if self.new_library() {
                         return Ran::Stopped(end, Some(Stop::Library));
                     }
@@ -157,11 +194,8 @@ impl<O: Observer> Debuggee<'_, O> {
     /// before the recorded history.
     fn go_to(&mut self, target: u64, conn: &mut Conn) -> bool {
         let pid = self.state.pid;
-        let Some(i) = self
-            .history
-            .snaps
-            .iter()
-            .rposition(|s| retired(s, pid).is_some_and(|n| n <= target))
+        let Some(i) = (0..self.history.snaps.len())
+            .rposition(|i| self.history.retired(i, pid).is_some_and(|n| n <= target))
         else {
             return false;
         };
@@ -194,10 +228,10 @@ impl<O: Observer> Debuggee<'_, O> {
         let mut until = self.traced_retired()?;
         self.leave_head();
         for i in (0..self.history.snaps.len()).rev() {
-            let snap = self.history.snaps[i].clone();
-            let Some(start) = retired(&snap, pid) else {
+            let Some(start) = self.history.retired(i, pid) else {
                 continue;
             };
+            let snap = self.history.snaps[i].clone();
             if start < until {
                 self.kernel.restore(&snap);
                 self.state.hits.clear();
@@ -210,8 +244,11 @@ impl<O: Observer> Debuggee<'_, O> {
             }
             until = until.min(start);
         }
-        // No hit: the beginning of the history.
-        if let Some(first) = self.history.snaps.front().cloned() {
+        // No hit: the beginning of the process's history.
+        if let Some(i) =
+            (0..self.history.snaps.len()).find(|&i| self.history.retired(i, pid).is_some())
+        {
+            let first = self.history.snaps[i].clone();
             self.kernel.restore(&first);
         }
         None

@@ -18,12 +18,8 @@
 
 use std::fmt::Write;
 
-use cpu_mips::Observer;
-use gdbstub::target::ext::libraries::Libraries;
-use gdbstub::target::TargetResult;
 use irix_kernel::memory::MappedObject;
 
-use super::target::Debuggee;
 use crate::report::svg::xml_escape;
 
 /// The library list document for `objects`.
@@ -38,26 +34,6 @@ pub fn library_list(objects: &[MappedObject]) -> String {
     }
     xml.push_str("</library-list>");
     xml
-}
-
-/// Copies the part of `doc` from `offset` on that fits `length` and `buf`.
-fn copy_part(doc: &[u8], offset: u64, length: usize, buf: &mut [u8]) -> usize {
-    let start = usize::try_from(offset).unwrap_or(usize::MAX).min(doc.len());
-    let n = (doc.len() - start).min(length).min(buf.len());
-    buf[..n].copy_from_slice(&doc[start..start + n]);
-    n
-}
-
-impl<O: Observer> Libraries for Debuggee<'_, O> {
-    fn get_libraries(
-        &self,
-        offset: u64,
-        length: usize,
-        buf: &mut [u8],
-    ) -> TargetResult<usize, Self> {
-        let doc = library_list(self.kernel.debug_objects(self.state.pid));
-        Ok(copy_part(doc.as_bytes(), offset, length, buf))
-    }
 }
 
 #[cfg(test)]
@@ -90,17 +66,5 @@ mod tests {
             library_list(&[]),
             "<library-list version=\"1.0\"></library-list>"
         );
-    }
-
-    #[test]
-    fn parts_of_the_document_are_served_by_offset() {
-        let doc = b"0123456789";
-        let mut buf = [0u8; 4];
-        assert_eq!(copy_part(doc, 0, 4, &mut buf), 4);
-        assert_eq!(&buf, b"0123");
-        assert_eq!(copy_part(doc, 8, 4, &mut buf), 2);
-        assert_eq!(&buf[..2], b"89");
-        assert_eq!(copy_part(doc, 10, 4, &mut buf), 0);
-        assert_eq!(copy_part(doc, 99, 4, &mut buf), 0);
     }
 }

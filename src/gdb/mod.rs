@@ -1,17 +1,28 @@
 //! A GDB remote-protocol stub: `irix-emu run --gdb PORT` (and `prof
 //! --gdb`) waits for GDB before the first instruction and lets it debug
-//! the first process, through the `gdbstub` crate.
+//! the first process and the processes it forks, speaking GDB's remote
+//! protocol (the multiprocess dialect: fork and exec events, one process
+//! detached or killed while the session goes on).
 //!
-//! - `conn`: where GDB connects (TCP on localhost, ADDR:PORT, unix:PATH).
+//! - `conn`: where GDB connects (TCP on localhost, ADDR:PORT, unix:PATH)
+//!   and the packet framing.
+//! - `packet`: hex, thread ids, binary escaping.
+//! - `session`: the packet loop; registers, memory, breakpoints, threads,
+//!   detach and kill.
+//! - `query`: the `q` packets (features, target description, library
+//!   list, thread list, `monitor`).
+//! - `resume`: resuming, waiting for the next stop, stop replies (fork,
+//!   exec, exit events).
 //! - `arch`: big-endian MIPS with GDB's o32 register layout and target
 //!   description.
-//! - `target`: registers, memory, resume and step, breakpoints and
-//!   watchpoints of the traced process.
-//! - `stop`: deciding, before each instruction, whether to stop.
+//! - `target`: one process's registers, memory access, breakpoints and
+//!   watchpoints.
+//! - `stop`: deciding, before each instruction, whether to stop; the
+//!   kernel's hook (forks, execs, held processes).
 //! - `history`: snapshots and re-execution for reverse execution.
 //! - `libraries`: the shared objects rld mapped, for GDB.
 //! - `signal`: IRIX signal numbers in GDB's numbering.
-//! - `monitor`: `monitor follow-fork child|parent` and `monitor pid`.
+//! - `monitor`: `monitor pid` and `monitor cycles`.
 //!
 //! Stopping costs no virtual time: the kernel's clock advances only with
 //! the instructions the guest retires, so a debugged run's profile is the
@@ -23,29 +34,24 @@ mod conn;
 mod history;
 mod libraries;
 mod monitor;
+mod packet;
+mod query;
+mod resume;
+mod session;
 mod signal;
 mod stop;
 mod target;
 
-use std::marker::PhantomData;
-
 use cpu_mips::Observer;
-use gdbstub::common::Signal;
-use gdbstub::conn::ConnectionExt;
-use gdbstub::stub::run_blocking::{BlockingEventLoop, Event, WaitForStopReasonError};
-use gdbstub::stub::{DisconnectReason, GdbStub, SingleThreadStopReason};
-use irix_kernel::process::{ExitStatus, Pid};
-use irix_kernel::{signals, Kernel, Outcome, RunEnd};
+use irix_kernel::process::Pid;
+use irix_kernel::{signals, Kernel, Outcome};
 
 pub use conn::Listen;
 
 use crate::cli::{say, Failure};
 use crate::exit;
-use conn::Conn;
-use gdbstub::target::ext::base::reverse_exec::ReplayLogPosition;
-use history::Ran;
-use stop::{DebugState, Mode, Stop};
-use target::Debuggee;
+use session::{End, Session};
+use stop::DebugState;
 
 /// Runs the kernel to the end: under GDB when `gdb` names where to wait
 /// for it, else straight through.
@@ -58,118 +64,35 @@ pub fn run_kernel<O: Observer>(
     let Some(listen) = gdb else {
         return Ok(kernel.run_observed(obs));
     };
-    let conn = conn::accept(listen)
+    let mut conn = conn::accept(listen)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("--gdb: {e}")))?;
     let mut state = DebugState::new(pid);
     let history = history::start(kernel, &mut state);
-    let mut target = Debuggee {
+    let mut session = Session {
         kernel,
         obs,
         state,
         history,
+        general: pid,
         finished: None,
+        started: pid,
     };
-    let ended = GdbStub::new(conn).run_blocking::<EventLoop<'_, O>>(&mut target);
-    let finished = target.finished.take();
+    let ended = session.serve(&mut conn);
+    let finished = session.finished.take();
     match ended {
-        Ok(DisconnectReason::Kill) => Ok(Outcome::Killed {
+        Ok(End::Killed) => Ok(Outcome::Killed {
             signal: signals::SIGKILL,
             fault: None,
         }),
-        Ok(reason) => {
-            if reason == DisconnectReason::Disconnect {
+        Ok(end) => {
+            if end == End::Detached {
                 say(format_args!("GDB detached; the program runs on"));
             }
-            Ok(finished.unwrap_or_else(|| target.kernel.run_observed(target.obs)))
+            Ok(finished.unwrap_or_else(|| session.kernel.run_observed(session.obs)))
         }
         Err(e) => Err(Failure::new(
             exit::EMULATOR_FAILURE,
             format!("GDB connection lost: {e}"),
         )),
-    }
-}
-
-/// gdbstub's blocking loop over our target.
-struct EventLoop<'k, O>(PhantomData<&'k mut O>);
-
-type StopReason = SingleThreadStopReason<u32>;
-
-impl<'k, O: Observer> BlockingEventLoop for EventLoop<'k, O> {
-    type Target = Debuggee<'k, O>;
-    type Connection = Conn;
-    type StopReason = StopReason;
-
-    fn wait_for_stop_reason(
-        target: &mut Debuggee<'k, O>,
-        conn: &mut Conn,
-    ) -> Result<Event<StopReason>, WaitForStopReasonError<target::Fatal, std::io::Error>> {
-        let (end, stop) = match target.state.mode {
-            Mode::ReverseStep | Mode::ReverseContinue => {
-                let stop = if target.state.mode == Mode::ReverseStep {
-                    target.reverse_step(conn)
-                } else {
-                    target.reverse_continue(conn)
-                };
-                target.state.mode = Mode::Continue;
-                let reason = match stop {
-                    Some(Stop::Breakpoint) => StopReason::SwBreak(()),
-                    Some(Stop::Watch { kind, addr }) => StopReason::Watch {
-                        tid: (),
-                        kind,
-                        addr,
-                    },
-                    Some(_) => StopReason::DoneStep,
-                    None => StopReason::ReplayLog {
-                        tid: None,
-                        pos: ReplayLogPosition::Begin,
-                    },
-                };
-                return Ok(Event::TargetStopped(reason));
-            }
-            _ => match target.run_until_stop(conn) {
-                Ran::Incoming => {
-                    let byte = conn.read().map_err(WaitForStopReasonError::Connection)?;
-                    return Ok(Event::IncomingData(byte));
-                }
-                Ran::Stopped(end, stop) => (end, stop),
-            },
-        };
-        let reason = match end {
-            RunEnd::DebugStop => match stop {
-                Some(Stop::DoneStep) => StopReason::DoneStep,
-                Some(Stop::Breakpoint) => StopReason::SwBreak(()),
-                Some(Stop::Library) => StopReason::Library(()),
-                Some(Stop::Watch { kind, addr }) => StopReason::Watch {
-                    tid: (),
-                    kind,
-                    addr,
-                },
-                _ => StopReason::Signal(Signal::SIGTRAP),
-            },
-            RunEnd::TracedExited(ExitStatus::Exited(code)) => StopReason::Exited(code),
-            RunEnd::TracedExited(ExitStatus::Killed { signal, .. }) => {
-                StopReason::Terminated(signal::to_gdb(signal))
-            }
-            RunEnd::Finished(outcome) => {
-                let reason = match outcome {
-                    Outcome::Exited(code) => StopReason::Exited(code),
-                    Outcome::Killed { signal, .. } => {
-                        StopReason::Terminated(signal::to_gdb(signal))
-                    }
-                    // The limit or a deadlock ended the run: to GDB the
-                    // program was killed (irix-emu says why).
-                    Outcome::CycleLimit | Outcome::TimeLimit | Outcome::Deadlock => {
-                        StopReason::Terminated(Signal::SIGKILL)
-                    }
-                };
-                target.finished = Some(outcome);
-                reason
-            }
-        };
-        Ok(Event::TargetStopped(reason))
-    }
-
-    fn on_interrupt(_target: &mut Debuggee<'k, O>) -> Result<Option<StopReason>, target::Fatal> {
-        Ok(Some(StopReason::Signal(Signal::SIGINT)))
     }
 }

@@ -1,50 +1,32 @@
-//! `monitor` commands. GDB's own fork following needs a fork event naming
-//! the child's pid and a per-process detach (`D;pid`); the protocol
-//! library (gdbstub 0.7) has neither (its fork event names the one debugged
-//! pid, its `D` ends the session whatever the pid; see the README), so the
-//! stub follows forks itself:
+//! `monitor` commands (GDB's `qRcmd`):
 //!
-//! - `monitor follow-fork child`: at the traced process's next fork the
-//!   stub switches to the child (the parent runs on undebugged);
-//! - `monitor follow-fork parent`: stay with the parent (the default; the
-//!   child runs undebugged, as under GDB's `detach-on-fork`);
-//! - `monitor pid`: the IRIX pid of the process being debugged;
+//! - `monitor pid`: the IRIX pid of the focused process (the one of the
+//!   last stop);
 //! - `monitor cycles`: its cycle count and instructions retired (the
 //!   virtual clock, which reverse execution restores exactly).
+//!
+//! Forks are followed by GDB itself (`set follow-fork-mode`, `set
+//! detach-on-fork`), from the stub's fork events.
 
 use cpu_mips::Observer;
-use gdbstub::target::ext::monitor_cmd::{outputln, ConsoleOutput, MonitorCmd};
 
-use super::target::{Debuggee, Fatal};
+use super::session::Session;
 
-impl<O: Observer> MonitorCmd for Debuggee<'_, O> {
-    fn handle_monitor_cmd(&mut self, cmd: &[u8], mut out: ConsoleOutput<'_>) -> Result<(), Fatal> {
-        let cmd = String::from_utf8_lossy(cmd);
+impl<O: Observer> Session<'_, O> {
+    /// The output of `monitor cmd`, one line.
+    pub fn monitor(&mut self, cmd: &str) -> String {
         let words: Vec<&str> = cmd.split_whitespace().collect();
         match words.as_slice() {
-            ["follow-fork", "child"] => {
-                self.state.follow_child = true;
-                outputln!(out, "following the child at the next fork");
-            }
-            ["follow-fork", "parent"] => {
-                self.state.follow_child = false;
-                outputln!(out, "staying with the parent at forks");
-            }
-            ["pid"] => outputln!(out, "{}", self.state.pid),
+            ["pid"] => format!("{}\n", self.state.pid),
             ["cycles"] => match self.kernel.debug_process(self.state.pid) {
-                Some(p) => outputln!(
-                    out,
-                    "cycles {} instructions {}",
+                Some(p) => format!(
+                    "cycles {} instructions {}\n",
                     p.cpu.cycles(),
                     p.cpu.instructions()
                 ),
-                None => outputln!(out, "no process"),
+                None => "no process\n".into(),
             },
-            _ => outputln!(
-                out,
-                "irix-emu monitor commands: follow-fork child|parent, pid, cycles"
-            ),
+            _ => "irix-emu monitor commands: pid, cycles\n".into(),
         }
-        Ok(())
     }
 }

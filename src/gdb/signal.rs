@@ -1,32 +1,39 @@
-//! IRIX signal numbers to GDB's (the remote protocol numbers signals as GDB
-//! does, which agrees with IRIX only from 1 to 15).
+//! IRIX signal numbers in GDB's numbering (the remote protocol numbers
+//! signals as GDB's include/gdb/signals.def does, which agrees with IRIX
+//! only from 1 to 15).
 
-use gdbstub::common::Signal;
 use irix_kernel::signals as irix;
 
+/// GDB's numbers for the signals the stub reports by name.
+pub const SIGINT: u8 = 2;
+pub const SIGTRAP: u8 = 5;
+pub const SIGKILL: u8 = 9;
+/// GDB's "unknown signal".
+pub const UNKNOWN: u8 = 143;
+
 /// GDB's number for IRIX signal `sig` (one GDB has no name for: its
-/// "unknown signal", 143).
-pub fn to_gdb(sig: u32) -> Signal {
+/// "unknown signal").
+pub fn to_gdb(sig: u32) -> u8 {
     match sig {
-        1..=15 => Signal(sig as u8),
-        irix::SIGUSR1 => Signal::SIGUSR1,
-        irix::SIGUSR2 => Signal::SIGUSR2,
-        irix::SIGCHLD => Signal::SIGCHLD,
-        irix::SIGPWR => Signal::SIGPWR,
-        irix::SIGWINCH => Signal::SIGWINCH,
-        irix::SIGURG => Signal::SIGURG,
-        irix::SIGPOLL => Signal::SIGPOLL,
-        irix::SIGSTOP => Signal::SIGSTOP,
-        irix::SIGTSTP => Signal::SIGTSTP,
-        irix::SIGCONT => Signal::SIGCONT,
-        irix::SIGTTIN => Signal::SIGTTIN,
-        irix::SIGTTOU => Signal::SIGTTOU,
+        1..=15 => sig as u8,
+        irix::SIGUSR1 => 30,
+        irix::SIGUSR2 => 31,
+        irix::SIGCHLD => 20,
+        irix::SIGPWR => 32,
+        irix::SIGWINCH => 28,
+        irix::SIGURG => 16,
+        irix::SIGPOLL => 33,
+        irix::SIGSTOP => 17,
+        irix::SIGTSTP => 18,
+        irix::SIGCONT => 19,
+        irix::SIGTTIN => 21,
+        irix::SIGTTOU => 22,
         // IRIX's numbers for the timer and limit signals (sys/signal.h).
-        28 => Signal::SIGVTALRM,
-        29 => Signal::SIGPROF,
-        30 => Signal::SIGXCPU,
-        31 => Signal::SIGXFSZ,
-        _ => Signal::UNKNOWN,
+        28 => 26, // SIGVTALRM
+        29 => 27, // SIGPROF
+        30 => 24, // SIGXCPU
+        31 => 25, // SIGXFSZ
+        _ => UNKNOWN,
     }
 }
 
@@ -36,10 +43,11 @@ mod tests {
 
     #[test]
     fn irix_numbers_become_gdb_numbers() {
-        assert_eq!(to_gdb(irix::SIGSEGV), Signal::SIGSEGV);
-        assert_eq!(to_gdb(irix::SIGKILL), Signal::SIGKILL);
-        assert_eq!(to_gdb(irix::SIGUSR1), Signal::SIGUSR1);
-        assert_eq!(to_gdb(irix::SIGCHLD), Signal::SIGCHLD);
-        assert_eq!(to_gdb(irix::SIGSTOP), Signal::SIGSTOP);
+        assert_eq!(to_gdb(irix::SIGSEGV), 11);
+        assert_eq!(to_gdb(irix::SIGKILL), SIGKILL);
+        assert_eq!(to_gdb(irix::SIGUSR1), 30);
+        assert_eq!(to_gdb(irix::SIGCHLD), 20);
+        assert_eq!(to_gdb(irix::SIGSTOP), 17);
+        assert_eq!(to_gdb(99), UNKNOWN);
     }
 }

@@ -24,9 +24,12 @@
 //! - [`field`], [`lines_with`]: pulling numbers out of guest output.
 //! - [`json_is_valid`]: a small JSON syntax check (no JSON crate among the
 //!   dev-dependencies).
+//! - [`gdb`]: GDB sessions against `irix-emu --gdb`.
 
 // Each test crate uses its own subset of these helpers.
 #![allow(dead_code, unused_imports)]
+
+pub mod gdb;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

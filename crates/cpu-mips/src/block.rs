@@ -18,6 +18,7 @@
 
 use crate::code_cache::{Entry, Page, PAGE_SHIFT, PAGE_WORDS};
 use crate::decode::{decode_for_mode, Op};
+use crate::jit::JitFn;
 use crate::timing::{Operands, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_ZERO};
 use crate::Memory;
 
@@ -59,6 +60,11 @@ pub(crate) struct Block {
     /// block may run as a unit only if this is before the deadline (the
     /// per-instruction path would otherwise stop inside it).
     pub guard: u32,
+    /// Its compiled code, once it is hot (see `jit`).
+    pub compiled: Option<JitFn>,
+    /// Runs as a whole block while not compiled (saturating): it is
+    /// compiled once, on the run that makes it `CpuConfig::compile_after`.
+    pub runs: u32,
 }
 
 /// An instruction a block never contains: it always raises an exception,
@@ -188,6 +194,8 @@ impl Block {
             out: written(&ready).into_boxed_slice(),
             out_skip: out_skip.into_boxed_slice(),
             guard,
+            compiled: None,
+            runs: 0,
         }
     }
 }

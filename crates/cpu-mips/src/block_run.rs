@@ -27,12 +27,40 @@
 
 use crate::block::{Block, MAX_LEN};
 use crate::code_cache::{Page, PageStore, NO_BLOCK, PAGE_SHIFT, PAGE_WORDS};
-use crate::cpu::Cpu;
+use crate::cpu::{Cpu, Engine};
+use crate::decode::Op;
 use crate::exec::USER_TOP;
 use crate::insn::Reg;
+use crate::jit::{status, Helpers, JitFn};
 use crate::pipeline::{Fault, Flow};
 use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
 use crate::{Memory, Observer, StopReason, Transfer};
+
+/// How a block's instructions ended, before its timing is applied.
+enum Body {
+    /// All of them ran.
+    Done,
+    /// Instruction `i`, a branch-likely not taken, nullified its slot.
+    Skip(usize),
+    /// Instruction `i` raised this fault and had no effect.
+    Fault(usize, Fault),
+    /// Instruction `i`, a store, wrote to a page of decoded code.
+    CodeWritten(usize),
+}
+
+/// Tells `obs` of the transfer `op` (at `site`) made to `target`, if it is
+/// a call, return or jump; `sp` is $sp just after it executed.
+#[inline(always)]
+fn report_transfer<O: Observer>(obs: &mut O, op: &Op, site: u32, target: u32, sp: u32) {
+    if let Some(kind) = Transfer::kind_of(op) {
+        obs.transfer(Transfer {
+            kind,
+            site,
+            target,
+            sp,
+        });
+    }
+}
 
 /// How one block run ended.
 enum BlockEnd {
@@ -60,13 +88,18 @@ impl Cpu {
         obs: &mut O,
         deadline: u64,
     ) -> StopReason {
+        let helpers = Helpers::of::<M>();
+        if !self.jit.serves(&helpers) {
+            // Compiled for another memory type: start again.
+            self.flush_blocks(pages);
+        }
         loop {
             if self.cycles >= deadline {
                 return StopReason::Deadline;
             }
             let pc = self.pc;
             if !self.in_delay_slot && pc & 3 == 0 && (pc as u64) < USER_TOP {
-                match self.run_page_blocks(pages, mem, obs, deadline) {
+                match self.run_page_blocks(pages, mem, obs, deadline, &helpers) {
                     BlockEnd::Done => continue,
                     BlockEnd::Interpret => {}
                     BlockEnd::Fault(f) => {
@@ -97,10 +130,10 @@ impl Cpu {
         mem: &mut M,
         obs: &mut O,
         deadline: u64,
+        helpers: &Helpers,
     ) -> BlockEnd {
         if self.cache_full() {
-            pages.drop_blocks();
-            self.block_cache_used = 0;
+            self.flush_blocks(pages);
             self.block_cache_flushes += 1;
         }
         let page_no = self.pc >> PAGE_SHIFT;
@@ -110,9 +143,15 @@ impl Cpu {
             if !self.block_ready(page, page_no, idx, mem) {
                 return BlockEnd::Interpret;
             }
-            let Some(block) = &page.blocks[idx] else {
+            let Some(block) = &mut page.blocks[idx] else {
                 return BlockEnd::Interpret;
             };
+            if block.compiled.is_none() && self.config.engine == Engine::Jit {
+                block.runs = block.runs.saturating_add(1);
+                if block.runs == self.config.compile_after.max(1) {
+                    self.compile(block, helpers);
+                }
+            }
             match self.exec_block(block, mem, obs, deadline) {
                 BlockEnd::Done => {}
                 end => return end,
@@ -147,7 +186,7 @@ impl Cpu {
         }
         let block = Block::build(page, self.pc, mem, self.config.mode64);
         // Building decoded instructions into the page: stores must see it.
-        self.code_marks.mark(page_no);
+        self.mark_code(page_no);
         match block {
             Some(b) => {
                 self.block_cache_used += b.insns.len();
@@ -161,12 +200,32 @@ impl Cpu {
         }
     }
 
-    /// Whether building one more block could pass the cache's bound.
+    /// Whether building (or compiling) one more block could pass the
+    /// cache's bound.
     fn cache_full(&self) -> bool {
-        self.block_cache_used + MAX_LEN > self.config.block_cache_insns
+        self.block_cache_used + MAX_LEN > self.config.block_cache_insns || self.jit.full()
     }
 
-    /// Runs `b`, which starts at the PC, as one unit if its schedule holds.
+    /// Drops every block and all compiled code (which only blocks refer
+    /// to): the caches' eviction.
+    fn flush_blocks(&mut self, pages: &mut PageStore) {
+        pages.drop_blocks();
+        self.jit.flush();
+        self.block_cache_used = 0;
+    }
+
+    /// Compiles `block`, which starts at the PC (see `jit`). A block that
+    /// cannot be compiled runs on the block tier.
+    #[cold]
+    #[inline(never)]
+    fn compile(&mut self, block: &mut Block, helpers: &Helpers) {
+        let limit = self.config.jit_cache_bytes;
+        block.compiled = self.jit.compile(block, self.pc, helpers, limit);
+    }
+
+    /// Runs `b`, which starts at the PC, as one unit if its schedule holds:
+    /// its compiled code when it has some, else its instructions one after
+    /// another; then applies its timing.
     #[inline(always)]
     fn exec_block<M: Memory, O: Observer>(
         &mut self,
@@ -175,6 +234,9 @@ impl Cpu {
         obs: &mut O,
         deadline: u64,
     ) -> BlockEnd {
+        if let Some(f) = b.compiled {
+            return self.exec_compiled(f, b, mem, obs, deadline);
+        }
         let entry = self.cycles;
         if entry + b.guard as u64 >= deadline {
             return BlockEnd::Interpret;
@@ -185,7 +247,21 @@ impl Cpu {
             }
         }
         let pc0 = self.pc;
-        let n = b.insns.len();
+        let (body, taken) = self.run_body(b, pc0, mem, obs);
+        self.finish_block(b, entry, pc0, body, taken, obs)
+    }
+
+    /// Executes the instructions of `b` (at `pc0`) one after another,
+    /// until its end or an instruction that stops it. Returns how it ended
+    /// and the branch target once the branch is taken.
+    #[inline(always)]
+    fn run_body<M: Memory, O: Observer>(
+        &mut self,
+        b: &Block,
+        pc0: u32,
+        mem: &mut M,
+        obs: &mut O,
+    ) -> (Body, Option<u32>) {
         // Only the branch (second to last) returns anything but Next or
         // CodeWritten; `taken` is its target once it is taken, so that a
         // fault or store in the delay slot sees it.
@@ -197,51 +273,132 @@ impl Cpu {
                 Ok(Flow::Branch(target)) => {
                     taken = Some(target);
                     if O::TRANSFERS {
-                        if let Some(kind) = Transfer::kind_of(&insn.op) {
-                            let sp = self.r(Reg::SP) as u32;
-                            obs.transfer(Transfer {
-                                kind,
-                                site: pc,
-                                target,
-                                sp,
-                            });
-                        }
+                        let sp = self.r(Reg::SP) as u32;
+                        report_transfer(obs, &insn.op, pc, target, sp);
                     }
                 }
-                Ok(Flow::Skip) => {
-                    // A branch-likely not taken: the slot is nullified.
-                    self.cycles = entry + insn.issue as u64 + ISSUE_CYCLES + NULLIFIED_SLOT_CYCLES;
-                    self.retired += (n - 1) as u64;
-                    self.retired_in_blocks += (n - 1) as u64;
-                    for &(slot, at) in b.out_skip.iter() {
-                        self.scoreboard.set_ready(slot, entry + at as u64);
-                    }
-                    self.continue_at(pc0.wrapping_add(4 * n as u32));
-                    obs.retire_block(pc0, (n - 1) as u64, self.cycles - entry);
-                    return BlockEnd::Done;
-                }
-                Ok(Flow::CodeWritten) => {
-                    let end = self.block_stopped_after(b, entry, pc0, i, taken);
-                    obs.retire_block(pc0, (i + 1) as u64, self.cycles - entry);
-                    return end;
-                }
-                Err(f) => {
-                    let end = self.block_fault(b, entry, pc0, i, f, taken);
-                    obs.retire_block(pc0, i as u64, self.cycles - entry);
-                    return end;
-                }
+                Ok(Flow::Skip) => return (Body::Skip(i), None),
+                Ok(Flow::CodeWritten) => return (Body::CodeWritten(i), taken),
+                Err(f) => return (Body::Fault(i, f), taken),
             }
         }
-        let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
-        self.cycles = entry + b.insns[n - 1].issue as u64 + ISSUE_CYCLES + bubbles;
-        self.retired += n as u64;
-        self.retired_in_blocks += n as u64;
-        for &(slot, at) in b.out.iter() {
-            self.scoreboard.set_ready(slot, entry + at as u64);
+        (Body::Done, taken)
+    }
+
+    /// Runs the compiled code `f` of `b`, which starts at the PC: the same
+    /// as the rest of [`Cpu::exec_block`] does. The compiled code checks
+    /// the schedule and, when the block runs to its end, applies its timing
+    /// itself; any other end is finished here.
+    #[inline(always)]
+    fn exec_compiled<M: Memory, O: Observer>(
+        &mut self,
+        f: JitFn,
+        b: &Block,
+        mem: &mut M,
+        obs: &mut O,
+        deadline: u64,
+    ) -> BlockEnd {
+        let (entry, pc0, retired) = (self.cycles, self.pc, self.retired);
+        // SAFETY: `f` was compiled from `b` for memory of type `M` (the
+        // caller flushes compiled code when `M` changes) and its code
+        // memory lives until the blocks are dropped. It reaches the CPU and
+        // the memory only through these pointers, during this call.
+        let word = unsafe { f(self as *mut Cpu, (mem as *mut M).cast(), deadline) };
+        let (i, kind, was_taken) = status::decode(word);
+        if kind == status::INTERPRET {
+            return BlockEnd::Interpret;
         }
-        self.continue_at(taken.unwrap_or(pc0.wrapping_add(4 * n as u32)));
-        obs.retire_block(pc0, n as u64, self.cycles - entry);
-        BlockEnd::Done
+        let n = b.insns.len();
+        if kind == status::NEXT {
+            if O::TRANSFERS && was_taken {
+                let site = pc0.wrapping_add(4 * (n as u32 - 2));
+                let (target, sp) = (self.pc, self.jit_exit.sp);
+                report_transfer(obs, &b.insns[n - 2].op, site, target, sp);
+            }
+            obs.retire_block(pc0, n as u64, self.cycles - entry);
+            return BlockEnd::Done;
+        }
+        let taken = was_taken.then_some(self.jit_exit.target);
+        if O::TRANSFERS {
+            if let Some(target) = taken {
+                let site = pc0.wrapping_add(4 * (n as u32 - 2));
+                report_transfer(obs, &b.insns[n - 2].op, site, target, self.jit_exit.sp);
+            }
+        }
+        let body = match kind {
+            status::SKIP => Body::Skip(i),
+            status::CODE_WRITTEN => Body::CodeWritten(i),
+            _ => Body::Fault(i, self.fault_again(b, pc0, i, mem)),
+        };
+        let end = self.finish_block(b, entry, pc0, body, taken, obs);
+        self.retired_compiled += self.retired - retired;
+        end
+    }
+
+    /// The fault instruction `i` of `b` raised in compiled code. A faulting
+    /// instruction changes nothing, so running it again from the same
+    /// state raises the same fault, built by the one implementation.
+    #[cold]
+    fn fault_again<M: Memory>(&mut self, b: &Block, pc0: u32, i: usize, mem: &mut M) -> Fault {
+        let pc = pc0.wrapping_add(4 * i as u32);
+        match self.execute(b.insns[i].op, pc, mem) {
+            Err(f) => f,
+            Ok(flow) => {
+                unreachable!("compiled code faulted at {pc:#x}, the interpreter did not ({flow:?})")
+            }
+        }
+    }
+
+    /// Applies the timing of `b`, entered at cycle `entry`, after its body
+    /// ended as `body` (`taken`: its branch target once taken).
+    #[inline(always)]
+    fn finish_block<O: Observer>(
+        &mut self,
+        b: &Block,
+        entry: u64,
+        pc0: u32,
+        body: Body,
+        taken: Option<u32>,
+        obs: &mut O,
+    ) -> BlockEnd {
+        let n = b.insns.len();
+        match body {
+            Body::Done => {
+                let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
+                self.cycles = entry + b.insns[n - 1].issue as u64 + ISSUE_CYCLES + bubbles;
+                self.retired += n as u64;
+                self.retired_in_blocks += n as u64;
+                for &(slot, at) in b.out.iter() {
+                    self.scoreboard.set_ready(slot, entry + at as u64);
+                }
+                self.continue_at(taken.unwrap_or(pc0.wrapping_add(4 * n as u32)));
+                obs.retire_block(pc0, n as u64, self.cycles - entry);
+                BlockEnd::Done
+            }
+            Body::Skip(i) => {
+                // A branch-likely not taken: the slot is nullified.
+                let issue = b.insns[i].issue as u64;
+                self.cycles = entry + issue + ISSUE_CYCLES + NULLIFIED_SLOT_CYCLES;
+                self.retired += (n - 1) as u64;
+                self.retired_in_blocks += (n - 1) as u64;
+                for &(slot, at) in b.out_skip.iter() {
+                    self.scoreboard.set_ready(slot, entry + at as u64);
+                }
+                self.continue_at(pc0.wrapping_add(4 * n as u32));
+                obs.retire_block(pc0, (n - 1) as u64, self.cycles - entry);
+                BlockEnd::Done
+            }
+            Body::CodeWritten(i) => {
+                let end = self.block_stopped_after(b, entry, pc0, i, taken);
+                obs.retire_block(pc0, (i + 1) as u64, self.cycles - entry);
+                end
+            }
+            Body::Fault(i, f) => {
+                let end = self.block_fault(b, entry, pc0, i, f, taken);
+                obs.retire_block(pc0, i as u64, self.cycles - entry);
+                end
+            }
+        }
     }
 
     /// Sequential execution from `pc`, no branch pending.

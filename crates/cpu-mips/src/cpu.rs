@@ -17,6 +17,7 @@ use std::time::Duration;
 use crate::code_cache::{CodeMarks, PageStore, PAGE_SHIFT};
 use crate::cp0::{cause, Cp0};
 use crate::fpu;
+use crate::jit::{JitCache, Tlb};
 use crate::pipeline::Fault;
 use crate::timing::{Scoreboard, COUNT_DIVISOR, DEFAULT_CLOCK_HZ};
 use crate::Exception;
@@ -36,12 +37,25 @@ pub struct CpuConfig {
     /// build would pass it, every block is dropped (and rebuilt as the
     /// code runs again). Each costs about 24 bytes of host memory.
     pub block_cache_insns: usize,
+    /// The compiled tier's bound: bytes of host code memory. When it is
+    /// full, every block and all compiled code are dropped together (and
+    /// hot code is compiled again as it runs).
+    pub jit_cache_bytes: usize,
+    /// Runs of a block before the compiled tier compiles it: code that
+    /// runs fewer times never pays for a translation.
+    pub compile_after: u32,
 }
 
 /// The default block cache: 1 Mi instructions, about 30 MB with the
 /// blocks' own headers: several times the hot code of an IDO compiler
 /// pass.
 pub const DEFAULT_BLOCK_CACHE_INSNS: usize = 1 << 20;
+
+/// The default compiled-code memory: 64 MiB.
+pub const DEFAULT_JIT_CACHE_BYTES: usize = 64 << 20;
+
+/// The default runs of a block before it is compiled.
+pub const DEFAULT_COMPILE_AFTER: u32 = 64;
 
 impl Default for CpuConfig {
     fn default() -> Self {
@@ -50,6 +64,8 @@ impl Default for CpuConfig {
             clock_hz: DEFAULT_CLOCK_HZ,
             engine: Engine::default(),
             block_cache_insns: DEFAULT_BLOCK_CACHE_INSNS,
+            jit_cache_bytes: DEFAULT_JIT_CACHE_BYTES,
+            compile_after: DEFAULT_COMPILE_AFTER,
         }
     }
 }
@@ -64,14 +80,20 @@ pub enum Engine {
     /// Whole basic blocks with a precomputed schedule, falling back to the
     /// interpreter where that schedule does not hold. Runs the interpreter
     /// whenever an [`Observer`](crate::Observer) wants every instruction.
-    #[default]
     Block,
+    /// The block tier, with hot blocks compiled to host code (Cranelift).
+    /// Where the host has no Cranelift backend it is the block tier.
+    #[default]
+    Jit,
 }
 
 impl Engine {
     /// Every engine, by its command-line name.
-    pub const ALL: [(&'static str, Engine); 2] =
-        [("interp", Engine::Interp), ("block", Engine::Block)];
+    pub const ALL: [(&'static str, Engine); 3] = [
+        ("interp", Engine::Interp),
+        ("block", Engine::Block),
+        ("jit", Engine::Jit),
+    ];
 }
 
 impl std::fmt::Display for Engine {
@@ -91,7 +113,7 @@ impl std::str::FromStr for Engine {
             .iter()
             .find(|(n, _)| *n == s)
             .map(|(_, e)| *e)
-            .ok_or_else(|| format!("unknown engine `{s}` (expected interp or block)"))
+            .ok_or_else(|| format!("unknown engine `{s}` (expected interp, block or jit)"))
     }
 }
 
@@ -126,6 +148,8 @@ pub struct Cpu {
     pub(crate) retired: u64,
     /// Of those, retired by the block tier as part of whole blocks.
     pub(crate) retired_in_blocks: u64,
+    /// Of those, retired by compiled blocks.
+    pub(crate) retired_compiled: u64,
     /// Instructions in blocks built since the block cache was last emptied.
     pub(crate) block_cache_used: usize,
     /// How many times the block cache was emptied to stay in its bound.
@@ -138,6 +162,24 @@ pub struct Cpu {
     pub(crate) code_pages: PageStore,
     /// The page a store into decoded code wrote (valid with `Flow::CodeWritten`).
     pub(crate) written_code_page: u32,
+    /// The compiled tier's compiler and code.
+    pub(crate) jit: JitCache,
+    /// What a compiled block leaves for its caller besides its result.
+    pub(crate) jit_exit: JitExit,
+    /// Guest pages compiled code reads and writes directly (this run).
+    pub(crate) tlb: Tlb,
+}
+
+/// Values a compiled block (see `jit`) hands back through memory.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct JitExit {
+    /// The target of the block's branch, once taken.
+    pub target: u32,
+    /// $sp when the block's call, return or jump executed (its delay slot
+    /// may change it), for an observer of transfers.
+    pub sp: u32,
+    /// A doubleword a load helper read.
+    pub value: u64,
 }
 
 impl Cpu {
@@ -159,12 +201,16 @@ impl Cpu {
             cycles: 0,
             retired: 0,
             retired_in_blocks: 0,
+            retired_compiled: 0,
             block_cache_used: 0,
             block_cache_flushes: 0,
             scoreboard: Scoreboard::default(),
             code_marks: CodeMarks::default(),
             code_pages: PageStore::default(),
             written_code_page: 0,
+            jit: JitCache::default(),
+            jit_exit: JitExit::default(),
+            tlb: Tlb::default(),
         }
     }
 
@@ -253,6 +299,22 @@ impl Cpu {
         self.block_cache_flushes
     }
 
+    /// Instructions retired by compiled blocks (part of
+    /// [`Cpu::instructions_in_blocks`]).
+    pub fn instructions_compiled(&self) -> u64 {
+        self.retired_compiled
+    }
+
+    /// Blocks the compiled tier has compiled.
+    pub fn blocks_compiled(&self) -> u64 {
+        self.jit.compiled
+    }
+
+    /// Bytes of host memory holding compiled code now.
+    pub fn compiled_code_bytes(&self) -> usize {
+        self.jit.code_bytes()
+    }
+
     /// Charges `n` cycles of embedder work to the clock.
     pub fn add_cycles(&mut self, n: u64) {
         self.cycles += n;
@@ -290,6 +352,16 @@ impl Cpu {
     pub fn flush_code_cache(&mut self) {
         self.code_marks.clear();
         self.code_pages.clear();
+        self.jit.flush();
+        self.block_cache_used = 0;
+    }
+
+    /// Records that page `page_no` holds decoded code: stores to it are
+    /// checked from now on (and compiled code no longer writes it
+    /// directly).
+    pub(crate) fn mark_code(&mut self, page_no: u32) {
+        self.code_marks.mark(page_no);
+        self.tlb.evict_write(page_no);
     }
 
     /// The one exception entry point: latches Cause, EPC and BadVAddr for the

@@ -11,6 +11,9 @@
 //! - `run`: [`Cpu::run`] and [`Cpu::step`], the hot loop (the interpreter).
 //! - `block`, `block_run`: the block tier ([`Engine::Block`]): basic blocks
 //!   with a precomputed schedule, run as units.
+//! - `jit/`: the compiled tier ([`Engine::Jit`]): hot blocks translated to
+//!   host code with Cranelift (`emit`), the helpers it calls, its soft TLB
+//!   for direct guest-memory access, and its bounded code memory (`arena`).
 //! - `lockstep`: [`Cpu::differences`], for differential tests of engines.
 //! - `insn`: [`Instruction`] (field accessors) and [`Reg`].
 //! - `decode`: the one decode, [`decode`] -> [`Op`], [`is_r4000_encoding`].
@@ -103,6 +106,7 @@ mod exception;
 mod exec;
 pub mod fpu;
 mod insn;
+mod jit;
 mod lockstep;
 mod memory;
 mod pipeline;
@@ -111,7 +115,10 @@ pub mod timing;
 
 pub use access::DataAccess;
 pub use cp0::Cp0;
-pub use cpu::{Cpu, CpuConfig, Engine, DEFAULT_BLOCK_CACHE_INSNS};
+pub use cpu::{
+    Cpu, CpuConfig, Engine, DEFAULT_BLOCK_CACHE_INSNS, DEFAULT_COMPILE_AFTER,
+    DEFAULT_JIT_CACHE_BYTES,
+};
 pub use decode::{decode, is_r4000_encoding, Op};
 pub use disasm::{disassemble, Disasm};
 pub use exception::{ExcCode, Exception};

@@ -24,4 +24,19 @@ pub trait Memory {
     fn store64(&mut self, addr: u32, value: u64) -> Result<(), MemFault>;
     /// An instruction fetch: needs execute permission.
     fn fetch32(&mut self, addr: u32) -> Result<u32, MemFault>;
+    /// Direct access for the compiled tier: the host address of the first
+    /// byte of the 4 KiB page holding `addr` (the guest's bytes in order,
+    /// big-endian values), through which plain host loads (and, with
+    /// `write`, stores) may reach the page until the current
+    /// [`Cpu::run`](crate::Cpu::run) returns. Called only after an access
+    /// of the same kind to `addr` succeeded.
+    ///
+    /// The embedder promises that those bytes stay where they are, and are
+    /// the page's only copy, for that long: for a read, a page no
+    /// copy-on-write can replace during the run; for a write, the page
+    /// after any copy-on-write. `None` (the default) keeps every access on
+    /// the methods above.
+    fn direct_page(&mut self, _addr: u32, _write: bool) -> Option<std::ptr::NonNull<u8>> {
+        None
+    }
 }

@@ -40,7 +40,11 @@ impl Cpu {
         deadline: u64,
     ) -> StopReason {
         let mut pages = std::mem::take(&mut self.code_pages);
-        let blocks = self.config.engine == Engine::Block && !O::RETIRES;
+        let blocks = self.config.engine != Engine::Interp && !O::RETIRES;
+        if blocks && self.config.engine == Engine::Jit {
+            // Direct access holds for one run (see `Memory::direct_page`).
+            self.tlb.clear();
+        }
         let stop = if blocks {
             self.run_blocks(&mut pages, mem, obs, deadline)
         } else {
@@ -102,7 +106,7 @@ impl Cpu {
                             let op = decode_for_mode(word, mode64);
                             e = Entry::new(op);
                             page.entries[idx] = e;
-                            self.code_marks.mark(page_no);
+                            self.mark_code(page_no);
                             op
                         }
                         Err(f) => {

@@ -277,6 +277,14 @@ pub(crate) struct Scoreboard {
     ready: [u64; SLOTS],
 }
 
+impl Scoreboard {
+    /// Where the ready-at cycle of `slot` is, from the scoreboard's start
+    /// (compiled code reads and writes it directly).
+    pub const fn slot_offset(slot: u8) -> usize {
+        std::mem::offset_of!(Scoreboard, ready) + 8 * (slot as usize & (SLOTS - 1))
+    }
+}
+
 impl Default for Scoreboard {
     fn default() -> Self {
         Scoreboard { ready: [0; SLOTS] }

@@ -1,5 +1,5 @@
-//! The lockstep differential: the block tier against the interpreter on
-//! random programs. Both run the same program from the same state with the
+//! The lockstep differential: the block and compiled tiers against the
+//! interpreter on random programs. Both run the same program from the same state with the
 //! same deadlines, in steps of a few to a few hundred cycles; after every
 //! step the stop, every register, the FPU, CP0, the PC and delay-slot
 //! state, LLbit, the cycle and retired counts, the scoreboard and all of
@@ -17,6 +17,9 @@ use cpu_mips::{Cpu, CpuConfig, Engine, StopReason, DEFAULT_BLOCK_CACHE_INSNS};
 use proptest::prelude::*;
 use test_support::mips::{self, funct, itype, jtype, opcode, regimm, regimm_code, special, Gpr};
 use testmem::{TestMem, CODE, DATA};
+
+/// The tiers held to the interpreter.
+const TIERS: [Engine; 2] = [Engine::Block, Engine::Jit];
 
 /// One generated instruction: a kind and raw operand material.
 type Gen = (u8, u8, u8, u8, u16);
@@ -289,6 +292,8 @@ fn machine(
         mode64,
         engine,
         block_cache_insns: cache,
+        // Compiled on the first run: the compiled tier runs as much as it can.
+        compile_after: 1,
         ..CpuConfig::default()
     });
     for (r, v) in regs.iter().enumerate() {
@@ -300,12 +305,19 @@ fn machine(
     (cpu, mem)
 }
 
-/// Runs both engines in lockstep (the block tier with a block cache of
+/// Runs `engine` in lockstep with the interpreter (with a block cache of
 /// `cache` instructions); panics with the first difference. Returns the
-/// block tier's CPU.
-fn lockstep(cache: usize, mode64: bool, words: &[u32], regs: &[u64], steps: &[u16]) -> Cpu {
+/// CPU of `engine`.
+fn lockstep(
+    engine: Engine,
+    cache: usize,
+    mode64: bool,
+    words: &[u32],
+    regs: &[u64],
+    steps: &[u16],
+) -> Cpu {
     let (mut a, mut ma) = machine(Engine::Interp, cache, mode64, words, regs);
-    let (mut b, mut mb) = machine(Engine::Block, cache, mode64, words, regs);
+    let (mut b, mut mb) = machine(engine, cache, mode64, words, regs);
     for round in 0..4000 {
         let deadline = a.cycles() + steps[round % steps.len()] as u64;
         let sa = a.run(&mut ma, &mut (), deadline);
@@ -343,7 +355,10 @@ proptest! {
     ) {
         // A cache of 100 instructions is emptied every few blocks.
         let cache = if small_cache { 100 } else { DEFAULT_BLOCK_CACHE_INSNS };
-        lockstep(cache, mode64, &program(&body, iterations), &regs, &steps);
+        let words = program(&body, iterations);
+        for engine in TIERS {
+            lockstep(engine, cache, mode64, &words, &regs, &steps);
+        }
     }
 }
 
@@ -369,12 +384,24 @@ fn block_tier_matches_the_interpreter_over_long_slices() {
         .collect();
     let words = program(&body, 500);
     let steps = [10_000, 3, 50_000, 1];
-    let b = lockstep(DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs, &steps);
-    assert!(b.instructions_in_blocks() > b.instructions() / 2);
-    assert_eq!(b.block_cache_flushes(), 0);
-    // The same with a cache too small for the loop: emptied over and over.
-    let b = lockstep(64, false, &words, &regs, &steps);
-    assert!(b.block_cache_flushes() > 100, "{}", b.block_cache_flushes());
+    for engine in TIERS {
+        let b = lockstep(
+            engine,
+            DEFAULT_BLOCK_CACHE_INSNS,
+            false,
+            &words,
+            &regs,
+            &steps,
+        );
+        assert!(b.instructions_in_blocks() > b.instructions() / 2);
+        assert_eq!(b.block_cache_flushes(), 0);
+        if engine == Engine::Jit {
+            assert!(b.instructions_compiled() > b.instructions() / 2);
+        }
+        // The same with a cache too small for the loop: emptied over and over.
+        let b = lockstep(engine, 64, false, &words, &regs, &steps);
+        assert!(b.block_cache_flushes() > 100, "{}", b.block_cache_flushes());
+    }
 }
 
 /// A loop that rewrites an instruction of its own hot block halfway: the
@@ -399,8 +426,18 @@ fn a_store_into_a_running_block_replaces_its_instruction() {
     // $v0 = 0, $a0 = 5 (regs start at $at).
     let mut regs = vec![0u64; 15];
     regs[3] = 5;
-    for steps in [&[60_000u16][..], &[7, 1, 30][..]] {
-        let b = lockstep(DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs, steps);
+    for (engine, steps) in TIERS
+        .into_iter()
+        .flat_map(|e| [(e, &[60_000u16][..]), (e, &[7, 1, 30][..])])
+    {
+        let b = lockstep(
+            engine,
+            DEFAULT_BLOCK_CACHE_INSNS,
+            false,
+            &words,
+            &regs,
+            steps,
+        );
         assert_eq!(
             b.gpr[2],
             5 + 5 * 100,

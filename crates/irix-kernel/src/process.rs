@@ -116,6 +116,10 @@ pub struct Process {
     /// the PRDA is private to each process even when the rest of the
     /// address space is shared (IRIX sproc(2)).
     pub prda: Option<crate::memory::PrivatePage>,
+    /// The images execve has loaded into this process: how many, and the
+    /// guest path of the last (for a debugger's exec events).
+    pub execs: u32,
+    pub exec_path: Option<String>,
 }
 
 impl Process {

@@ -157,6 +157,15 @@ impl Memory for TestMem {
             Some(_) => self.load32(addr),
         }
     }
+    /// Pages never move (each is its own Vec), so every page may be read
+    /// directly, and every writable one written.
+    fn direct_page(&mut self, addr: u32, write: bool) -> Option<std::ptr::NonNull<u8>> {
+        let p = self.pages.get_mut(&(addr / PAGE))?;
+        if write && !p.write {
+            return None;
+        }
+        std::ptr::NonNull::new(p.bytes.as_mut_ptr())
+    }
 }
 
 /// A CPU (32-bit or 64-bit mode) at `CODE` with `program` loaded there

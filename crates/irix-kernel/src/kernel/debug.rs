@@ -18,16 +18,25 @@ use super::{Kernel, Outcome};
 
 /// A debugger's view of the run loop. `()` is "no debugger".
 pub trait DebugHook {
-    /// The process the debugger follows, if any.
-    fn traced(&self) -> Option<Pid>;
-    /// Called before the traced process executes the instruction at its
-    /// PC (and again after each piece of its run): true stops the machine.
+    /// Whether the debugger follows process `pid`: hears of its forks,
+    /// execs and end.
+    fn traces(&self, pid: Pid) -> bool;
+    /// Whether the debugger holds `pid` stopped: it is not scheduled (an
+    /// interrupted time slice of it is given up) until released.
+    fn holds(&self, _pid: Pid) -> bool {
+        false
+    }
+    /// Called before process `p` executes the instruction at its PC (and
+    /// again after each piece of its run): true stops the machine.
     fn stop_here(&mut self, p: &Process) -> bool;
-    /// The cycle count of the traced process at which its run must come
-    /// back to `stop_here` (`u64::MAX`: no limit of the debugger's own).
+    /// The cycle count of `p` at which its run must come back to
+    /// `stop_here` (`u64::MAX`: no limit of the debugger's own).
     fn deadline(&self, p: &Process) -> u64;
-    /// The traced process forked `child` (it is in the process table).
+    /// A traced process forked `child` (fork, not sproc: the child has its
+    /// own address space; it is in the process table).
     fn forked(&mut self, _parent: Pid, _child: Pid) {}
+    /// A traced process has exec'd (its new image is in place).
+    fn execed(&mut self, _p: &Process) {}
     /// Process `p` (any process) is about to have its system call handled
     /// (its PC names the SYSCALL, which has had no effect yet): true stops
     /// the machine there instead, and running again re-executes it.
@@ -81,8 +90,8 @@ impl Snapshot {
 
 impl DebugHook for () {
     #[inline(always)]
-    fn traced(&self) -> Option<Pid> {
-        None
+    fn traces(&self, _pid: Pid) -> bool {
+        false
     }
     #[inline(always)]
     fn stop_here(&mut self, _p: &Process) -> bool {
@@ -99,8 +108,11 @@ impl DebugHook for () {
 pub enum RunEnd {
     /// The hook stopped the traced process; running again resumes it.
     DebugStop,
-    /// The traced process ended (the rest of the machine may run on).
-    TracedExited(ExitStatus),
+    /// A traced process ended (the rest of the machine may run on).
+    TracedExited(Pid, ExitStatus),
+    /// Nothing can run but processes the debugger holds: running again
+    /// without releasing one returns here again.
+    Held,
     /// The run is over.
     Finished(Outcome),
 }

@@ -68,6 +68,8 @@ pub struct RunStats {
     pub instructions: u64,
     /// Of `instructions`, those the block tier ran as whole blocks.
     pub instructions_in_blocks: u64,
+    /// Of `instructions_in_blocks`, those run by compiled blocks.
+    pub instructions_compiled: u64,
     pub user_cycles: u64,
     pub sys_cycles: u64,
 }

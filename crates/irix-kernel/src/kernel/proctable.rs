@@ -82,6 +82,8 @@ impl Kernel {
             n32: exe.is_n32(),
             share_group: None,
             prda: None,
+            execs: 0,
+            exec_path: None,
         };
         self.procs.insert(pid, p);
         self.run_queue.push_back(pid);

@@ -50,6 +50,9 @@ impl Kernel {
     pub fn run_debug<O: Observer, D: DebugHook>(&mut self, obs: &mut O, dbg: &mut D) -> RunEnd {
         loop {
             let (pid, resumed) = match self.paused.take() {
+                // The debugger now holds the interrupted process: its
+                // slice is given up, it waits in the queue.
+                Some(paused) if dbg.holds(paused.pid) => (paused.pid, None),
                 Some(paused) => (paused.pid, Some(paused)),
                 None => match self.run_queue.pop_front() {
                     Some(pid) => (pid, None),
@@ -66,6 +69,15 @@ impl Kernel {
                 self.outcome = Some(Outcome::TimeLimit);
                 break;
             }
+            if resumed.is_none() && dbg.holds(pid) {
+                // Held by the debugger: as a stopped process, no CPU.
+                self.run_queue.push_back(pid);
+                self.idle_rounds += 1;
+                if self.idle_rounds > self.run_queue.len() {
+                    return self.stalled(dbg);
+                }
+                continue;
+            }
             let Some(mut p) = self.procs.remove(&pid) else {
                 continue;
             };
@@ -78,8 +90,7 @@ impl Kernel {
                     self.run_queue.push_back(pid);
                     self.idle_rounds += 1;
                     if self.idle_rounds > self.run_queue.len() {
-                        self.outcome.get_or_insert(Outcome::Deadlock);
-                        break;
+                        return self.stalled(dbg);
                     }
                     continue;
                 }
@@ -140,8 +151,8 @@ impl Kernel {
                 SliceEnd::Exited(status) => {
                     self.idle_rounds = 0;
                     self.exit_process(p, status);
-                    if dbg.traced() == Some(pid) {
-                        return RunEnd::TracedExited(status);
+                    if dbg.traces(pid) {
+                        return RunEnd::TracedExited(pid, status);
                     }
                     if stop_after && dbg.after_syscall() {
                         return RunEnd::DebugStop;
@@ -162,10 +173,21 @@ impl Kernel {
             if self.idle_rounds > self.run_queue.len() {
                 // Every queued process retried its blocking call in a row
                 // and none could proceed: nothing can ever wake them.
-                self.outcome.get_or_insert(Outcome::Deadlock);
-                break;
+                return self.stalled(dbg);
             }
         }
+        RunEnd::Finished(self.outcome.clone().unwrap_or(Outcome::Deadlock))
+    }
+
+    /// No queued process can proceed: a deadlock, unless the debugger
+    /// holds one of them (then only the debugger can change that, and the
+    /// run waits for it).
+    fn stalled<D: DebugHook>(&mut self, dbg: &D) -> RunEnd {
+        if self.run_queue.iter().any(|&pid| dbg.holds(pid)) {
+            self.idle_rounds = 0;
+            return RunEnd::Held;
+        }
+        self.outcome.get_or_insert(Outcome::Deadlock);
         RunEnd::Finished(self.outcome.clone().unwrap_or(Outcome::Deadlock))
     }
 
@@ -203,6 +225,7 @@ impl Kernel {
                 .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
             let in_blocks = p.cpu.instructions_in_blocks();
+            let compiled = p.cpu.instructions_compiled();
             let tracked = match self.call_graph(p.pid).filter(|_| observed) {
                 Some(cg) => cg.with_tracker(p.pid, |t| run_tracked(p, obs, t, deadline)),
                 None => None,
@@ -213,6 +236,7 @@ impl Kernel {
             self.stats.user_cycles += ran;
             self.stats.instructions += p.cpu.instructions() - instret;
             self.stats.instructions_in_blocks += p.cpu.instructions_in_blocks() - in_blocks;
+            self.stats.instructions_compiled += p.cpu.instructions_compiled() - compiled;
             self.charge_memory_work(p);
             self.deliver_ticks(p);
             match stop {
@@ -228,14 +252,20 @@ impl Kernel {
                     if dbg.before_syscall(p) {
                         return SliceEnd::DebugStop;
                     }
-                    let next_pid = self.next_pid;
+                    let (next_pid, execs) = (self.next_pid, p.execs);
                     let next = syscalls::dispatch(self, p);
                     self.syscalls += 1;
-                    if dbg.traced() == Some(p.pid) {
-                        let new = (next_pid..self.next_pid)
-                            .filter(|c| self.procs.get(c).is_some_and(|c| c.ppid == p.pid));
-                        for child in new {
+                    if dbg.traces(p.pid) {
+                        let forked = (next_pid..self.next_pid).filter(|c| {
+                            self.procs
+                                .get(c)
+                                .is_some_and(|c| c.ppid == p.pid && c.share_group.is_none())
+                        });
+                        for child in forked {
                             dbg.forked(p.pid, child);
+                        }
+                        if p.execs != execs {
+                            dbg.execed(p);
                         }
                     }
                     match next {

@@ -792,6 +792,28 @@ impl Memory for AddressSpace {
     fn fetch32(&mut self, addr: u32) -> Result<u32, MemFault> {
         self.load(addr, Perms::X).map(u32::from_be_bytes)
     }
+    /// A page's bytes change place only by copy-on-write, and mappings and
+    /// sharing change only in system calls, between runs. So a page may be
+    /// read directly when it cannot be written (its bytes are shared and
+    /// fixed) or is this space's own copy, and written directly once it is
+    /// this space's own copy (the store that precedes this call made it
+    /// so). MAP_SHARED pages are never in the table: always the slow path.
+    fn direct_page(&mut self, addr: u32, write: bool) -> Option<std::ptr::NonNull<u8>> {
+        let page = self.page_mut(addr)?;
+        let data: *mut PageData = if write {
+            if !page.perms.contains(Perms::W) {
+                return None;
+            }
+            Rc::get_mut(&mut page.data)?
+        } else {
+            let own = Rc::strong_count(&page.data) == 1 && Rc::weak_count(&page.data) == 0;
+            if !page.perms.contains(Perms::R) || (page.perms.contains(Perms::W) && !own) {
+                return None;
+            }
+            Rc::as_ptr(&page.data).cast_mut()
+        };
+        std::ptr::NonNull::new(data.cast())
+    }
 }
 
 #[cfg(test)]

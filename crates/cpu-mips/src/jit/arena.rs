@@ -1,0 +1,88 @@
+//! Executable memory for the compiled tier: a bounded arena of chunks.
+//!
+//! Contents: [`Arena`] (`install` copies one function's machine code in and
+//! returns its address; `full` says when the bound is near).
+//!
+//! Memory is never writable and executable at once (W^X): a chunk is made
+//! read-write to copy a function in and read-execute again before any code
+//! runs. Nothing in a chunk is ever freed alone; the whole arena is dropped
+//! when the compiled tier flushes (see `jit`), which unmaps every chunk.
+
+use region::{Allocation, Protection};
+
+/// Bytes mapped at a time.
+const CHUNK: usize = 1 << 20;
+
+/// Alignment of each function's start (x86-64 and AArch64 both prefer 16).
+const FUNCTION_ALIGN: usize = 16;
+
+/// The compiled tier's code memory.
+pub(super) struct Arena {
+    chunks: Vec<Allocation>,
+    /// Bytes used in the last chunk.
+    used: usize,
+    /// Bytes mapped in all.
+    mapped: usize,
+    /// The bound on `mapped`.
+    limit: usize,
+}
+
+impl Arena {
+    pub fn new(limit: usize) -> Arena {
+        Arena {
+            chunks: Vec::new(),
+            used: 0,
+            mapped: 0,
+            limit,
+        }
+    }
+
+    /// Whether a function of `size` bytes may no longer fit.
+    pub fn full(&self, size: usize) -> bool {
+        let room = self.chunks.last().map_or(0, |c| c.len() - self.used);
+        size + FUNCTION_ALIGN > room && self.mapped + CHUNK.max(size) > self.limit
+    }
+
+    /// Bytes of code memory mapped.
+    pub fn mapped(&self) -> usize {
+        self.mapped
+    }
+
+    /// Copies `code` in and returns the address of its first byte, or
+    /// `None` when it does not fit in the bound (or the host refuses the
+    /// mapping or its protection).
+    pub fn install(&mut self, code: &[u8]) -> Option<*const u8> {
+        if self.full(code.len()) {
+            return None;
+        }
+        let start = self.used.next_multiple_of(FUNCTION_ALIGN);
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|c| start + code.len() <= c.len());
+        let start = if fits {
+            start
+        } else {
+            let chunk = region::alloc(CHUNK.max(code.len()), Protection::READ_EXECUTE).ok()?;
+            self.mapped += chunk.len();
+            self.chunks.push(chunk);
+            0
+        };
+        let chunk = self.chunks.last_mut()?;
+        let len = chunk.len();
+        let base: *mut u8 = chunk.as_mut_ptr();
+        // SAFETY: `base..base + len` is this chunk's mapping, owned by the
+        // arena. No compiled code runs while it is writable (the caller
+        // compiles between blocks, on the one thread that runs them), and
+        // `start + code.len() <= len` was checked above.
+        unsafe {
+            region::protect(base, len, Protection::READ_WRITE).ok()?;
+            let at = base.add(start);
+            std::ptr::copy_nonoverlapping(code.as_ptr(), at, code.len());
+            region::protect(base, len, Protection::READ_EXECUTE).ok()?;
+            wasmtime_jit_icache_coherence::clear_cache(at.cast(), code.len()).ok()?;
+            self.used = start + code.len();
+            Some(at)
+        }
+    }
+}

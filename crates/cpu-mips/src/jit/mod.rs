@@ -1,0 +1,218 @@
+//! The compiled tier: hot blocks translated to host code with Cranelift.
+//!
+//! Contents: [`JitCache`] (the CPU's compiler and code memory, created on
+//! first use), [`JitFn`] (a compiled block), `status` (what a compiled block
+//! and the helpers return), and the files `emit` (block -> Cranelift IR),
+//! `helpers` (what compiled code calls), `tlb` (direct access to guest
+//! memory) and `arena` (code memory).
+//!
+//! A compiled block does what the block tier does with its block, with the
+//! block's static schedule compiled in as constants: the entry checks, the
+//! instructions, and at its end the clock, retired counts, scoreboard and
+//! PC in one step. Every other end (a fault, a store into code, a nullified
+//! delay slot) returns to the block tier, which builds the precise state as
+//! it does for its own blocks. The lockstep tests hold both to the
+//! interpreter.
+//!
+//! A block is compiled after it has run `CpuConfig::compile_after` times as
+//! a block: code that runs a few times never pays for a translation. Compiled code
+//! lives in a bounded arena; when it is full, every block is dropped with it
+//! (`Cpu::flush_blocks`) and hot code is rebuilt and recompiled as it runs.
+//! Hosts Cranelift does not support (and any failure to set it up) leave
+//! the block tier to run alone.
+
+mod arena;
+mod emit;
+mod helpers;
+mod tlb;
+
+use cranelift_codegen::control::ControlPlane;
+use cranelift_codegen::ir::UserFuncName;
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::FunctionBuilderContext;
+
+pub(crate) use helpers::Helpers;
+pub(crate) use tlb::Tlb;
+
+use crate::block::Block;
+use crate::cpu::Cpu;
+use arena::Arena;
+
+/// The most code one block may take (a 64-instruction block of loads and
+/// stores compiles to a few KiB; larger ones are left to the block tier).
+const MAX_BLOCK_CODE: usize = 64 << 10;
+
+/// A compiled block: `(cpu, mem, deadline) -> status word` (see `status`).
+pub(crate) type JitFn = unsafe extern "C" fn(*mut Cpu, *mut std::ffi::c_void, u64) -> u64;
+
+/// What compiled code and the helpers return.
+///
+/// A helper returns one of the five statuses. A compiled block returns a
+/// word: the index of the instruction where it stopped (bits 0-7), its end
+/// (bits 8-15: `NEXT` when it ran to its end, or `SKIP`, `FAULT`,
+/// `CODE_WRITTEN`) and whether its branch was taken (bit 16).
+pub(crate) mod status {
+    /// Completed; go on (a branch not taken, too).
+    pub const NEXT: u32 = 0;
+    /// A branch-likely not taken: its delay slot is nullified.
+    pub const SKIP: u32 = 1;
+    /// The instruction raised an exception and had no effect.
+    pub const FAULT: u32 = 2;
+    /// A store wrote to a page of decoded code, and completed.
+    pub const CODE_WRITTEN: u32 = 3;
+    /// A branch or jump is taken (its target is in `Cpu::jit_exit`).
+    pub const TAKEN: u32 = 4;
+    /// (A compiled block's end only) its schedule does not hold now: the
+    /// block tier interprets it.
+    pub const INTERPRET: u32 = 5;
+
+    pub const KIND_SHIFT: u32 = 8;
+    pub const TAKEN_SHIFT: u32 = 16;
+
+    /// The word for an end of `kind` at instruction `i`, branch not taken.
+    pub const fn encode(kind: u32, i: usize) -> u64 {
+        (i as u64 & 0xff) | (kind as u64) << KIND_SHIFT
+    }
+    /// (instruction index, end, branch taken) of a compiled block's word.
+    pub const fn decode(word: u64) -> (usize, u32, bool) {
+        (
+            (word & 0xff) as usize,
+            ((word >> KIND_SHIFT) & 0xff) as u32,
+            (word >> TAKEN_SHIFT) & 1 != 0,
+        )
+    }
+}
+
+/// The compiler and its code memory.
+struct Jit {
+    isa: OwnedTargetIsa,
+    ctx: Context,
+    fctx: FunctionBuilderContext,
+    arena: Arena,
+    /// The helpers compiled code calls (for one `Memory` type).
+    helpers: Helpers,
+}
+
+/// The CPU's compiled tier: absent until first used, and `Unsupported` on
+/// a host Cranelift cannot compile for. A clone is empty: it is a cache.
+#[derive(Default)]
+pub(crate) struct JitCache {
+    jit: Option<Box<Jit>>,
+    unsupported: bool,
+    /// Blocks compiled since the CPU was created.
+    pub compiled: u64,
+}
+
+impl Clone for JitCache {
+    fn clone(&self) -> Self {
+        JitCache::default()
+    }
+}
+
+impl JitCache {
+    /// Whether compiled code for memory with these helpers may run: false
+    /// when code was compiled for another memory type, which must then be
+    /// flushed (with every block) before the next compile.
+    pub fn serves(&self, helpers: &Helpers) -> bool {
+        self.jit.as_ref().is_none_or(|j| j.helpers == *helpers)
+    }
+
+    /// Whether the code memory may not hold one more block.
+    pub fn full(&self) -> bool {
+        self.jit
+            .as_ref()
+            .is_some_and(|j| j.arena.full(MAX_BLOCK_CODE))
+    }
+
+    /// Bytes of code memory in use.
+    pub fn code_bytes(&self) -> usize {
+        self.jit.as_ref().map_or(0, |j| j.arena.mapped())
+    }
+
+    /// Frees all compiled code. Every `JitFn` handed out is invalid after
+    /// this: the caller drops every block first.
+    pub fn flush(&mut self) {
+        self.jit = None;
+    }
+
+    /// Compiles `block` (which starts at `pc`), or `None` when the host is
+    /// unsupported, the code memory is full or the block's code would be
+    /// too large. `limit` bounds the code memory.
+    pub fn compile(
+        &mut self,
+        block: &Block,
+        pc: u32,
+        helpers: &Helpers,
+        limit: usize,
+    ) -> Option<JitFn> {
+        if self.unsupported {
+            return None;
+        }
+        if self.jit.is_none() {
+            match Jit::new(*helpers, limit) {
+                Some(j) => self.jit = Some(Box::new(j)),
+                None => {
+                    self.unsupported = true;
+                    return None;
+                }
+            }
+        }
+        let jit = self.jit.as_mut()?;
+        if jit.helpers != *helpers || jit.arena.full(MAX_BLOCK_CODE) {
+            return None;
+        }
+        let f = jit.compile(block, pc)?;
+        self.compiled += 1;
+        Some(f)
+    }
+}
+
+impl Jit {
+    /// The compiler for this host, or `None` where Cranelift has none.
+    fn new(helpers: Helpers, limit: usize) -> Option<Jit> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        flags.set("enable_verifier", "false").ok()?;
+        let isa = cranelift_native::builder()
+            .ok()?
+            .finish(settings::Flags::new(flags))
+            .ok()?;
+        Some(Jit {
+            isa,
+            ctx: Context::new(),
+            fctx: FunctionBuilderContext::new(),
+            arena: Arena::new(limit),
+            helpers,
+        })
+    }
+
+    fn compile(&mut self, block: &Block, pc: u32) -> Option<JitFn> {
+        let ptr = self.isa.pointer_type();
+        self.ctx.clear();
+        self.ctx.func.signature = emit::block_signature(self.isa.default_call_conv(), ptr);
+        self.ctx.func.name = UserFuncName::user(0, pc);
+        emit::translate(
+            &mut self.ctx.func,
+            &mut self.fctx,
+            block,
+            pc,
+            &self.helpers,
+            ptr,
+        );
+        let code = self
+            .ctx
+            .compile(&*self.isa, &mut ControlPlane::default())
+            .ok()?;
+        // Helpers are called through constant addresses, so the code has
+        // no relocations to apply; refuse it if it ever does.
+        if !code.buffer.relocs().is_empty() || code.code_buffer().len() > MAX_BLOCK_CODE {
+            return None;
+        }
+        let at = self.arena.install(code.code_buffer())?;
+        // SAFETY: `at` holds the machine code of a function with the
+        // signature `block_signature` describes, which is `JitFn`'s.
+        Some(unsafe { std::mem::transmute::<*const u8, JitFn>(at) })
+    }
+}
