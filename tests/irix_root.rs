@@ -13,6 +13,8 @@
 //!   flag set: the object files are byte-identical to qemu-irix's.
 //! - `cc -o prog` (IDO 5.3) links a program that runs under irix-emu and
 //!   prints what it prints under qemu-irix, with the same exit status.
+//! - IRIX libc's semaphores (usinit, usnewsema, uspsema, usvsema) between
+//!   sproc members sleep and wake through /dev/usemaclone.
 
 mod common;
 
@@ -277,4 +279,78 @@ fn cc_without_a_bind_cannot_see_host_files() {
     );
     assert_ne!(r.status, Status::Code(0), "{}", r.stderr);
     assert!(!dir.path().join("prog.o").exists());
+}
+
+/// IRIX libc's semaphores between sproc members (usinit's arena mapped
+/// MAP_SHARED from /tmp, the /dev/usemaclone device): usnewsema(3P) with a
+/// count of 0, so each uspsema(3P) puts its caller to sleep until the other
+/// process's usvsema(3P) releases it. The two processes take strict turns,
+/// whatever the scheduler's slices (the member blocks in the device first:
+/// the parent works before its first usvsema).
+const SEMAPHORES: &str = r#"
+int printf(const char *, ...);
+void *usinit(const char *);
+void *usnewsema(void *, int);
+int uspsema(void *);
+int usvsema(void *);
+int sproc(void (*)(void *), unsigned, void *);
+int wait(int *);
+void exit(int);
+static void *ping, *pong;
+static volatile int turns;
+static void member(void *arg) {
+    int k;
+    for (k = 0; k < 3; k++) {
+        uspsema(ping);
+        turns++;
+        printf("member %d\n", k);
+        usvsema(pong);
+    }
+    exit(0);
+}
+int main(void) {
+    void *arena = usinit("/tmp/sema.arena");
+    int k, st;
+    if (arena == 0) return 1;
+    ping = usnewsema(arena, 0);
+    pong = usnewsema(arena, 0);
+    if (sproc(member, 0x7f, 0) < 0) return 2;
+    for (k = 0; k < 3; k++) {
+        volatile int i, s = 0;
+        for (i = 0; i < 200000; i++) s += i;
+        printf("parent %d\n", k);
+        usvsema(ping);
+        uspsema(pong);
+    }
+    wait(&st);
+    printf("turns %d status %d\n", turns, st);
+    return 0;
+}
+"#;
+
+#[test]
+fn usema_semaphores_put_an_sproc_member_to_sleep_until_released() {
+    let Some(root) = irix_root("IRIX_ROOT_53") else {
+        return;
+    };
+    let dir = Scratch::new("ido-usema");
+    dir.write("sema.c", SEMAPHORES.as_bytes());
+    let r = emu_cc(&root, &dir, &["sema.c", "-o", "sema"]);
+    assert_eq!(r.status, Status::Code(0), "cc -o sema: {}", r.stderr);
+    let prog = dir.path().join("sema");
+    let r = run_emu(
+        [
+            "run",
+            "--root",
+            &root.display().to_string(),
+            &prog.display().to_string(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
+    assert_eq!(r.stderr, "", "no unimplemented call on the way");
+    assert_eq!(
+        r.stdout_text(),
+        "parent 0\nmember 0\nparent 1\nmember 1\nparent 2\nmember 2\nturns 3 status 0\n"
+    );
 }

@@ -101,6 +101,7 @@ int main(void)
 	show("sysconf CLK_TCK", syscall(N_SYSSGI, 22, 3));
 	show("sysconf PAGESIZE", syscall(N_SYSSGI, 22, 11));
 	show("sysconf OPEN_MAX", syscall(N_SYSSGI, 22, 5));
+	show("fdhi", syscall(N_SYSSGI, 109));
 	show("getpagesize", syscall(N_GETPAGESIZE));
 	show("ulimit GETFSIZE", syscall(N_ULIMIT, 1, 0));
 	show("ulimit GDESLIM", syscall(N_ULIMIT, 4, 0));
@@ -125,7 +126,8 @@ int main(void)
 	show("munmap", syscall(N_MUNMAP, map, 8192));
 	map = (char *)syscall(N_MMAP, 0, 4096, 1, 2, fd, 0);
 	printf("mmap private file: %.10s\n", map == (char *)-1 ? errno_name(errno) : map);
-	show("mmap shared file", syscall(N_MMAP, 0, 4096, 1, 1, fd, 0));
+	map = (char *)syscall(N_MMAP, 0, 4096, 1, 1, fd, 0);
+	printf("mmap shared file: %.10s\n", map == (char *)-1 ? errno_name(errno) : map);
 	show("unknown syscall 1999", syscall(1999));
 	{
 		unsigned st = 0;

@@ -36,6 +36,9 @@ pub enum FileKind {
         guest: String,
         next: u64,
     },
+    /// A semaphore device made by opening /dev/usemaclone, or (None)
+    /// /dev/usema itself, which only attaches to one (`usema.rs`).
+    Usema(Option<Rc<crate::usema::Usema>>),
 }
 
 pub struct OpenFile {
@@ -68,6 +71,15 @@ impl OpenFile {
         }
     }
 
+    /// An open file that is no host file (a kernel device).
+    pub fn host_less(kind: FileKind, flags: u32) -> Self {
+        OpenFile {
+            kind,
+            flags,
+            path: None,
+        }
+    }
+
     fn readable(&self) -> bool {
         self.flags & oflag::O_ACCMODE != oflag::O_WRONLY
     }
@@ -89,6 +101,7 @@ impl OpenFile {
                 device_io(f, libc::POLLIN, nonblocking, |f| f.read(buf))
             }
             FileKind::Dir { .. } => Err(Errno::EISDIR),
+            FileKind::Usema(_) => Err(Errno::ENXIO),
         }
     }
 
@@ -107,6 +120,7 @@ impl OpenFile {
             }
             FileKind::PipeWrite(p) => p.borrow_mut().write(data),
             FileKind::PipeRead(_) | FileKind::Dir { .. } => Err(Errno::EBADF),
+            FileKind::Usema(_) => Err(Errno::ENXIO),
             FileKind::Device(f) => {
                 let nonblocking = self.flags & (oflag::O_NONBLOCK | oflag::O_NDELAY) != 0;
                 device_io(f, libc::POLLOUT, nonblocking, |f| f.write(data))
@@ -184,7 +198,8 @@ impl Drop for OpenFile {
         match &self.kind {
             FileKind::PipeRead(p) => p.borrow_mut().readers -= 1,
             FileKind::PipeWrite(p) => p.borrow_mut().writers -= 1,
-            FileKind::Host(_) | FileKind::Device(_) | FileKind::Dir { .. } => {}
+            FileKind::Host(_) | FileKind::Device(_) | FileKind::Dir { .. } | FileKind::Usema(_) => {
+            }
         }
     }
 }
@@ -270,6 +285,14 @@ impl FdTable {
             }
         }
         t
+    }
+
+    /// The highest open descriptor plus one (0 when none is open).
+    pub fn high_water(&self) -> u32 {
+        self.slots
+            .iter()
+            .rposition(Option::is_some)
+            .map_or(0, |i| i as u32 + 1)
     }
 
     /// Installs `file` at the lowest free descriptor: EMFILE when full.

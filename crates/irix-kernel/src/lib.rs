@@ -9,7 +9,8 @@
 //!   and the run's one memory budget with the cost model of memory work;
 //!   `vfs`: paths confined to --root and the --bind directories.
 //! - `files`, `pipe`: descriptors and open files (host FIFOs and devices
-//!   never block the emulator); `locks`: fcntl's record locks.
+//!   never block the emulator); `locks`: fcntl's record locks; `usema`:
+//!   the semaphore device /dev/usemaclone that IRIX libc's semaphores use.
 //! - `fuzzing`: the system-call layer as a fuzz target (fuzz/, tests).
 //! - `syscalls`: the system call table (data) and its handlers by concern.
 //! - `clock`: virtual time and the profiling tick; `profiling`: profil,
@@ -41,6 +42,7 @@ pub mod profiling;
 pub mod sigframe;
 pub mod signals;
 pub mod syscalls;
+pub mod usema;
 pub mod vfs;
 
 pub use abi::Errno;

@@ -112,6 +112,10 @@ pub struct Process {
     /// The sproc share group this process belongs to (its address space is
     /// the group's, parked in the kernel while the process is not running).
     pub share_group: Option<Pid>,
+    /// A share-group member's own PRDA page while another member runs:
+    /// the PRDA is private to each process even when the rest of the
+    /// address space is shared (IRIX sproc(2)).
+    pub prda: Option<crate::memory::PrivatePage>,
     /// The images execve has loaded into this process: how many, and the
     /// guest path of the last (for a debugger's exec events).
     pub execs: u32,

@@ -54,10 +54,18 @@ pub mod ioctl {
 /// mmap protections and flags.
 pub mod mmap {
     pub const PROT_MASK: u32 = 7;
+    pub const PROT_WRITE: u32 = 2;
     pub const MAP_SHARED: u32 = 1;
     pub const MAP_PRIVATE: u32 = 2;
     pub const MAP_FIXED: u32 = 0x10;
     pub const MAP_ANONYMOUS: u32 = 0x100;
+    /// msync(2) flags, SVR4's values (IRIX's <sys/mman.h> is not at
+    /// hand: MS_ASYNC 1 and MS_INVALIDATE 2 are shared by every SVR4
+    /// descendant; MS_SYNC is 0 in SVR4.0 and 4 in later ones, and both
+    /// are accepted).
+    pub const MS_ASYNC: u32 = 1;
+    pub const MS_INVALIDATE: u32 = 2;
+    pub const MS_SYNC: u32 = 4;
 }
 
 /// waitsys id types and options (<sys/wait.h>), and SIGCHLD's si_code.

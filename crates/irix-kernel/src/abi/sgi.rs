@@ -28,6 +28,8 @@ pub const SGI_SPROFIL: u32 = 55;
 pub const SGI_ELFMAP: u32 = 68;
 /// "Toss any saved pregions".
 pub const SGI_TOSSTSAVE: u32 = 108;
+/// getdtablehi(3): the highest open descriptor plus one.
+pub const SGI_FDHI: u32 = 109;
 /// "Should bcopy/bzero use fp?" (IRIX 6's libc asks).
 pub const SGI_USE_FP_BCOPY: u32 = 129;
 

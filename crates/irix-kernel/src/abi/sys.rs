@@ -53,6 +53,7 @@ pub const SPROCSP: u32 = 1132;
 pub const MMAP: u32 = 1134;
 pub const MUNMAP: u32 = 1135;
 pub const MPROTECT: u32 = 1136;
+pub const MSYNC: u32 = 1137;
 pub const GETPAGESIZE: u32 = 1140;
 pub const FCHMOD: u32 = 1153;
 /// sysinfo, SVR4's system-information strings (`sysinfosgi` in qemu-irix).

@@ -39,7 +39,7 @@ pub use debug::{DebugHook, RunEnd, Snapshot};
 pub use proctable::SpawnError;
 
 use crate::locks::RecordLocks;
-use crate::memory::{AddressSpace, Budget};
+use crate::memory::{AddressSpace, Budget, SharedFiles, SharedObject};
 use crate::process::{Pid, Process, Zombie};
 use crate::profiling::OutsideProfile;
 use crate::signals::FaultSignal;
@@ -94,6 +94,10 @@ pub struct Kernel {
     pub(crate) share_groups: BTreeMap<Pid, (AddressSpace, Pid)>,
     /// fcntl's record locks, of every process.
     pub(crate) locks: RecordLocks,
+    /// The page caches of the files mapped MAP_SHARED, by file.
+    pub(crate) shared_files: SharedFiles,
+    /// The semaphore devices /dev/usemaclone made.
+    pub(crate) usemas: crate::usema::Usemas,
     pub(crate) stats: RunStats,
     /// A time slice a debugger stopped, resumed by the next run.
     pub(crate) paused: Option<debug::Paused>,
@@ -140,6 +144,8 @@ impl Kernel {
             outside: None,
             share_groups: BTreeMap::new(),
             locks: RecordLocks::default(),
+            shared_files: SharedFiles::default(),
+            usemas: crate::usema::Usemas::default(),
             stats: RunStats::default(),
             paused: None,
             idle_rounds: 0,
@@ -156,6 +162,18 @@ impl Kernel {
                 self.locks.closed(id, pid);
             }
         }
+    }
+
+    /// The page cache of `file` when a mapping of it is live (so read(2),
+    /// write(2) and size changes keep in step with the mappings).
+    pub(crate) fn mapped_pages(
+        &mut self,
+        file: &crate::files::OpenFile,
+    ) -> Option<Rc<SharedObject>> {
+        if self.shared_files.is_empty() {
+            return None;
+        }
+        self.shared_files.get(crate::locks::FileId::of(file)?)
     }
 
     /// Sends --strace lines and warnings somewhere other than stderr.

@@ -81,6 +81,7 @@ impl Kernel {
             next_tick: u64::MAX,
             n32: exe.is_n32(),
             share_group: None,
+            prda: None,
             execs: 0,
             exec_path: None,
         };
@@ -181,6 +182,13 @@ impl Kernel {
         let group = *parent.share_group.get_or_insert(parent.pid);
         child.share_group = Some(group);
         child.mem = AddressSpace::default(); // the group's, loaded when it runs
+                                             // Its own PRDA: a copy of the parent's, holding its own pid.
+        child.prda = parent.mem.copy_page(image::PRDA_ADDR).map(|mut prda| {
+            for addr in image::PRDA_PID {
+                prda.write((addr - image::PRDA_ADDR) as usize, &pid.to_be_bytes());
+            }
+            prda
+        });
         self.share_groups
             .entry(group)
             .or_insert_with(|| (AddressSpace::default(), parent.pid));
@@ -211,6 +219,9 @@ impl Kernel {
             return;
         };
         std::mem::swap(&mut p.mem, mem);
+        if let Some(prda) = p.prda.take() {
+            p.mem.put_page(image::PRDA_ADDR, prda);
+        }
         if *last != p.pid {
             p.cpu.flush_code_cache();
             p.cpu.clear_ll_bit();
@@ -221,6 +232,7 @@ impl Kernel {
     /// After its slice, a member gives the address space back to its group.
     pub(crate) fn park_shared_memory(&mut self, p: &mut Process) {
         if let Some((mem, _)) = p.share_group.and_then(|g| self.share_groups.get_mut(&g)) {
+            p.prda = p.mem.take_page(image::PRDA_ADDR);
             std::mem::swap(&mut p.mem, mem);
         }
     }
@@ -230,6 +242,7 @@ impl Kernel {
     pub(crate) fn leave_share_group(&mut self, p: &mut Process) {
         if let Some(g) = p.share_group.take() {
             if let Some((mem, _)) = self.share_groups.get_mut(&g) {
+                drop(p.mem.take_page(image::PRDA_ADDR)); // its own, not the group's
                 *mem = std::mem::take(&mut p.mem);
             }
         }

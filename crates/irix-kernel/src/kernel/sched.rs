@@ -103,6 +103,13 @@ impl Kernel {
                     p.user_cycles() + self.config.quantum_cycles,
                 ),
             };
+            if resumed.is_none() {
+                // The slice boundary is a clock interrupt, and the return
+                // from it (ERET) clears LLbit (R4000 User's Manual, LL):
+                // an SC after another process ran fails, so memory shared
+                // between processes keeps its atomic sequences atomic.
+                p.cpu.clear_ll_bit();
+            }
             self.load_shared_memory(&mut p);
             let calls_before = self.syscalls;
             let end = if self.outside_profiled(pid) {

@@ -3,8 +3,10 @@
 //! R4000 in IRIX.
 //!
 //! Contents: `AddressSpace` (this file), `regions` (the mappings and what
-//! backs them: zeroes or a file), `budget` (the run's one memory limit and
-//! the cost model of memory work).
+//! backs them: zeroes, a file, or a shared object), `shared` (the pages of
+//! MAP_SHARED mappings, one copy for every process and for the file's
+//! read(2) and write(2)), `budget` (the run's one memory limit and the cost
+//! model of memory work).
 //!
 //! Mapping costs nothing but a region entry: untouched bss, heap, stack and
 //! mmap pages have no host memory. The first access to a page materialises
@@ -12,6 +14,8 @@
 //! directory, 10 bits of page, 12 bits of offset), so the hot path is two
 //! indexed loads and no hashing. An untouched anonymous page first reads as
 //! the budget's shared zero page; a file-backed one is read from its file.
+//! A MAP_SHARED region's pages never enter the table: each access to one
+//! takes the cold path to its [`SharedObject`], which holds the only copy.
 //! Pages are reference-counted: `fork` clones the table and a page is copied
 //! only when one side writes it (copy-on-write through `Rc::make_mut`); the
 //! zero page is copied the same way on its first write. The kernel's own
@@ -29,6 +33,7 @@
 
 mod budget;
 mod regions;
+mod shared;
 
 use std::rc::Rc;
 
@@ -37,6 +42,7 @@ use cpu_mips::{MemFault, Memory};
 
 pub use budget::{cost, Budget};
 pub use regions::{Backing, FileSource, Region};
+pub use shared::{SharedFiles, SharedObject};
 
 use budget::{PageData, PAGE_BYTES};
 use regions::Regions;
@@ -120,6 +126,34 @@ fn writable_data<'a>(page: &'a mut Page, budget: &Budget) -> Option<&'a mut Page
         budget.add_work(cost::PAGE_CYCLES);
     }
     Some(Rc::make_mut(&mut page.data))
+}
+
+/// A page taken out of an address space to be kept by one process: an
+/// sproc member's PRDA, private while the rest of the space is shared.
+/// Gives its memory back when dropped, if no space shares it; a clone
+/// shares the bytes until either copy is written (a fork's copy).
+#[derive(Clone)]
+pub struct PrivatePage {
+    page: Page,
+    budget: Rc<Budget>,
+}
+
+impl PrivatePage {
+    /// Writes `bytes` at `offset` into the page (copying it first if it
+    /// is shared).
+    pub fn write(&mut self, offset: usize, bytes: &[u8]) {
+        if let Some(data) = writable_data(&mut self.page, &self.budget) {
+            data[offset..offset + bytes.len()].copy_from_slice(bytes);
+        }
+    }
+}
+
+impl Drop for PrivatePage {
+    fn drop(&mut self) {
+        if Rc::strong_count(&self.page.data) == 1 {
+            self.budget.release(PAGE_COST);
+        }
+    }
 }
 
 /// Rounds `addr` down to its page.
@@ -238,6 +272,45 @@ impl AddressSpace {
     fn page_mut(&mut self, addr: u32) -> Option<&mut Page> {
         let (d, s) = slot(addr);
         self.dirs.get_mut(d)?.as_mut()?[s].as_mut()
+    }
+
+    /// Takes the page holding `addr` out of the table (the region stays
+    /// mapped: a touch now makes a fresh page), for one process to keep.
+    /// None if the page is untouched.
+    pub fn take_page(&mut self, addr: u32) -> Option<PrivatePage> {
+        let page = self.page_mut(addr)?.clone();
+        let (d, s) = slot(addr);
+        self.dirs[d].as_mut()?[s] = None;
+        // The table no longer holds it: the kept page carries its charge.
+        Some(PrivatePage {
+            page,
+            budget: self.budget.clone(),
+        })
+    }
+
+    /// A copy of the page holding `addr` (shared until either is written),
+    /// if touched.
+    pub fn copy_page(&self, addr: u32) -> Option<PrivatePage> {
+        Some(PrivatePage {
+            page: self.page(addr)?.clone(),
+            budget: self.budget.clone(),
+        })
+    }
+
+    /// Puts a kept page back at `addr`, replacing what the table holds
+    /// there (with that page's permissions); nothing if `addr` is unmapped.
+    pub fn put_page(&mut self, addr: u32, mut kept: PrivatePage) {
+        if self.page(addr).is_none() && self.fault_in(addr).is_none() {
+            return;
+        }
+        // `kept` is left holding the zero page, so its drop releases nothing.
+        let data = std::mem::replace(&mut kept.page.data, self.budget.zero.clone());
+        if let Some(slot) = self.page_mut(addr) {
+            let old = std::mem::replace(&mut slot.data, data);
+            if Rc::strong_count(&old) == 1 {
+                self.budget.release(PAGE_COST);
+            }
+        }
     }
 
     /// Is `addr` mapped (touched or not)?
@@ -373,6 +446,9 @@ impl AddressSpace {
     #[inline(never)]
     fn fault_in(&mut self, addr: u32) -> Option<&mut Page> {
         let (start, region) = self.regions.find(addr)?;
+        if region.backing.shared_at(0).is_some() {
+            return None; // reached through `shared_at`, never copied in
+        }
         let perms = region.perms;
         let data = if region.backing.is_anon() {
             self.budget.zero.clone()
@@ -399,6 +475,34 @@ impl AddressSpace {
         let dir = self.dirs[d].as_mut()?;
         dir[s] = Some(Page { perms, data });
         dir[s].as_mut()
+    }
+
+    /// For an address in a MAP_SHARED region: its object and the object
+    /// offset, or the fault an access needing `need` takes there. None for
+    /// any other address.
+    fn shared_at(&self, addr: u32, need: Perms) -> Option<Result<(&SharedObject, u64), MemFault>> {
+        let (start, region) = self.regions.find(addr)?;
+        let at = region.backing.shared_at(u64::from(addr - start))?;
+        Some(if region.perms.contains(need) {
+            Ok(at)
+        } else {
+            Err(MemFault::Protection)
+        })
+    }
+
+    /// The shared objects mapped in `[start, start+len)` (page-rounded),
+    /// each with the object offsets inside the range: what msync(2)
+    /// writes back. ENOMEM if part of the range is unmapped.
+    pub fn shared_in(
+        &self,
+        start: u64,
+        len: u64,
+    ) -> Result<Vec<(Rc<SharedObject>, u64, u64)>, Errno> {
+        let (first, end) = (page_floor(start), page_ceil(start + len));
+        if end > USER_TOP || !self.regions.covers(first as u32, end as u32) {
+            return Err(Errno::ENOMEM);
+        }
+        Ok(self.regions.shared_in(first as u32, end as u32))
     }
 
     /// The page for an access needing `need`, faulting it in if untouched.
@@ -433,6 +537,12 @@ impl AddressSpace {
         let (start, region) = self.regions.find(addr).ok_or(Errno::EFAULT)?;
         if !region.perms.contains(Perms::R) {
             return Err(Errno::EFAULT);
+        }
+        let page_off = u64::from((addr & !(PAGE_SIZE - 1)) - start);
+        if let Some((object, off)) = region.backing.shared_at(page_off) {
+            let mut page = [0u8; PAGE_BYTES];
+            object.read(off, &mut page)?;
+            return Ok(f(&page));
         }
         if region.backing.is_anon() {
             return Ok(f(&self.budget.zero));
@@ -493,6 +603,12 @@ impl AddressSpace {
             let a = addr + done as u32;
             let off = (a & (PAGE_SIZE - 1)) as usize;
             let n = (PAGE_BYTES - off).min(data.len() - done);
+            if let Some(at) = self.shared_at(a, Perms::empty()) {
+                let (object, off) = at.map_err(|_| Errno::EFAULT)?;
+                object.write(off, &data[done..done + n])?;
+                done += n;
+                continue;
+            }
             let (d, s) = slot(a);
             if self.page(a).is_none() {
                 self.fault_in(a).ok_or(Errno::ENOMEM)?;
@@ -585,16 +701,43 @@ impl AddressSpace {
             out.copy_from_slice(&page.data[off..off + N]);
             return Ok(out);
         }
-        let page = self.access(addr, need)?;
+        self.load_cold(addr, need)
+    }
+
+    /// A load from a page not in the table: a shared region's object, or
+    /// a page faulted in now.
+    #[cold]
+    #[inline(never)]
+    fn load_cold<const N: usize>(&mut self, addr: u32, need: Perms) -> Result<[u8; N], MemFault> {
         let mut out = [0; N];
+        if let Some(at) = self.shared_at(addr, need) {
+            let (object, off) = at?;
+            object.read(off, &mut out).map_err(|_| MemFault::Unmapped)?;
+            return Ok(out);
+        }
+        let off = (addr & (PAGE_SIZE - 1)) as usize;
+        let page = self.access(addr, need)?;
         out.copy_from_slice(&page.data[off..off + N]);
         Ok(out)
+    }
+
+    /// A store to a page not in the table: into a shared region's object,
+    /// or into a page faulted in now.
+    #[cold]
+    #[inline(never)]
+    fn store_cold<const N: usize>(&mut self, addr: u32, bytes: [u8; N]) -> Result<(), MemFault> {
+        if let Some(at) = self.shared_at(addr, Perms::W) {
+            let (object, off) = at?;
+            return object.write(off, &bytes).map_err(|_| MemFault::Unmapped);
+        }
+        self.fault_in(addr).ok_or(MemFault::Unmapped)?;
+        self.store(addr, bytes)
     }
 
     #[inline(always)]
     fn store<const N: usize>(&mut self, addr: u32, bytes: [u8; N]) -> Result<(), MemFault> {
         if self.page(addr).is_none() {
-            self.fault_in(addr).ok_or(MemFault::Unmapped)?;
+            return self.store_cold(addr, bytes);
         }
         let (d, s) = slot(addr);
         let page = self
@@ -793,5 +936,47 @@ mod tests {
         m.read_bytes(0x40_0f9e, &mut b).unwrap();
         assert_eq!(b, [0xab, 0xab, 0, 0], "bytes past len are zero");
         assert_eq!(m.load32(0x40_2000), Ok(0));
+    }
+    /// A MAP_SHARED region is one copy: a fork's store is the parent's,
+    /// and kernel copies reach the same bytes.
+    #[test]
+    fn a_shared_region_is_one_copy_for_a_fork_and_its_parent() {
+        let budget = Budget::new(1 << 20);
+        let mut parent = AddressSpace::new(budget.clone());
+        let backing = Backing::Shared {
+            object: SharedObject::anonymous(budget.clone()),
+            offset: 0,
+        };
+        parent.map(0x1000, 8192, RW, backing).unwrap();
+        parent.store32(0x1000, 7).unwrap();
+        let mut child = parent.clone();
+        child.store32(0x1000, 9).unwrap();
+        child.write_bytes(0x2ffe, &[1, 2]).unwrap();
+        assert_eq!(parent.load32(0x1000), Ok(9));
+        assert_eq!(parent.load16(0x2ffe), Ok(0x0102));
+        parent.protect(0x2000, 4096, Perms::R).unwrap();
+        assert_eq!(parent.store8(0x2000, 1), Err(MemFault::Protection));
+        drop((parent, child));
+        assert_eq!(budget.used(), 0, "everything is given back");
+    }
+
+    /// An sproc member's PRDA: taken out of the shared space while others
+    /// run, put back with its bytes; no charge is lost or doubled.
+    #[test]
+    fn a_private_page_taken_out_and_put_back_keeps_its_bytes() {
+        let budget = Budget::new(1 << 20);
+        let mut m = AddressSpace::new(budget.clone());
+        m.map_anon(0x20_0000, 4096, RW).unwrap();
+        m.store32(0x20_0e00, 100).unwrap();
+        let mine = m.take_page(0x20_0000).unwrap();
+        assert_eq!(m.load32(0x20_0e00), Ok(0), "another member's fresh page");
+        let mut theirs = m.copy_page(0x20_0000).unwrap();
+        theirs.write(0xe00, &101u32.to_be_bytes());
+        m.put_page(0x20_0000, mine);
+        assert_eq!(m.load32(0x20_0e00), Ok(100));
+        m.put_page(0x20_0000, theirs);
+        assert_eq!(m.load32(0x20_0e00), Ok(101));
+        drop(m);
+        assert_eq!(budget.used(), 0, "everything is given back");
     }
 }

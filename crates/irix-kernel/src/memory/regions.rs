@@ -9,6 +9,7 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::rc::Rc;
 
+use super::shared::SharedObject;
 use super::Perms;
 
 /// Where a file-backed region's bytes come from: read a page at a time.
@@ -55,6 +56,12 @@ pub enum Backing {
         offset: u64,
         len: u64,
     },
+    /// A MAP_SHARED mapping: the object's bytes from `offset` at the
+    /// region's start. Its pages are the object's, never copied.
+    Shared {
+        object: Rc<SharedObject>,
+        offset: u64,
+    },
 }
 
 impl fmt::Debug for Backing {
@@ -62,6 +69,7 @@ impl fmt::Debug for Backing {
         match self {
             Backing::Anon => f.write_str("Anon"),
             Backing::File { offset, len, .. } => write!(f, "File({offset:#x}+{len:#x})"),
+            Backing::Shared { offset, .. } => write!(f, "Shared({offset:#x})"),
         }
     }
 }
@@ -80,15 +88,20 @@ impl Backing {
                 offset: offset + skip,
                 len: len.saturating_sub(skip),
             },
+            Backing::Shared { object, offset } => Backing::Shared {
+                object: object.clone(),
+                offset: offset + skip,
+            },
         }
     }
 
     /// Fills `page` with the bytes at `off` bytes into the region; true if
-    /// a file was read (zeroes otherwise).
+    /// a file was read (zeroes otherwise). A shared region's pages are
+    /// never copied out, so it is never asked.
     pub(crate) fn fill(&self, off: u64, page: &mut [u8]) -> bool {
         page.fill(0);
         match self {
-            Backing::Anon => false,
+            Backing::Anon | Backing::Shared { .. } => false,
             Backing::File {
                 source,
                 offset,
@@ -105,6 +118,15 @@ impl Backing {
 
     pub(crate) fn is_anon(&self) -> bool {
         matches!(self, Backing::Anon)
+    }
+
+    /// The shared object and the object offset of the byte `off` bytes
+    /// into the region, for a MAP_SHARED region.
+    pub(crate) fn shared_at(&self, off: u64) -> Option<(&SharedObject, u64)> {
+        match self {
+            Backing::Shared { object, offset } => Some((object, offset + off)),
+            _ => None,
+        }
     }
 }
 
@@ -183,6 +205,23 @@ impl Regions {
     pub fn insert(&mut self, start: u32, region: Region) {
         self.remove(start, region.end);
         self.map.insert(start, region);
+    }
+
+    /// The shared objects mapped in `[start, end)`, each with the object
+    /// offsets of the part inside the range (for msync).
+    pub fn shared_in(&self, start: u32, end: u32) -> Vec<(Rc<SharedObject>, u64, u64)> {
+        let first = self.find(start).map_or(start, |(s, _)| s);
+        self.map
+            .range(first..end)
+            .filter_map(|(&s, r)| {
+                let Backing::Shared { object, offset } = &r.backing else {
+                    return None;
+                };
+                let (from, to) = (s.max(start), r.end.min(end));
+                let base = offset + u64::from(from - s);
+                Some((object.clone(), base, base + u64::from(to - from)))
+            })
+            .collect()
     }
 
     /// Sets the permissions of `[start, end)`, which must be covered.

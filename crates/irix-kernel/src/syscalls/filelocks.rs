@@ -116,12 +116,12 @@ pub(super) fn record_lock(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResul
 /// makes the file at least as long as the range's end (l_len 0: its
 /// start), never shorter: IRIX's usinit sizes its arena file this way
 /// before mapping it. A range ending beyond 2 GiB (o32's off_t) is EINVAL.
-pub(super) fn file_space(p: &mut Process, a: &Args) -> SysResult {
-    use std::os::unix::fs::FileExt;
+pub(super) fn file_space(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let flock = Flock::read(p, a.ptr(2))?;
     let file = p.fds.get(a.fd(0))?;
     let mut f = file.borrow_mut();
     FileId::of(&f).ok_or(Errno::EINVAL)?;
+    let pages = k.mapped_pages(&f);
     if f.flags & oflag::O_ACCMODE == oflag::O_RDONLY {
         return Err(Errno::EBADF);
     }
@@ -133,8 +133,14 @@ pub(super) fn file_space(p: &mut Process, a: &Args) -> SysResult {
     if range.end.unwrap_or(range.start) > i32::MAX as u64 {
         return Err(Errno::EINVAL);
     }
+    super::fs::changing(pages, || resize(host, a.word(1), range, size))
+}
+
+/// F_ALLOCSP's or F_FREESP's change of a file `size` bytes long.
+fn resize(host: &std::fs::File, cmd: u32, range: Range, size: u64) -> SysResult {
+    use std::os::unix::fs::FileExt;
     let set_len = |len: u64| host.set_len(len).map_err(|e| io_errno(&e));
-    match (a.word(1), range.end) {
+    match (cmd, range.end) {
         (F_ALLOCSP, end) => {
             let want = end.unwrap_or(range.start);
             if want > size {

@@ -5,7 +5,7 @@ use std::fs::{self, OpenOptions};
 use std::io::SeekFrom;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 
-use super::{filelocks, Args, Ret, SysResult};
+use super::{filelocks, usema, Args, Ret, SysResult};
 use crate::abi::flags::{fcntl::*, ioctl::TCGETA, seek::*, STAT_VER_O32};
 use crate::abi::limits::PATH_MAX;
 use crate::files::{io_errno, oflag, FileKind, Io, OpenFile};
@@ -34,11 +34,16 @@ fn resolve(
     k.vfs.resolve(&p.cwd, &path, follow).map(|(host, _)| host)
 }
 
-/// read(fd, buf, n): v0 = bytes read, 0 at end of file.
-pub fn read(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+/// read(fd, buf, n): v0 = bytes read, 0 at end of file. A file mapped
+/// MAP_SHARED has its mappings' stores written back first, so the read
+/// sees them.
+pub fn read(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (fd, buf, n) = (a.fd(0), a.ptr(1), a.size(2).min(MAX_IO));
     let file = p.fds.get(fd)?;
     p.mem.check_writable(buf, n)?;
+    if let Some(pages) = k.mapped_pages(&file.borrow()) {
+        pages.sync_all();
+    }
     let mut data = vec![0; n as usize];
     let got = match file.borrow_mut().read(&mut data)? {
         Io::Done(got) => got,
@@ -55,10 +60,38 @@ pub fn read(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// written or a piece is short (a full pipe): a regular file takes the
 /// whole request, as write(2) promises (IRIX's pixie treats a short write
 /// to its output file as a failure). An error after some bytes were
-/// written returns their count.
-pub fn write(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (fd, buf, total) = (a.fd(0), a.ptr(1), a.size(2));
-    let file = p.fds.get(fd)?;
+/// written returns their count. A file mapped MAP_SHARED keeps in step
+/// with its mappings (see [`changing`]).
+pub fn write(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let file = p.fds.get(a.fd(0))?;
+    let pages = k.mapped_pages(&file.borrow());
+    changing(pages, || write_pieces(p, &file, a))
+}
+
+/// Runs `change`, a change of a file's bytes or size, with the file's
+/// mapped pages (if it is mapped MAP_SHARED) in step: their stores go to
+/// the file first, and they are read from the file again after.
+pub(super) fn changing<R>(
+    pages: Option<std::rc::Rc<crate::memory::SharedObject>>,
+    change: impl FnOnce() -> R,
+) -> R {
+    if let Some(pages) = &pages {
+        pages.sync_all();
+    }
+    let r = change();
+    if let Some(pages) = &pages {
+        pages.invalidate();
+    }
+    r
+}
+
+/// write(2)'s transfer, in pieces.
+fn write_pieces(
+    p: &mut Process,
+    file: &std::rc::Rc<std::cell::RefCell<OpenFile>>,
+    a: &Args,
+) -> SysResult {
+    let (buf, total) = (a.ptr(1), a.size(2));
     let mut done = 0u32;
     loop {
         let n = (total - done).min(MAX_IO);
@@ -105,6 +138,9 @@ pub fn creat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 fn open_at(k: &mut Kernel, p: &mut Process, path: u32, flags: u32, mode: u32) -> SysResult {
     let name = path_arg(p, path)?;
     let (host, guest) = k.vfs.resolve(&p.cwd, &name, Follow::Yes)?;
+    if usema::is_device(&guest) {
+        return usema::open(k, p, flags, guest);
+    }
     let mut opts = OpenOptions::new();
     match flags & oflag::O_ACCMODE {
         oflag::O_RDONLY => opts.read(true),
@@ -286,6 +322,11 @@ pub fn chmod(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 pub fn fchmod(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let file = p.fds.get(a.fd(0))?;
     let f = file.borrow();
+    if matches!(f.kind, FileKind::Usema(_)) {
+        // IRIX libc's usinit sets its semaphore device's mode and goes on
+        // whatever the answer; the device has no mode to keep.
+        return Ok(Ret::Val(0));
+    }
     let (FileKind::Host(host) | FileKind::Dir { file: host, .. }) = &f.kind else {
         return Err(Errno::EINVAL);
     };
@@ -298,10 +339,11 @@ pub fn fchmod(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// pc-sampling runtime truncates mon.out before writing it). EINVAL for a
 /// negative length or a descriptor that is not a regular file, EBADF for
 /// one not open for writing.
-pub fn ftruncate(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn ftruncate(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let length = a.word(1) as i32;
     let file = p.fds.get(a.fd(0))?;
     let f = file.borrow();
+    let pages = k.mapped_pages(&f);
     let FileKind::Host(host) = &f.kind else {
         return Err(Errno::EINVAL);
     };
@@ -311,7 +353,7 @@ pub fn ftruncate(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if length < 0 || !host.metadata().is_ok_and(|m| m.is_file()) {
         return Err(Errno::EINVAL);
     }
-    host.set_len(length as u64).map_err(|e| io_errno(&e))?;
+    changing(pages, || host.set_len(length as u64)).map_err(|e| io_errno(&e))?;
     Ok(Ret::Val(0))
 }
 
@@ -339,7 +381,7 @@ pub fn fcntl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             Ok(Ret::Val(0))
         }
         F_GETLK | F_SETLK | F_SETLKW => filelocks::record_lock(k, p, a),
-        F_ALLOCSP | F_FREESP => filelocks::file_space(p, a),
+        F_ALLOCSP | F_FREESP => filelocks::file_space(k, p, a),
         _ => Err(Errno::EINVAL),
     }
 }
@@ -351,8 +393,15 @@ pub fn fcntl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// in a public source: libc's isatty() relies only on success vs ENOTTY.
 const TERMIO_SIZE: usize = 4 * 2 + 1 + 23;
 
-pub fn ioctl(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn ioctl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let file = p.fds.get(a.fd(0))?;
+    let sema = match &file.borrow().kind {
+        FileKind::Usema(sema) => Some(sema.clone()),
+        _ => None,
+    };
+    if let Some(sema) = sema {
+        return usema::ioctl(k, p, sema.as_deref(), a.word(1), a.ptr(2));
+    }
     match a.word(1) {
         TCGETA if file.borrow().is_terminal() => {
             // A cooked terminal: ICRNL|IXON, OPOST|ONLCR, B9600|CS8|CREAD,
@@ -444,9 +493,25 @@ pub fn fxstat(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
                 return Err(Errno::EINVAL);
             }
             let mut b = [0u8; 136];
-            b[20..24].copy_from_slice(&0o010600u32.to_be_bytes()); // S_IFIFO | rw-------
-            b[24..28].copy_from_slice(&1u32.to_be_bytes());
-            b[80..84].copy_from_slice(&(crate::pipe::PIPE_CAPACITY as u32).to_be_bytes());
+            let mut put = |off: usize, v: u32| b[off..off + 4].copy_from_slice(&v.to_be_bytes());
+            match &file.borrow().kind {
+                // A semaphore device: S_IFCHR | rw-------, its number in
+                // st_rdev (what an attach names) and st_ino.
+                FileKind::Usema(sema) => {
+                    let dev = sema
+                        .as_ref()
+                        .map_or(crate::usema::USEMA_MAJOR << 18, |s| s.dev());
+                    put(20, 0o020600);
+                    put(16, dev & 0x3ffff);
+                    put(36, dev);
+                }
+                // A pipe: S_IFIFO | rw-------.
+                _ => {
+                    put(20, 0o010600);
+                    put(80, crate::pipe::PIPE_CAPACITY as u32);
+                }
+            }
+            put(24, 1);
             p.mem.write_bytes(a.ptr(2), &b)?;
             Ok(Ret::Val(0))
         }

@@ -3,11 +3,15 @@
 use std::rc::Rc;
 
 use super::{Args, Ret, SysResult};
+use std::os::unix::fs::MetadataExt;
+
 use crate::abi::flags::mmap::*;
+use crate::abi::flags::oflag::{O_ACCMODE, O_RDONLY, O_RDWR, O_WRONLY};
 use crate::files::FileKind;
 use crate::image::MMAP_BASE;
 use crate::kernel::Kernel;
-use crate::memory::{page_ceil, Backing, Perms, PAGE_SIZE, USER_TOP};
+use crate::locks::FileId;
+use crate::memory::{page_ceil, Backing, Perms, SharedObject, PAGE_SIZE, USER_TOP};
 use crate::process::Process;
 use crate::Errno;
 
@@ -48,10 +52,17 @@ fn fits_budget(k: &Kernel, bytes: u64) -> bool {
     bytes <= k.budget.available()
 }
 
-/// mmap(addr, len, prot, flags, fd, off): anonymous and private file
-/// mappings. A MAP_SHARED file mapping is refused with ENOSYS rather than
-/// faked (its writes would have to reach the file). A file mapping is read
-/// page by page as it is touched.
+/// mmap(addr, len, prot, flags, fd, off): anonymous and file mappings,
+/// private or shared. A private file mapping is read page by page as it is
+/// touched and its written pages are the process's own. A MAP_SHARED
+/// mapping's pages belong to a [`SharedObject`]: every process mapping the
+/// same file (or sharing anonymous memory through fork) reaches the same
+/// bytes, and read(2)/write(2) of the file see them (`memory::shared`).
+///
+/// Errors beyond EINVAL/ENOMEM (IRIX mmap(2)): EBADF for a descriptor not
+/// open; EACCES when the file is not open for reading, or a MAP_SHARED
+/// PROT_WRITE mapping's file is not open for writing; ENODEV for anything
+/// but a regular file or /dev/zero.
 pub fn mmap(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (hint, len, prot, flags, fd, off) = (
         a.ptr(0),
@@ -64,12 +75,11 @@ pub fn mmap(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if len == 0 || prot & !PROT_MASK != 0 || off % PAGE_SIZE != 0 {
         return Err(Errno::EINVAL);
     }
-    match flags & (MAP_SHARED | MAP_PRIVATE) {
-        MAP_PRIVATE => {}
-        MAP_SHARED if flags & MAP_ANONYMOUS != 0 => {}
-        MAP_SHARED => return Err(Errno::ENOSYS),
+    let shared = match flags & (MAP_SHARED | MAP_PRIVATE) {
+        MAP_PRIVATE => false,
+        MAP_SHARED => true,
         _ => return Err(Errno::EINVAL),
-    }
+    };
     let size = page_ceil(len as u64);
     if !fits_budget(k, size) {
         return Err(Errno::ENOMEM);
@@ -82,36 +92,89 @@ pub fn mmap(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     } else {
         find_free(p, size)?
     };
-    // A regular file is mapped page by page as it is touched; /dev/zero
-    // gives zero-filled memory, as under SVR4 (IRIX's rld maps it for its
-    // heap). Anything else, a FIFO, terminal or other device, would block
-    // the emulator or never end (mmap(2): ENODEV).
-    let backing = if flags & MAP_ANONYMOUS == 0 {
-        let file = p.fds.get(fd)?;
-        let f = file.borrow();
-        match &f.kind {
-            FileKind::Device(dev) if is_zero_device(dev) => Backing::Anon,
-            FileKind::Host(host) => {
-                let meta = host.metadata().map_err(|e| crate::files::io_errno(&e))?;
-                if !meta.is_file() {
-                    return Err(Errno::ENODEV);
-                }
-                let own = host.try_clone().map_err(|_| Errno::ENOMEM)?;
-                Backing::File {
-                    source: Rc::new(own),
-                    offset: u64::from(off),
-                    len: size,
-                }
-            }
-            _ => return Err(Errno::ENODEV),
-        }
+    let backing = if flags & MAP_ANONYMOUS != 0 {
+        anonymous(k, shared)
     } else {
-        Backing::Anon
+        file_backing(k, p, fd, u64::from(off), size, prot, shared)?
     };
     let perms = page_perms(prot);
     p.mem.map(addr as u64, size, perms, backing)?;
     p.cpu.invalidate_code(addr, size as u32);
     Ok(Ret::Val(addr))
+}
+
+/// Zero-filled memory: the process's own pages, or (MAP_SHARED) an object
+/// its children share after fork.
+fn anonymous(k: &Kernel, shared: bool) -> Backing {
+    if shared {
+        Backing::Shared {
+            object: SharedObject::anonymous(k.budget.clone()),
+            offset: 0,
+        }
+    } else {
+        Backing::Anon
+    }
+}
+
+/// What a mapping of descriptor `fd` from `off` holds. A regular file is
+/// mapped page by page as it is touched; /dev/zero gives zero-filled
+/// memory, as under SVR4 (IRIX's rld maps it for its heap). Anything else,
+/// a FIFO, terminal or other device, would block the emulator or never end
+/// (mmap(2): ENODEV).
+fn file_backing(
+    k: &mut Kernel,
+    p: &Process,
+    fd: u32,
+    off: u64,
+    size: u64,
+    prot: u32,
+    shared: bool,
+) -> Result<Backing, Errno> {
+    let file = p.fds.get(fd)?;
+    let f = file.borrow();
+    let host = match &f.kind {
+        FileKind::Device(dev) if is_zero_device(dev) => return Ok(anonymous(k, shared)),
+        FileKind::Host(host) => host,
+        _ => return Err(Errno::ENODEV),
+    };
+    let meta = host.metadata().map_err(|e| crate::files::io_errno(&e))?;
+    if !meta.is_file() {
+        return Err(Errno::ENODEV);
+    }
+    let mode = f.flags & O_ACCMODE;
+    if mode == O_WRONLY || (shared && prot & PROT_WRITE != 0 && mode == O_RDONLY) {
+        return Err(Errno::EACCES);
+    }
+    let own = host.try_clone().map_err(|_| Errno::ENOMEM)?;
+    if !shared {
+        return Ok(Backing::File {
+            source: Rc::new(own),
+            offset: off,
+            len: size,
+        });
+    }
+    let writable = mode == O_RDWR;
+    let id = FileId {
+        dev: meta.dev(),
+        ino: meta.ino(),
+    };
+    let object = match k.shared_files.get(id) {
+        Some(object) => {
+            if writable {
+                object.offer_writable(own);
+            }
+            object
+        }
+        None => {
+            let object = SharedObject::file(own, writable, k.budget.clone());
+            k.shared_files.insert(id, &object);
+            object
+        }
+    };
+    Ok(Backing::Shared {
+        object,
+        offset: off,
+    })
 }
 
 /// Is `f` the zero device? The host's /dev/zero (the private one irix-emu
@@ -154,6 +217,29 @@ pub fn munmap(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     }
     p.mem.unmap(addr as u64, len as u64);
     p.cpu.invalidate_code(addr, len);
+    Ok(Ret::Val(0))
+}
+
+/// msync(addr, len, flags): writes the MAP_SHARED file pages of the range
+/// back to their files (IRIX msync(2)); MS_INVALIDATE also drops the cached
+/// copies, so the next access reads the file. Writing back is synchronous
+/// for MS_ASYNC too. EINVAL for an unaligned address, an unknown flag or
+/// MS_ASYNC with MS_SYNC; ENOMEM when part of the range is unmapped.
+/// Private and anonymous pages need nothing.
+pub fn msync(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (addr, len, flags) = (a.ptr(0), a.size(1), a.word(2));
+    if addr % PAGE_SIZE != 0
+        || flags & !(MS_ASYNC | MS_SYNC | MS_INVALIDATE) != 0
+        || flags & (MS_ASYNC | MS_SYNC) == MS_ASYNC | MS_SYNC
+    {
+        return Err(Errno::EINVAL);
+    }
+    for (object, start, end) in p.mem.shared_in(addr as u64, len as u64)? {
+        object.sync(start, end);
+        if flags & MS_INVALIDATE != 0 {
+            object.invalidate();
+        }
+    }
     Ok(Ret::Val(0))
 }
 

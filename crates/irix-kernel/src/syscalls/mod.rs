@@ -14,8 +14,9 @@
 //!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat,
 //!   chmod, fchmod; `dirs`: getdents, ngetdents64
 //! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
+//! - `usema`: opening /dev/usemaclone and /dev/usema, their ioctls
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
-//! - `mem`: brk, mmap, munmap, mprotect, getpagesize
+//! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
 //! - `info`: getpid, getuid, getgid, utssys (uname), ulimit
 //! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
@@ -36,6 +37,7 @@ mod sgi;
 mod strace;
 pub mod syssgi;
 mod time;
+mod usema;
 
 pub use args::Args;
 
@@ -152,7 +154,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::TIMES,        "times",        &[Ptr], time::times, Full),
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
     call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
-    call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA only; other requests ENOTTY")),
+    call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA on a terminal, the usema(7M) requests on a semaphore device; other requests ENOTTY or EINVAL")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE; other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
@@ -169,9 +171,10 @@ pub static TABLE: &[Syscall] = &[
     call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
     call(sys::PRCTL,        "prctl",        &[Int, Hex, Hex], sgi::prctl, Partial("PR_MAXPROCS, PR_MAXPPROCS, PR_ISBLOCKED, PR_GETNSHARE; other options ENOSYS")),
     call(sys::SPROCSP,      "sprocsp",      &[Hex, Hex, Hex, Hex, Int], proc::sprocsp, Partial("as sproc")),
-    call(sys::MMAP,         "mmap",         &[Hex, Int, Hex, Hex, Fd, Int], mem::mmap, Partial("MAP_SHARED of a file: ENOSYS")),
+    call(sys::MMAP,         "mmap",         &[Hex, Int, Hex, Hex, Fd, Int], mem::mmap, Partial("a shared file page wholly past the end of the file reads as zeroes (IRIX: SIGBUS)")),
     call(sys::MUNMAP,       "munmap",       &[Hex, Int], mem::munmap, Full),
     call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Hex], mem::mprotect, Full),
+    call(sys::MSYNC,        "msync",        &[Hex, Int, Hex], mem::msync, Full),
     call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
     call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
     call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),

@@ -23,6 +23,7 @@ pub static TABLE: &[Syscall] = &[
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
     call(SGI_ELFMAP,       "SGI_ELFMAP",       &[Fd, Ptr, Int], elfmap::sgi_elfmap, Full),
     call(SGI_TOSSTSAVE,    "SGI_TOSSTSAVE",    &[], tosstsave, Full),
+    call(SGI_FDHI,         "SGI_FDHI",         &[], fdhi, Full),
     call(SGI_USE_FP_BCOPY, "SGI_USE_FP_BCOPY", &[], use_fp_bcopy, Full),
 ];
 
@@ -126,17 +127,26 @@ fn invent(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     }
 }
 
-/// SGI_RDNAME(pid, buf, len): the name of process `pid` (its program's
-/// file name, as `ps` shows it), NUL-terminated and cut to `len` bytes;
-/// returns the length copied without the NUL. ESRCH for no such process.
-/// The pc-sampling runtime names its profile after its own process.
+/// SGI_RDNAME(pid, buf, len): the name of process `pid` as `ps` shows it
+/// (the last component of its program's path, at most [`PSCOMSIZ`] bytes,
+/// as SVR4 keeps u_comm), NUL-terminated and cut to `len` bytes; returns
+/// the length copied without the NUL. ESRCH for no such process. The
+/// pc-sampling runtime names an sproc member's profile `./NAME.mon.PID`
+/// with it.
 fn rdname(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let pid = a.word(0);
-    let name = if pid == p.pid {
-        p.name.clone()
+    let path = if pid == p.pid {
+        &p.name
     } else {
-        k.procs.get(&pid).ok_or(Errno::ESRCH)?.name.clone()
+        &k.procs.get(&pid).ok_or(Errno::ESRCH)?.name
     };
+    let name: String = path
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(PSCOMSIZ)
+        .collect();
     let len = a.word(2) as usize;
     if len == 0 {
         return Ok(Ret::Val(0));
@@ -148,6 +158,16 @@ fn rdname(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     p.mem.write_bytes(a.ptr(1), &bytes)?;
     Ok(Ret::Val(n))
 }
+
+/// SGI_FDHI: the highest open descriptor plus one, what getdtablehi(3)
+/// returns (IRIX libc's usinit asks it where to put its semaphore's
+/// descriptor).
+fn fdhi(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
+    Ok(Ret::Val(p.fds.high_water()))
+}
+
+/// The longest command name a process keeps (SVR4's PSCOMSIZ).
+const PSCOMSIZ: usize = 32;
 
 /// SGI_PATHCONF(path or fd, name, which): pathconf(2) and fpathconf(2).
 /// Every guest file is on one kind of file system, so the path or descriptor

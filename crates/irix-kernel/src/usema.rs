@@ -1,0 +1,185 @@
+//! IRIX's software semaphore device, /dev/usemaclone (IRIX usema(7M)):
+//! "The usemaclone device allocates a new semaphore device, and returns a
+//! file handle to it. [...] The driver provides atomic blocking and
+//! unblocking services."
+//!
+//! IRIX libc's semaphores (usnewsema(3P), uspsema(3P), usvsema(3P)) keep
+//! their count in the shared arena and change it in user mode; the device
+//! is used only when a process must sleep or wake a sleeper. As IRIX 5.3's
+//! libc uses it (seen with --strace, docs/usema.md): uspsema that takes the
+//! count below zero asks the device to block the caller (UIOCBLOCK);
+//! usvsema that finds a sleeper asks it to unblock that process, naming
+//! its pid (UIOCUNBLOCK). The two can arrive in either order (the V may
+//! reach the kernel before the P that it answers), so an unblock of a
+//! process not blocked yet is kept and lets its next block pass at once.
+//!
+//! Blocking uses the kernel's retry: a blocked request returns
+//! `Ret::Block` and runs again when the process is next scheduled, so the
+//! device remembers, per semaphore, who sleeps and who has been released;
+//! a released process's retry returns 0. A run whose processes all sleep
+//! on semaphores ends as a deadlock, as any other.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::{Rc, Weak};
+
+use crate::process::Pid;
+
+/// `'u' << 16 | 's' << 8`: the usema requests' common part.
+const UIOC: u32 = (b'u' as u32) << 16 | (b's' as u32) << 8;
+/// Attach (on /dev/usema): `arg` points at a `usattach_t` (o32: `us_dev`,
+/// the semaphore's device number as fstat gives it, then `us_handle`);
+/// the result is a new descriptor for that semaphore.
+pub const UIOCATTACHSEMA: u32 = UIOC | 2;
+/// Block the caller until an unblock, interruptible by signals.
+pub const UIOCBLOCK: u32 = UIOC | 3;
+/// Block the caller, not interruptible.
+pub const UIOCNOIBLOCK: u32 = UIOC | 5;
+/// Release the blocked process whose pid is the argument (or let its
+/// next block pass).
+pub const UIOCUNBLOCK: u32 = UIOC | 6;
+
+/// The major device number irix-emu gives its semaphore devices (IRIX's
+/// own is not known to matter: libc only hands the number back in an
+/// attach). An IRIX o32 dev_t is the major number above 18 bits of minor.
+pub const USEMA_MAJOR: u32 = 1;
+
+/// One semaphore device (what an open of /dev/usemaclone makes; dup,
+/// fork and sproc share it through the descriptor).
+#[derive(Default)]
+pub struct Usema {
+    /// Its minor device number: which semaphore an attach names.
+    pub minor: u32,
+    state: RefCell<Sleepers>,
+}
+
+/// The semaphore devices of a run, by minor number (weakly: a device lives
+/// while a descriptor holds it).
+#[derive(Default)]
+pub struct Usemas {
+    last: u32,
+    by_minor: BTreeMap<u32, Weak<Usema>>,
+}
+
+impl Usemas {
+    /// A new device (an open of /dev/usemaclone).
+    pub fn clone_device(&mut self) -> Rc<Usema> {
+        self.by_minor.retain(|_, w| w.strong_count() > 0);
+        self.last += 1;
+        let sema = Rc::new(Usema {
+            minor: self.last,
+            ..Usema::default()
+        });
+        self.by_minor.insert(self.last, Rc::downgrade(&sema));
+        sema
+    }
+
+    /// The live device whose dev_t is `dev`.
+    pub fn find(&self, dev: u32) -> Option<Rc<Usema>> {
+        if dev >> 18 != USEMA_MAJOR {
+            return None;
+        }
+        self.by_minor.get(&(dev & 0x3ffff))?.upgrade()
+    }
+}
+
+#[derive(Default)]
+struct Sleepers {
+    /// Processes blocked.
+    waiting: BTreeSet<Pid>,
+    /// Processes released whose block has not returned yet.
+    released: BTreeSet<Pid>,
+    /// Unblocks of a process that was not blocked yet: its next blocks
+    /// pass at once.
+    preposted: BTreeMap<Pid, u32>,
+}
+
+/// What a block request does now.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Block {
+    /// The caller goes on (it was released, or an unblock came first).
+    Pass,
+    /// The caller sleeps; the request is retried.
+    Sleep,
+}
+
+impl Usema {
+    /// Its device number (st_rdev).
+    pub fn dev(&self) -> u32 {
+        USEMA_MAJOR << 18 | self.minor
+    }
+
+    /// `pid` asks to block (first time or a retry).
+    pub fn block(&self, pid: Pid) -> Block {
+        let mut s = self.state.borrow_mut();
+        if s.released.remove(&pid) {
+            return Block::Pass;
+        }
+        if s.waiting.contains(&pid) {
+            return Block::Sleep;
+        }
+        if let Some(n) = s.preposted.get_mut(&pid) {
+            *n -= 1;
+            if *n == 0 {
+                s.preposted.remove(&pid);
+            }
+            return Block::Pass;
+        }
+        s.waiting.insert(pid);
+        Block::Sleep
+    }
+
+    /// Releases `pid` if it is blocked, or lets its next block pass.
+    pub fn unblock(&self, pid: Pid) {
+        let mut s = self.state.borrow_mut();
+        if s.waiting.remove(&pid) {
+            s.released.insert(pid);
+        } else {
+            *s.preposted.entry(pid).or_default() += 1;
+        }
+    }
+
+    /// Processes blocked now.
+    pub fn sleepers(&self) -> usize {
+        self.state.borrow().waiting.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_sleeps_until_an_unblock_names_the_sleeper() {
+        let u = Usema::default();
+        assert_eq!(u.block(100), Block::Sleep);
+        assert_eq!(u.block(101), Block::Sleep);
+        assert_eq!(u.block(100), Block::Sleep, "a retry keeps sleeping");
+        u.unblock(101);
+        assert_eq!(u.block(100), Block::Sleep, "101 was named");
+        assert_eq!(u.block(101), Block::Pass);
+        assert_eq!(u.sleepers(), 1);
+    }
+
+    #[test]
+    fn an_unblock_before_the_block_lets_it_pass_once() {
+        let u = Usema::default();
+        u.unblock(100);
+        assert_eq!(u.block(101), Block::Sleep, "not 101's unblock");
+        assert_eq!(u.block(100), Block::Pass);
+        assert_eq!(u.block(100), Block::Sleep, "one unblock, one pass");
+    }
+
+    #[test]
+    fn an_attach_finds_a_device_by_its_number_while_it_is_open() {
+        let mut all = Usemas::default();
+        let a = all.clone_device();
+        let b = all.clone_device();
+        assert_ne!(a.dev(), b.dev());
+        assert!(Rc::ptr_eq(&all.find(b.dev()).unwrap(), &b));
+        let dev = a.dev();
+        drop(a);
+        assert!(all.find(dev).is_none());
+        assert!(all.find(0).is_none());
+    }
+}
