@@ -88,10 +88,22 @@ impl Page {
     }
     /// Counts a visit to word `idx` as a block entry; true when a block
     /// runs there or is due to be built (`block::BUILD_AFTER` visits).
-    /// Out of line: the interpreter's hot loop calls it at block
-    /// boundaries and stays smaller without it.
-    #[inline(never)]
+    /// The common case in code that runs once, an early visit, is counted
+    /// inline (no block exists before `BUILD_AFTER` visits); the rest is
+    /// out of line, which keeps the interpreter's hot loop small.
+    #[inline(always)]
     pub fn block_entry_warm(&mut self, idx: usize) -> bool {
+        if let Some(v) = self.visits.get_mut(idx & (PAGE_WORDS - 1)) {
+            if *v < BUILD_AFTER - 1 {
+                *v += 1;
+                return false;
+            }
+        }
+        self.block_entry_warm_slow(idx)
+    }
+
+    #[inline(never)]
+    fn block_entry_warm_slow(&mut self, idx: usize) -> bool {
         let idx = idx & (PAGE_WORDS - 1);
         if self.blocks.is_empty() {
             self.blocks = vec![None; PAGE_WORDS];
