@@ -160,7 +160,14 @@ struct Sigs {
     block: SigRef,
 }
 
-/// How a shift or a narrow load extends its 32-bit (or narrower) result.
+/// A shift's amount: the instruction's `sa` field or a register's low bits.
+#[derive(Clone, Copy)]
+enum Amount {
+    Field(u8),
+    Register(Reg),
+}
+
+/// Which way a shift goes.
 #[derive(Clone, Copy)]
 enum Shift {
     Left,
@@ -549,21 +556,29 @@ impl Emitter<'_, '_> {
     fn op(&mut self, i: usize, op: &Op, pc: u32) {
         use Op::*;
         match *op {
-            Sll { rd, rt, sa } => self.shift32(rd, rt, Some(sa), None, Shift::Left),
-            Srl { rd, rt, sa } => self.shift32(rd, rt, Some(sa), None, Shift::Logical),
-            Sra { rd, rt, sa } => self.shift32(rd, rt, Some(sa), None, Shift::Arithmetic),
-            Sllv { rd, rt, rs } => self.shift32(rd, rt, None, Some(rs), Shift::Left),
-            Srlv { rd, rt, rs } => self.shift32(rd, rt, None, Some(rs), Shift::Logical),
-            Srav { rd, rt, rs } => self.shift32(rd, rt, None, Some(rs), Shift::Arithmetic),
-            Dsll { rd, rt, sa } => self.shift64(rd, rt, Some(sa), None, Shift::Left),
-            Dsrl { rd, rt, sa } => self.shift64(rd, rt, Some(sa), None, Shift::Logical),
-            Dsra { rd, rt, sa } => self.shift64(rd, rt, Some(sa), None, Shift::Arithmetic),
-            Dsll32 { rd, rt, sa } => self.shift64(rd, rt, Some(sa + 32), None, Shift::Left),
-            Dsrl32 { rd, rt, sa } => self.shift64(rd, rt, Some(sa + 32), None, Shift::Logical),
-            Dsra32 { rd, rt, sa } => self.shift64(rd, rt, Some(sa + 32), None, Shift::Arithmetic),
-            Dsllv { rd, rt, rs } => self.shift64(rd, rt, None, Some(rs), Shift::Left),
-            Dsrlv { rd, rt, rs } => self.shift64(rd, rt, None, Some(rs), Shift::Logical),
-            Dsrav { rd, rt, rs } => self.shift64(rd, rt, None, Some(rs), Shift::Arithmetic),
+            Sll { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Left, false),
+            Srl { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Logical, false),
+            Sra { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Arithmetic, false),
+            Sllv { rd, rt, rs } => self.shift(rd, rt, Amount::Register(rs), Shift::Left, false),
+            Srlv { rd, rt, rs } => self.shift(rd, rt, Amount::Register(rs), Shift::Logical, false),
+            Srav { rd, rt, rs } => {
+                self.shift(rd, rt, Amount::Register(rs), Shift::Arithmetic, false)
+            }
+            Dsll { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Left, true),
+            Dsrl { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Logical, true),
+            Dsra { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Arithmetic, true),
+            Dsll32 { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa + 32), Shift::Left, true),
+            Dsrl32 { rd, rt, sa } => {
+                self.shift(rd, rt, Amount::Field(sa + 32), Shift::Logical, true)
+            }
+            Dsra32 { rd, rt, sa } => {
+                self.shift(rd, rt, Amount::Field(sa + 32), Shift::Arithmetic, true)
+            }
+            Dsllv { rd, rt, rs } => self.shift(rd, rt, Amount::Register(rs), Shift::Left, true),
+            Dsrlv { rd, rt, rs } => self.shift(rd, rt, Amount::Register(rs), Shift::Logical, true),
+            Dsrav { rd, rt, rs } => {
+                self.shift(rd, rt, Amount::Register(rs), Shift::Arithmetic, true)
+            }
             Sync => {}
             Mfhi { rd } => {
                 let v = self.reg(HI_REG);
@@ -769,40 +784,29 @@ impl Emitter<'_, '_> {
         self.exit_on_status(st, i);
     }
 
-    fn shift32(&mut self, rd: Reg, rt: Reg, sa: Option<u8>, rs: Option<Reg>, kind: Shift) {
-        let v = self.gpr32(rt);
-        let amount = match (sa, rs) {
-            (Some(sa), _) => self.c32((sa & 31) as u32),
-            (None, Some(rs)) => {
-                let a = self.gpr32(rs);
-                self.b.ins().band_imm(a, 31)
+    /// SLL..SRAV on the low word (the result sign-extended) or, `wide`,
+    /// DSLL..DSRAV on the doubleword.
+    fn shift(&mut self, rd: Reg, rt: Reg, amount: Amount, kind: Shift, wide: bool) {
+        let (ty, mask) = if wide { (I64, 63) } else { (I32, 31) };
+        let value = |e: &mut Self, r| if wide { e.gpr(r) } else { e.gpr32(r) };
+        let v = value(self, rt);
+        let amount = match amount {
+            Amount::Field(sa) => self.b.ins().iconst(ty, (sa & mask) as i64),
+            Amount::Register(rs) => {
+                let a = value(self, rs);
+                self.b.ins().band_imm(a, mask as i64)
             }
-            (None, None) => unreachable!("a shift has an amount"),
         };
         let r = match kind {
             Shift::Left => self.b.ins().ishl(v, amount),
             Shift::Logical => self.b.ins().ushr(v, amount),
             Shift::Arithmetic => self.b.ins().sshr(v, amount),
         };
-        self.set32(rd, r);
-    }
-
-    fn shift64(&mut self, rd: Reg, rt: Reg, sa: Option<u8>, rs: Option<Reg>, kind: Shift) {
-        let v = self.gpr(rt);
-        let amount = match (sa, rs) {
-            (Some(sa), _) => self.imm((sa & 63) as i64),
-            (None, Some(rs)) => {
-                let a = self.gpr(rs);
-                self.b.ins().band_imm(a, 63)
-            }
-            (None, None) => unreachable!("a shift has an amount"),
-        };
-        let r = match kind {
-            Shift::Left => self.b.ins().ishl(v, amount),
-            Shift::Logical => self.b.ins().ushr(v, amount),
-            Shift::Arithmetic => self.b.ins().sshr(v, amount),
-        };
-        self.set(rd, r);
+        if wide {
+            self.set(rd, r);
+        } else {
+            self.set32(rd, r);
+        }
     }
 
     fn logic(
