@@ -1,8 +1,11 @@
 //! The block tier's run loop: whole blocks (see `block`) at a time, with
 //! the per-instruction loop of `run` as the fallback.
 //!
-//! Contents: `Cpu::run_blocks`, `Cpu::exec_block` and the two ways a block
-//! stops early (`block_fault`, `block_stopped_after`).
+//! Contents: `Cpu::run_blocks`, `Cpu::exec_block` (a block's instructions
+//! one by one in `run_body`, or its compiled code in `exec_compiled`; the
+//! timing in `finish_block`), the two ways a block stops early
+//! (`block_fault`, `block_stopped_after`), and when a hot block is compiled
+//! (`compile`, see `jit`).
 //!
 //! A block runs as a unit when the CPU is not in a delay slot, its static
 //! schedule holds (every incoming register ready by its first reader) and
@@ -21,9 +24,11 @@
 //! what it read before the faulting instruction. A store into decoded code
 //! ends the block after that store, and the page's blocks are dropped.
 //!
-//! The blocks are a cache bounded by `CpuConfig::block_cache_insns`: when
-//! one more block could pass it, every block is dropped (the decoded
-//! instructions stay) and blocks are rebuilt as the code runs again.
+//! The blocks are a cache bounded by `CpuConfig::block_cache_insns` (and,
+//! on the compiled tier, their code by `CpuConfig::jit_cache_bytes`): when
+//! one more block could pass it, every block and all compiled code are
+//! dropped (the decoded instructions stay) and blocks are rebuilt as the
+//! code runs again.
 
 use crate::block::{Block, MAX_LEN};
 use crate::code_cache::{Page, PageStore, NO_BLOCK, PAGE_SHIFT, PAGE_WORDS};
