@@ -1,26 +1,33 @@
-//! Translation of one block (see `block`) into Cranelift IR.
+//! Translation of one block (see `block`) into Cranelift IR, and of the
+//! two small functions around blocks (the entry from Rust, and the one an
+//! empty jump-table entry holds).
 //!
 //! Contents: `translate` and its `Emitter`, which emits each instruction:
 //! integer arithmetic, shifts, HI/LO moves and multiplies, branches and
-//! jumps, and the aligned loads and stores inline; everything else (FP,
-//! divides, traps, unaligned and linked accesses) as a call to the
-//! interpreter's own `execute` through `helpers`.
+//! jumps, aligned loads and stores (straight to host memory when the soft
+//! TLB has the page, see `tlb`), and the FP moves, loads and stores inline;
+//! everything else (FP arithmetic, divides, traps, unaligned and linked
+//! accesses) as a call to the interpreter's own `execute` through
+//! `helpers`.
 //!
-//! The compiled function is `fn(cpu, mem, deadline) -> u64` and does what
-//! the block tier does with a block, with the block's static schedule as
-//! constants. It first checks that the schedule holds (else it returns
-//! INTERPRET, having changed nothing). It then does what the block tier's
-//! per-instruction loop does to the registers and memory, in the same
-//! order: registers are read from and written to the `Cpu` itself, so a
-//! helper always sees the current state. At the block's end it applies the
-//! clock, the retired counts, the scoreboard and the PC in one step.
+//! A compiled block is `fn(cpu, mem, deadline) -> u64` in Cranelift's
+//! `tail` convention and does what the block tier does with its block,
+//! with the block's static schedule as constants. It first checks that the
+//! schedule holds (else it returns INTERPRET, having changed nothing). It
+//! then does what the block tier's per-instruction loop does to the
+//! registers and memory, in the same order, with the registers held in
+//! Cranelift variables (`Cached`) and written back to the `Cpu` wherever
+//! something else may look. At the block's end it applies the clock, the
+//! retired counts, the scoreboard and the PC in one step, and tail-calls
+//! the next block when that one is compiled and chaining is allowed.
 //! Anything else returns to the caller with the state of just before the
-//! instruction that stopped it, and the caller applies the timing (see
-//! `block_run`). The result (see `super::status`) says how the block ended:
-//! at its end, at a branch-likely that nullified its delay slot, at an
-//! instruction that faulted (which had no effect), or just after a store
-//! into decoded code, with the index of that instruction and whether the
-//! branch was taken (its target is then in `Cpu::jit_exit`).
+//! instruction that stopped it (and the block's address in
+//! `Cpu::jit_exit`), and the caller applies the timing (see `block_run`).
+//! The result (see `super::status`) says how the block ended: at its end,
+//! at a branch-likely that nullified its delay slot, at an instruction that
+//! faulted (which had no effect), or just after a store into decoded code,
+//! with the index of that instruction and whether the branch was taken
+//! (its target is then in `Cpu::jit_exit`).
 
 use std::mem::offset_of;
 
@@ -47,7 +54,7 @@ use crate::insn::{branch_target, jump_target, Reg};
 use crate::timing::{Scoreboard, BRANCH_BUBBLES, ISSUE_CYCLES};
 use crate::{Cp0, Transfer};
 
-/// Where a field of the CPU is, from the `cpu` argument.
+/// Where GPR `r` is, from the `cpu` argument (so for every field below).
 fn gpr_offset(r: Reg) -> i32 {
     (offset_of!(Cpu, gpr) + 8 * r.idx()) as i32
 }
