@@ -1,0 +1,614 @@
+//! The instructions of a block, one emitter each (see `super`): integer
+//! arithmetic and shifts, HI/LO, branches and jumps, the FPU's moves, and
+//! loads and stores through the soft TLB; `call_execute` for the rest.
+
+use super::*;
+
+/// A shift's amount: the instruction's `sa` field or a register's low bits.
+#[derive(Clone, Copy)]
+enum Amount {
+    Field(u8),
+    Register(Reg),
+}
+
+/// Which way a shift goes.
+#[derive(Clone, Copy)]
+enum Shift {
+    Left,
+    Logical,
+    Arithmetic,
+}
+
+impl Emitter<'_, '_> {
+    /// Emits instruction `i` of the block, `op` at `pc`.
+    pub(super) fn op(&mut self, i: usize, op: &Op, pc: u32) {
+        use Op::*;
+        match *op {
+            Sll { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Left, false),
+            Srl { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Logical, false),
+            Sra { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Arithmetic, false),
+            Sllv { rd, rt, rs } => self.shift(rd, rt, Amount::Register(rs), Shift::Left, false),
+            Srlv { rd, rt, rs } => self.shift(rd, rt, Amount::Register(rs), Shift::Logical, false),
+            Srav { rd, rt, rs } => {
+                self.shift(rd, rt, Amount::Register(rs), Shift::Arithmetic, false)
+            }
+            Dsll { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Left, true),
+            Dsrl { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Logical, true),
+            Dsra { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa), Shift::Arithmetic, true),
+            Dsll32 { rd, rt, sa } => self.shift(rd, rt, Amount::Field(sa + 32), Shift::Left, true),
+            Dsrl32 { rd, rt, sa } => {
+                self.shift(rd, rt, Amount::Field(sa + 32), Shift::Logical, true)
+            }
+            Dsra32 { rd, rt, sa } => {
+                self.shift(rd, rt, Amount::Field(sa + 32), Shift::Arithmetic, true)
+            }
+            Dsllv { rd, rt, rs } => self.shift(rd, rt, Amount::Register(rs), Shift::Left, true),
+            Dsrlv { rd, rt, rs } => self.shift(rd, rt, Amount::Register(rs), Shift::Logical, true),
+            Dsrav { rd, rt, rs } => {
+                self.shift(rd, rt, Amount::Register(rs), Shift::Arithmetic, true)
+            }
+            Sync => {}
+            Mfhi { rd } => {
+                let v = self.reg(HI_REG);
+                self.set(rd, v);
+            }
+            Mflo { rd } => {
+                let v = self.reg(LO_REG);
+                self.set(rd, v);
+            }
+            Mthi { rs } => {
+                let v = self.gpr(rs);
+                self.set_reg(HI_REG, v);
+            }
+            Mtlo { rs } => {
+                let v = self.gpr(rs);
+                self.set_reg(LO_REG, v);
+            }
+            Mult { rs, rt } => self.mult(rs, rt, true),
+            Multu { rs, rt } => self.mult(rs, rt, false),
+            Add { rd, rs, rt } => {
+                let b = self.gpr32(rt);
+                self.add32_checked(i, rd, rs, b);
+            }
+            Addi { rt, rs, imm } => {
+                let b = self.c32(imm as i32 as u32);
+                self.add32_checked(i, rt, rs, b);
+            }
+            Addu { rd, rs, rt } => {
+                let (a, b) = (self.gpr32(rs), self.gpr32(rt));
+                let v = self.b.ins().iadd(a, b);
+                self.set32(rd, v);
+            }
+            Addiu { rt, rs, imm } => {
+                let a = self.gpr32(rs);
+                let b = self.c32(imm as i32 as u32);
+                let v = self.b.ins().iadd(a, b);
+                self.set32(rt, v);
+            }
+            Sub { rd, rs, rt } => self.sub32_checked(i, rd, rs, rt),
+            Subu { rd, rs, rt } => {
+                let (a, b) = (self.gpr32(rs), self.gpr32(rt));
+                let v = self.b.ins().isub(a, b);
+                self.set32(rd, v);
+            }
+            Daddu { rd, rs, rt } => {
+                let (a, b) = (self.gpr(rs), self.gpr(rt));
+                let v = self.b.ins().iadd(a, b);
+                self.set(rd, v);
+            }
+            Daddiu { rt, rs, imm } => {
+                let a = self.gpr(rs);
+                let v = self.b.ins().iadd_imm(a, imm as i64);
+                self.set(rt, v);
+            }
+            Dsubu { rd, rs, rt } => {
+                let (a, b) = (self.gpr(rs), self.gpr(rt));
+                let v = self.b.ins().isub(a, b);
+                self.set(rd, v);
+            }
+            And { rd, rs, rt } => self.logic(rd, rs, rt, |b, x, y| b.ins().band(x, y)),
+            Or { rd, rs, rt } => self.logic(rd, rs, rt, |b, x, y| b.ins().bor(x, y)),
+            Xor { rd, rs, rt } => self.logic(rd, rs, rt, |b, x, y| b.ins().bxor(x, y)),
+            Nor { rd, rs, rt } => self.logic(rd, rs, rt, |b, x, y| {
+                let o = b.ins().bor(x, y);
+                b.ins().bnot(o)
+            }),
+            Slt { rd, rs, rt } => self.compare(rd, rs, rt, IntCC::SignedLessThan),
+            Sltu { rd, rs, rt } => self.compare(rd, rs, rt, IntCC::UnsignedLessThan),
+            Slti { rt, rs, imm } => self.compare_imm(rt, rs, imm as i64, IntCC::SignedLessThan),
+            Sltiu { rt, rs, imm } => self.compare_imm(rt, rs, imm as i64, IntCC::UnsignedLessThan),
+            Andi { rt, rs, imm } => {
+                let a = self.gpr(rs);
+                let v = self.b.ins().band_imm(a, imm as i64);
+                self.set(rt, v);
+            }
+            Ori { rt, rs, imm } => {
+                let a = self.gpr(rs);
+                let v = self.b.ins().bor_imm(a, imm as i64);
+                self.set(rt, v);
+            }
+            Xori { rt, rs, imm } => {
+                let a = self.gpr(rs);
+                let v = self.b.ins().bxor_imm(a, imm as i64);
+                self.set(rt, v);
+            }
+            Lui { rt, imm } => {
+                let v = self.imm(((imm as u32) << 16) as i32 as i64);
+                self.set(rt, v);
+            }
+            // --- branches and jumps ---
+            Beq { rs, rt, off } => self.branch2(i, pc, off, rs, rt, IntCC::Equal, false),
+            Bne { rs, rt, off } => self.branch2(i, pc, off, rs, rt, IntCC::NotEqual, false),
+            Beql { rs, rt, off } => self.branch2(i, pc, off, rs, rt, IntCC::Equal, true),
+            Bnel { rs, rt, off } => self.branch2(i, pc, off, rs, rt, IntCC::NotEqual, true),
+            Blez { rs, off } => self.branch0(i, pc, off, rs, IntCC::SignedLessThanOrEqual, false),
+            Bgtz { rs, off } => self.branch0(i, pc, off, rs, IntCC::SignedGreaterThan, false),
+            Bltz { rs, off } => self.branch0(i, pc, off, rs, IntCC::SignedLessThan, false),
+            Bgez { rs, off } => {
+                self.branch0(i, pc, off, rs, IntCC::SignedGreaterThanOrEqual, false)
+            }
+            Blezl { rs, off } => self.branch0(i, pc, off, rs, IntCC::SignedLessThanOrEqual, true),
+            Bgtzl { rs, off } => self.branch0(i, pc, off, rs, IntCC::SignedGreaterThan, true),
+            Bltzl { rs, off } => self.branch0(i, pc, off, rs, IntCC::SignedLessThan, true),
+            Bgezl { rs, off } => {
+                self.branch0(i, pc, off, rs, IntCC::SignedGreaterThanOrEqual, true)
+            }
+            Bltzal { rs, off } | Bltzall { rs, off } | Bgezal { rs, off } | Bgezall { rs, off } => {
+                let cc = if matches!(op, Bltzal { .. } | Bltzall { .. }) {
+                    IntCC::SignedLessThan
+                } else {
+                    IntCC::SignedGreaterThanOrEqual
+                };
+                let likely = matches!(op, Bltzall { .. } | Bgezall { .. });
+                // The operand is read before the link is written.
+                let a = self.gpr(rs);
+                let cond = self.b.ins().icmp_imm(cc, a, 0);
+                self.link(Reg::RA, pc);
+                self.transfer_sp(op);
+                self.conditional(i, cond, branch_target(pc, off), likely);
+            }
+            J { target } => self.jump_to(op, jump_target(pc, target)),
+            Jal { target } => {
+                self.link(Reg::RA, pc);
+                self.jump_to(op, jump_target(pc, target));
+            }
+            Jr { rs } => {
+                let t = self.register_target(rs);
+                self.transfer_sp(op);
+                self.jumped(t);
+            }
+            Jalr { rd, rs } => {
+                let t = self.register_target(rs);
+                self.link(rd, pc);
+                self.transfer_sp(op);
+                self.jumped(t);
+            }
+            // --- loads and stores ---
+            Lb { rt, base, off } => self.load(i, rt, base, off, 1, Some(I8)),
+            Lbu { rt, base, off } => self.load(i, rt, base, off, 1, None),
+            Lh { rt, base, off } => self.load(i, rt, base, off, 2, Some(I16)),
+            Lhu { rt, base, off } => self.load(i, rt, base, off, 2, None),
+            Lw { rt, base, off } => self.load(i, rt, base, off, 4, Some(I32)),
+            Lwu { rt, base, off } => self.load(i, rt, base, off, 4, None),
+            Ld { rt, base, off } => self.load(i, rt, base, off, 8, None),
+            Sb { rt, base, off } => self.store(i, rt, base, off, 1),
+            Sh { rt, base, off } => self.store(i, rt, base, off, 2),
+            Sw { rt, base, off } => self.store(i, rt, base, off, 4),
+            Sd { rt, base, off } => self.store(i, rt, base, off, 8),
+            Lwc1 { ft, base, off } if self.fpu.is_some() => {
+                let v = self.load_raw(i, base, off, 4);
+                self.set_fpr_word(ft, v);
+            }
+            Ldc1 { ft, base, off } if self.fpu.is_some() => {
+                let v = self.load_raw(i, base, off, 8);
+                self.set_fpr_dword(ft, v);
+            }
+            Swc1 { ft, base, off } if self.fpu.is_some() => {
+                let v = self.fpr(ft);
+                let v = self.b.ins().band_imm(v, 0xffff_ffff);
+                self.store_value(i, base, off, 4, v);
+            }
+            Sdc1 { ft, base, off } if self.fpu.is_some() => {
+                let v = self.fpr_dword(ft);
+                self.store_value(i, base, off, 8, v);
+            }
+            Mtc1 { rt, fs } if self.fpu.is_some() => {
+                let v = self.gpr(rt);
+                self.set_fpr_word(fs, v);
+            }
+            Mfc1 { rt, fs } if self.fpu.is_some() => {
+                let v = self.fpr(fs);
+                let w = self.b.ins().ireduce(I32, v);
+                self.set32(rt, w);
+            }
+            _ => self.call_execute(i, op, pc),
+        }
+    }
+
+    /// Everything not inlined: the interpreter's `execute`.
+    fn call_execute(&mut self, i: usize, op: &Op, pc: u32) {
+        // It reads and writes the `Cpu`: registers go back first and are
+        // read again after.
+        self.write_back();
+        self.cache = Cached::NONE;
+        let callee = self.b.ins().iconst(self.ptr, self.helpers.exec as i64);
+        let op_ptr = self.b.ins().iconst(self.ptr, op as *const Op as i64);
+        let pc = self.c32(pc);
+        let call =
+            self.b
+                .ins()
+                .call_indirect(self.sigs.exec, callee, &[self.cpu, self.mem, op_ptr, pc]);
+        let st = self.b.inst_results(call)[0];
+        if op.has_delay_slot() {
+            let t = self
+                .b
+                .ins()
+                .icmp_imm(IntCC::Equal, st, status::TAKEN as i64);
+            let t = self.b.ins().uextend(I64, t);
+            self.b.def_var(self.taken, t);
+            let target = self.field(I32, EXIT_TARGET);
+            self.b.def_var(self.target, target);
+        }
+        self.exit_on_status(st, i);
+    }
+
+    /// SLL..SRAV on the low word (the result sign-extended) or, `wide`,
+    /// DSLL..DSRAV on the doubleword.
+    fn shift(&mut self, rd: Reg, rt: Reg, amount: Amount, kind: Shift, wide: bool) {
+        let (ty, mask) = if wide { (I64, 63) } else { (I32, 31) };
+        let value = |e: &mut Self, r| if wide { e.gpr(r) } else { e.gpr32(r) };
+        let v = value(self, rt);
+        let amount = match amount {
+            Amount::Field(sa) => self.b.ins().iconst(ty, (sa & mask) as i64),
+            Amount::Register(rs) => {
+                let a = value(self, rs);
+                self.b.ins().band_imm(a, mask as i64)
+            }
+        };
+        let r = match kind {
+            Shift::Left => self.b.ins().ishl(v, amount),
+            Shift::Logical => self.b.ins().ushr(v, amount),
+            Shift::Arithmetic => self.b.ins().sshr(v, amount),
+        };
+        if wide {
+            self.set(rd, r);
+        } else {
+            self.set32(rd, r);
+        }
+    }
+
+    fn logic(
+        &mut self,
+        rd: Reg,
+        rs: Reg,
+        rt: Reg,
+        f: impl FnOnce(&mut FunctionBuilder, Value, Value) -> Value,
+    ) {
+        let (a, b) = (self.gpr(rs), self.gpr(rt));
+        let v = f(&mut self.b, a, b);
+        self.set(rd, v);
+    }
+
+    fn compare(&mut self, rd: Reg, rs: Reg, rt: Reg, cc: IntCC) {
+        let (a, b) = (self.gpr(rs), self.gpr(rt));
+        let c = self.b.ins().icmp(cc, a, b);
+        let v = self.b.ins().uextend(I64, c);
+        self.set(rd, v);
+    }
+
+    fn compare_imm(&mut self, rt: Reg, rs: Reg, imm: i64, cc: IntCC) {
+        let a = self.gpr(rs);
+        let c = self.b.ins().icmp_imm(cc, a, imm);
+        let v = self.b.ins().uextend(I64, c);
+        self.set(rt, v);
+    }
+
+    /// ADD/ADDI: Integer Overflow leaves `rd` unchanged.
+    fn add32_checked(&mut self, i: usize, rd: Reg, rs: Reg, b: Value) {
+        let a = self.gpr32(rs);
+        let r = self.b.ins().iadd(a, b);
+        // Overflow: both operands' signs differ from the result's.
+        let x = self.b.ins().bxor(a, r);
+        let y = self.b.ins().bxor(b, r);
+        let both = self.b.ins().band(x, y);
+        let ov = self.b.ins().icmp_imm(IntCC::SignedLessThan, both, 0);
+        self.exit_if(ov, status::FAULT, i);
+        self.set32(rd, r);
+    }
+
+    /// SUB: Integer Overflow leaves `rd` unchanged.
+    fn sub32_checked(&mut self, i: usize, rd: Reg, rs: Reg, rt: Reg) {
+        let (a, b) = (self.gpr32(rs), self.gpr32(rt));
+        let r = self.b.ins().isub(a, b);
+        // Overflow: the operands' signs differ and the result's is b's.
+        let x = self.b.ins().bxor(a, b);
+        let y = self.b.ins().bxor(a, r);
+        let both = self.b.ins().band(x, y);
+        let ov = self.b.ins().icmp_imm(IntCC::SignedLessThan, both, 0);
+        self.exit_if(ov, status::FAULT, i);
+        self.set32(rd, r);
+    }
+
+    /// MULT/MULTU: the 64-bit product's halves, each sign-extended.
+    fn mult(&mut self, rs: Reg, rt: Reg, signed: bool) {
+        let (a, b) = (self.gpr32(rs), self.gpr32(rt));
+        let (a, b) = if signed {
+            (self.b.ins().sextend(I64, a), self.b.ins().sextend(I64, b))
+        } else {
+            (self.b.ins().uextend(I64, a), self.b.ins().uextend(I64, b))
+        };
+        let p = self.b.ins().imul(a, b);
+        let lo = self.b.ins().ireduce(I32, p);
+        let lo = self.b.ins().sextend(I64, lo);
+        let hi = self.b.ins().sshr_imm(p, 32);
+        let hi = self.b.ins().ireduce(I32, hi);
+        let hi = self.b.ins().sextend(I64, hi);
+        self.set_reg(LO_REG, lo);
+        self.set_reg(HI_REG, hi);
+    }
+
+    // --- the FPU's registers (see `fpu::registers`) ---
+    fn fpr(&mut self, r: u8) -> Value {
+        self.field(I64, fpr_offset(r))
+    }
+    /// MTC1/LWC1: the low word of FPR `r` from the low word of `v`; the
+    /// upper half keeps its contents.
+    fn set_fpr_word(&mut self, r: u8, v: Value) {
+        let old = self.fpr(r);
+        let high = self.b.ins().band_imm(old, !0xffff_ffffu64 as i64);
+        let low = self.b.ins().band_imm(v, 0xffff_ffff);
+        let new = self.b.ins().bor(high, low);
+        self.set_field(fpr_offset(r), new);
+    }
+    /// LDC1: the 64-bit value of FPR `r` (an even/odd pair under FR = 0).
+    fn set_fpr_dword(&mut self, r: u8, v: Value) {
+        if self.fpu == Some(true) {
+            self.set_field(fpr_offset(r), v);
+        } else {
+            let n = r & 30;
+            let high = self.b.ins().ushr_imm(v, 32);
+            self.set_fpr_word(n, v);
+            self.set_fpr_word(n + 1, high);
+        }
+    }
+    /// SDC1: the 64-bit value of FPR `r`.
+    fn fpr_dword(&mut self, r: u8) -> Value {
+        if self.fpu == Some(true) {
+            self.fpr(r)
+        } else {
+            let n = r & 30;
+            let low = self.fpr(n);
+            let low = self.b.ins().band_imm(low, 0xffff_ffff);
+            let high = self.fpr(n + 1);
+            let high = self.b.ins().ishl_imm(high, 32);
+            self.b.ins().bor(high, low)
+        }
+    }
+
+    // --- control ---
+    /// Writes the return address (the instruction after the delay slot).
+    fn link(&mut self, rd: Reg, pc: u32) {
+        let v = self.imm(pc.wrapping_add(8) as i32 as i64);
+        self.set(rd, v);
+    }
+    /// Keeps $sp as it is at a call, return or jump, for an observer of
+    /// transfers (the delay slot may change it).
+    fn transfer_sp(&mut self, op: &Op) {
+        if Transfer::kind_of(op).is_some() {
+            let sp = self.gpr32(Reg::SP);
+            self.set_field(EXIT_SP, sp);
+        }
+    }
+    fn jump_to(&mut self, op: &Op, target: u32) {
+        self.transfer_sp(op);
+        let t = self.c32(target);
+        self.jumped(t);
+    }
+    /// An unconditional transfer to `target` (an I32).
+    fn jumped(&mut self, target: Value) {
+        self.set_field(EXIT_TARGET, target);
+        self.b.def_var(self.target, target);
+        let one = self.imm(1);
+        self.b.def_var(self.taken, one);
+    }
+    /// The target of JR/JALR: a value outside the sign-extended 32-bit
+    /// range is folded to a kernel address, as the interpreter does.
+    fn register_target(&mut self, rs: Reg) -> Value {
+        let v = self.gpr(rs);
+        let lo = self.b.ins().ireduce(I32, v);
+        let back = self.b.ins().sextend(I64, lo);
+        let ok = self.b.ins().icmp(IntCC::Equal, back, v);
+        let high = self.c32(0x8000_0000);
+        let folded = self.b.ins().bor(lo, high);
+        self.b.ins().select(ok, lo, folded)
+    }
+    /// A conditional branch on `cond` (an I8 truth value).
+    fn conditional(&mut self, i: usize, cond: Value, target: u32, likely: bool) {
+        if likely {
+            let not = self.b.ins().icmp_imm(IntCC::Equal, cond, 0);
+            self.exit_if(not, status::SKIP, i);
+        }
+        let t = self.c32(target);
+        self.set_field(EXIT_TARGET, t);
+        self.b.def_var(self.target, t);
+        let c = self.b.ins().uextend(I64, cond);
+        self.b.def_var(self.taken, c);
+    }
+    #[allow(clippy::too_many_arguments)]
+    fn branch2(&mut self, i: usize, pc: u32, off: i16, rs: Reg, rt: Reg, cc: IntCC, likely: bool) {
+        let (a, b) = (self.gpr(rs), self.gpr(rt));
+        let cond = self.b.ins().icmp(cc, a, b);
+        self.conditional(i, cond, branch_target(pc, off), likely);
+    }
+    fn branch0(&mut self, i: usize, pc: u32, off: i16, rs: Reg, cc: IntCC, likely: bool) {
+        let a = self.gpr(rs);
+        let cond = self.b.ins().icmp_imm(cc, a, 0);
+        self.conditional(i, cond, branch_target(pc, off), likely);
+    }
+
+    // --- memory ---
+    /// The checked effective address (an I32) of an access of `bytes`:
+    /// leaves with FAULT (Address Error) outside user space or misaligned.
+    fn address(&mut self, i: usize, base: Reg, off: i16, bytes: u32) -> Value {
+        let b = self.gpr(base);
+        let ea = self.b.ins().iadd_imm(b, off as i64);
+        let high = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, ea, USER_TOP as i64);
+        let bad = if bytes > 1 {
+            let low = self.b.ins().band_imm(ea, (bytes - 1) as i64);
+            let mis = self.b.ins().icmp_imm(IntCC::NotEqual, low, 0);
+            self.b.ins().bor(high, mis)
+        } else {
+            high
+        };
+        self.exit_if(bad, status::FAULT, i);
+        self.b.ins().ireduce(I32, ea)
+    }
+
+    /// The host address of `addr` (an I32) when its page is in the soft
+    /// TLB table at `table`: emitted in a new block, entered on a hit; a
+    /// miss branches to `slow`.
+    fn direct(&mut self, addr: Value, table: i32, slow: cranelift_codegen::ir::Block) -> Value {
+        let page = self.b.ins().ushr_imm(addr, PAGE_SHIFT as i64);
+        let idx = self.b.ins().band_imm(page, (TLB_ENTRIES - 1) as i64);
+        let idx = self.b.ins().uextend(self.ptr, idx);
+        let off = self.b.ins().imul_imm(idx, size_of::<TlbEntry>() as i64);
+        let e = self.b.ins().iadd(self.cpu, off);
+        let tag = self.b.ins().load(I32, Self::flags(), e, table + TLB_PAGE);
+        let hit = self.b.ins().icmp(IntCC::Equal, tag, page);
+        let fast = self.b.create_block();
+        self.b.ins().brif(hit, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.switch_to_block(fast);
+        let host = self
+            .b
+            .ins()
+            .load(self.ptr, Self::flags(), e, table + TLB_HOST);
+        let low = self.b.ins().band_imm(addr, (1 << PAGE_SHIFT) - 1);
+        let low = self.b.ins().uextend(self.ptr, low);
+        self.b.ins().iadd(host, low)
+    }
+
+    /// A load of `bytes` into `rt`, sign-extended from `signed` when given:
+    /// a host load where the soft TLB has the page, else the helper.
+    fn load(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32, signed: Option<Type>) {
+        let v = self.load_raw(i, base, off, bytes);
+        let v = match signed {
+            Some(ty) => {
+                let n = self.b.ins().ireduce(ty, v);
+                self.b.ins().sextend(I64, n)
+            }
+            None => v,
+        };
+        self.set(rt, v);
+    }
+
+    /// The `bytes` at `base + off`, zero-extended to an I64.
+    fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32) -> Value {
+        let addr = self.address(i, base, off, bytes);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(join, I64);
+        let p = self.direct(addr, TLB_READ, slow);
+        let ty = int_type(bytes);
+        let raw = self.b.ins().load(ty, Self::flags(), p, 0);
+        let raw = if bytes > 1 {
+            self.b.ins().bswap(raw)
+        } else {
+            raw
+        };
+        let raw = if bytes < 8 {
+            self.b.ins().uextend(I64, raw)
+        } else {
+            raw
+        };
+        self.b.ins().jump(join, &[raw]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let v = if bytes == 8 {
+            let callee = self.b.ins().iconst(self.ptr, self.helpers.load64 as i64);
+            let call =
+                self.b
+                    .ins()
+                    .call_indirect(self.sigs.load64, callee, &[self.cpu, self.mem, addr]);
+            let st = self.b.inst_results(call)[0];
+            self.exit_if(st, status::FAULT, i);
+            self.field(I64, EXIT_VALUE)
+        } else {
+            let helper = match bytes {
+                1 => self.helpers.load8,
+                2 => self.helpers.load16,
+                _ => self.helpers.load32,
+            };
+            let callee = self.b.ins().iconst(self.ptr, helper as i64);
+            let call =
+                self.b
+                    .ins()
+                    .call_indirect(self.sigs.load, callee, &[self.cpu, self.mem, addr]);
+            let v = self.b.inst_results(call)[0];
+            let failed = self.b.ins().icmp_imm(IntCC::Equal, v, LOAD_FAILED as i64);
+            self.exit_if(failed, status::FAULT, i);
+            v
+        };
+        self.b.ins().jump(join, &[v]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
+    }
+
+    /// A store of the low `bytes` of `rt`: a host store where the soft
+    /// TLB has the page (never a page of decoded code), else the helper.
+    fn store(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32) {
+        let v = self.gpr(rt);
+        self.store_value(i, base, off, bytes, v);
+    }
+
+    /// Stores the low `bytes` of `v` (an I64) at `base + off`.
+    fn store_value(&mut self, i: usize, base: Reg, off: i16, bytes: u32, v: Value) {
+        let addr = self.address(i, base, off, bytes);
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        let p = self.direct(addr, TLB_WRITE, slow);
+        let ty = int_type(bytes);
+        let n = if bytes < 8 {
+            self.b.ins().ireduce(ty, v)
+        } else {
+            v
+        };
+        let n = if bytes > 1 { self.b.ins().bswap(n) } else { n };
+        self.b.ins().store(Self::flags(), n, p, 0);
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(slow);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let helper = match bytes {
+            1 => self.helpers.store8,
+            2 => self.helpers.store16,
+            4 => self.helpers.store32,
+            _ => self.helpers.store64,
+        };
+        let callee = self.b.ins().iconst(self.ptr, helper as i64);
+        let call =
+            self.b
+                .ins()
+                .call_indirect(self.sigs.store, callee, &[self.cpu, self.mem, addr, v]);
+        let st = self.b.inst_results(call)[0];
+        self.exit_on_status(st, i);
+        self.b.ins().jump(join, &[]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+    }
+}
+
+/// The integer type of an access of `bytes`.
+fn int_type(bytes: u32) -> Type {
+    match bytes {
+        1 => I8,
+        2 => I16,
+        4 => I32,
+        _ => I64,
+    }
+}
