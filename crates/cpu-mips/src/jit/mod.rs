@@ -9,15 +9,18 @@
 //! A compiled block does what the block tier does with its block, with the
 //! block's static schedule compiled in as constants: the entry checks, the
 //! instructions, and at its end the clock, retired counts, scoreboard and
-//! PC in one step. Every other end (a fault, a store into code, a nullified
-//! delay slot) returns to the block tier, which builds the precise state as
-//! it does for its own blocks. The lockstep tests hold both to the
-//! interpreter.
+//! PC in one step, then a tail call to the next block when that one is
+//! compiled too (through the jump table, [`JumpEntry`]). Every other end (a
+//! fault, a store into code, a nullified delay slot) returns to the block
+//! tier, which builds the precise state as it does for its own blocks. The
+//! lockstep tests hold both to the interpreter.
 //!
 //! A block is compiled after it has run `CpuConfig::compile_after` times as
-//! a block: code that runs a few times never pays for a translation. Compiled code
-//! lives in a bounded arena; when it is full, every block is dropped with it
-//! (`Cpu::flush_blocks`) and hot code is rebuilt and recompiled as it runs.
+//! a block: code that runs fewer times never pays for a translation.
+//! Compiled code lives in a bounded arena; when it is full, every block is
+//! dropped with it (`Cpu::flush_blocks`) and hot code is rebuilt and
+//! recompiled as it runs; a page whose blocks are dropped is forgotten by
+//! the jump table.
 //! Hosts Cranelift does not support (and any failure to set it up) leave
 //! the block tier to run alone.
 
