@@ -317,11 +317,6 @@ impl Cpu {
         self.retired_compiled
     }
 
-    /// Blocks the compiled tier has compiled.
-    pub fn blocks_compiled(&self) -> u64 {
-        self.jit.compiled
-    }
-
     /// Bytes of host memory holding compiled code now.
     pub fn compiled_code_bytes(&self) -> usize {
         self.jit.code_bytes()

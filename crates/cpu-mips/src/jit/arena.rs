@@ -40,7 +40,13 @@ impl Arena {
     /// Whether a function of `size` bytes may no longer fit.
     pub fn full(&self, size: usize) -> bool {
         let room = self.chunks.last().map_or(0, |c| c.len() - self.used);
-        size + FUNCTION_ALIGN > room && self.mapped + CHUNK.max(size) > self.limit
+        size + FUNCTION_ALIGN > room && self.mapped + self.chunk(size) > self.limit
+    }
+
+    /// Bytes to map for a function of `size` that does not fit: a chunk,
+    /// no larger than the bound allows.
+    fn chunk(&self, size: usize) -> usize {
+        CHUNK.min(self.limit).max(size)
     }
 
     /// Bytes of code memory mapped.
@@ -63,7 +69,7 @@ impl Arena {
         let start = if fits {
             start
         } else {
-            let chunk = region::alloc(CHUNK.max(code.len()), Protection::READ_EXECUTE).ok()?;
+            let chunk = region::alloc(self.chunk(code.len()), Protection::READ_EXECUTE).ok()?;
             self.mapped += chunk.len();
             self.chunks.push(chunk);
             0
@@ -84,5 +90,44 @@ impl Arena {
             self.used = start + code.len();
             Some(at)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_is_installed_aligned_and_intact_until_the_bound() {
+        let page = region::page::size();
+        let mut arena = Arena::new(2 * page);
+        let code = vec![0xc3u8; 100];
+        let mut at = Vec::new();
+        while let Some(p) = arena.install(&code) {
+            assert_eq!(p as usize % FUNCTION_ALIGN, 0);
+            at.push(p);
+            assert!(arena.mapped() <= 2 * page, "{} mapped", arena.mapped());
+        }
+        // Nearly both pages' worth went in (100 bytes in a 112-byte stride,
+        // less a function's room at the end of each chunk), and no more.
+        let n = at.len();
+        assert!(
+            n >= 2 * (page / 112 - 1) && n <= 2 * page / 100,
+            "{n} functions"
+        );
+        assert!(arena.full(code.len()));
+        for p in at {
+            // SAFETY: `p` is the start of 100 installed bytes, mapped
+            // readable (and executable) by the arena, which is alive.
+            let bytes = unsafe { std::slice::from_raw_parts(p, code.len()) };
+            assert_eq!(bytes, &code[..]);
+        }
+    }
+
+    #[test]
+    fn a_function_larger_than_the_bound_is_refused() {
+        let mut arena = Arena::new(4096);
+        assert_eq!(arena.install(&vec![0u8; 8192]), None);
+        assert_eq!(arena.mapped(), 0);
     }
 }

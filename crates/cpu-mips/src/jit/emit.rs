@@ -510,6 +510,24 @@ impl Emitter<'_, '_> {
     }
     /// Leaves the function with `kind` at instruction `i` when `cond`.
     fn exit_if(&mut self, cond: Value, kind: u32, i: usize) {
+        self.leave_if(cond, i, |e| e.imm((kind as i64) << status::KIND_SHIFT));
+    }
+    /// Leaves with the helper's `status` at instruction `i` unless it is
+    /// NEXT or TAKEN.
+    fn exit_on_status(&mut self, st: Value, i: usize) {
+        // SKIP, FAULT and CODE_WRITTEN are 1..=3.
+        let one = self.c32(1);
+        let k = self.b.ins().isub(st, one);
+        let stop = self.b.ins().icmp_imm(IntCC::UnsignedLessThan, k, 3);
+        self.leave_if(stop, i, |e| {
+            let kind = e.b.ins().uextend(I64, st);
+            e.b.ins().ishl_imm(kind, status::KIND_SHIFT as i64)
+        });
+    }
+    /// When `cond`, leaves the function at instruction `i` (registers
+    /// written back, the block's address left) with the end `kind` gives,
+    /// a word already shifted into place, emitted in the cold exit path.
+    fn leave_if(&mut self, cond: Value, i: usize, kind: impl FnOnce(&mut Self) -> Value) {
         let exit = self.b.create_block();
         let cont = self.b.create_block();
         self.b.ins().brif(cond, exit, &[], cont, &[]);
@@ -519,29 +537,8 @@ impl Emitter<'_, '_> {
         self.b.set_cold_block(exit);
         self.write_back();
         self.leave_block_address();
-        let ret = self.result(kind, i);
-        self.b.ins().return_(&[ret]);
-        self.b.switch_to_block(cont);
-    }
-    /// Leaves with the helper's `status` at instruction `i` unless it is
-    /// NEXT or TAKEN.
-    fn exit_on_status(&mut self, st: Value, i: usize) {
-        let exit = self.b.create_block();
-        let cont = self.b.create_block();
-        // SKIP, FAULT and CODE_WRITTEN are 1..=3.
-        let one = self.c32(1);
-        let k = self.b.ins().isub(st, one);
-        let stop = self.b.ins().icmp_imm(IntCC::UnsignedLessThan, k, 3);
-        self.b.ins().brif(stop, exit, &[], cont, &[]);
-        self.b.seal_block(exit);
-        self.b.seal_block(cont);
-        self.b.switch_to_block(exit);
-        self.b.set_cold_block(exit);
-        self.write_back();
-        self.leave_block_address();
         let base = self.result(0, i);
-        let kind = self.b.ins().uextend(I64, st);
-        let kind = self.b.ins().ishl_imm(kind, status::KIND_SHIFT as i64);
+        let kind = kind(self);
         let ret = self.b.ins().bor(base, kind);
         self.b.ins().return_(&[ret]);
         self.b.switch_to_block(cont);

@@ -139,8 +139,6 @@ struct Jit {
 pub(crate) struct JitCache {
     jit: Option<Box<Jit>>,
     unsupported: bool,
-    /// Blocks compiled since the CPU was created.
-    pub compiled: u64,
 }
 
 impl Clone for JitCache {
@@ -227,7 +225,6 @@ impl JitCache {
         }
         let f = jit.compile(block, pc, status)?;
         jit.jump[jump_index(pc)] = JumpEntry { pc, code: f.0 };
-        self.compiled += 1;
         Some(f)
     }
 }
