@@ -15,11 +15,17 @@
 //! count and scoreboard are exactly what the per-instruction path would
 //! have produced, and they are applied in one step. When it does not, the
 //! run loop interprets the block instead (`block_run`).
+//!
+//! One kind of late register does not spoil the schedule: one the first
+//! instruction reads (a load's result read at the top of the next block,
+//! the usual case). The first instruction then stalls until it is ready,
+//! and from there on the block runs exactly as if it had been entered at
+//! that cycle, so the schedule holds from [`Block::start`].
 
 use crate::code_cache::{Entry, Page, PAGE_SHIFT, PAGE_WORDS};
 use crate::decode::{decode_for_mode, Op};
 use crate::jit::JitFn;
-use crate::timing::{Operands, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_ZERO};
+use crate::timing::{Operands, Scoreboard, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_ZERO};
 use crate::Memory;
 
 /// At most this many instructions in one block (the delay slot included).
@@ -48,8 +54,11 @@ pub(crate) struct Block {
     pub branch: bool,
     /// Every slot read before the block writes it, with the issue offset of
     /// its first reader: the block's schedule holds iff each is ready by
-    /// then.
+    /// then, counted from [`Block::start`]. Those the first instruction
+    /// reads come first, with offset 0.
     pub live_in: Box<[(u8, u32)]>,
+    /// How many of `live_in` the first instruction reads.
+    pub first_reads: u8,
     /// Ready offsets of the slots the block writes (the last writer's), for
     /// a block that ran to its end.
     pub out: Box<[(u8, u32)]>,
@@ -185,18 +194,42 @@ impl Block {
             });
             clock = issue + 1;
         }
+        let first_reads = live_in.iter().take_while(|&&(_, at)| at == 0).count() as u8;
         let n = insns.len();
         let guard = if n >= 2 { insns[n - 2].issue + 1 } else { 0 };
         Block {
             insns: insns.into_boxed_slice(),
             branch,
             live_in: live_in.into_boxed_slice(),
+            first_reads,
             out: written(&ready).into_boxed_slice(),
             out_skip: out_skip.into_boxed_slice(),
             guard,
             compiled: None,
             runs: 0,
         }
+    }
+
+    /// The cycle at which the first instruction issues when the block is
+    /// entered with the clock at `now`: `now`, or later when it waits for
+    /// a register it reads. The schedule's offsets count from here.
+    #[inline(always)]
+    pub fn start(&self, scoreboard: &Scoreboard, now: u64) -> u64 {
+        self.live_in[..self.first_reads as usize]
+            .iter()
+            .fold(now, |t, &(slot, _)| t.max(scoreboard.ready(slot)))
+    }
+
+    /// Whether the block may run as a unit from `start` (see
+    /// [`Block::start`]): every incoming register that a later instruction
+    /// reads is ready by its reader's offset, and the clock after the
+    /// second-to-last instruction is before `deadline`.
+    #[inline(always)]
+    pub fn holds(&self, scoreboard: &Scoreboard, start: u64, deadline: u64) -> bool {
+        start + (self.guard as u64) < deadline
+            && self.live_in[self.first_reads as usize..]
+                .iter()
+                .all(|&(slot, at)| scoreboard.ready(slot) <= start + at as u64)
     }
 }
 

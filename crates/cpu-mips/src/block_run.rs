@@ -8,8 +8,9 @@
 //! (`compile`, see `jit`).
 //!
 //! A block runs as a unit when the CPU is not in a delay slot, its static
-//! schedule holds (every incoming register ready by its first reader) and
-//! the clock after its second-to-last instruction is before the deadline.
+//! schedule holds (every incoming register ready by its first reader, the
+//! first instruction's own stall allowed, see `Block::start`) and the clock
+//! after its second-to-last instruction is before the deadline.
 //! It then pays for the PC/delay-slot bookkeeping, the retired count, the
 //! deadline check and the scoreboard once, not per instruction. Everything
 //! else (a cold entry, a late register, a block straddling the deadline,
@@ -245,14 +246,9 @@ impl Cpu {
         if let Some(f) = b.compiled {
             return self.exec_compiled(f, b, mem, obs, deadline);
         }
-        let entry = self.cycles;
-        if entry + b.guard as u64 >= deadline {
+        let entry = b.start(&self.scoreboard, self.cycles);
+        if !b.holds(&self.scoreboard, entry, deadline) {
             return BlockEnd::Interpret;
-        }
-        for &(slot, first_use) in b.live_in.iter() {
-            if self.scoreboard.ready(slot) > entry + first_use as u64 {
-                return BlockEnd::Interpret;
-            }
         }
         let pc0 = self.pc;
         let (body, taken) = self.run_body(b, pc0, mem, obs);
@@ -339,7 +335,8 @@ impl Cpu {
         // SAFETY: the block that ended early left its address; it is alive
         // (blocks are dropped only by the run loop, between calls).
         let b: &Block = unsafe { &*(self.jit_exit.block as *const Block) };
-        let (entry, pc0, retired) = (self.cycles, self.pc, self.retired);
+        let (pc0, retired) = (self.pc, self.retired);
+        let entry = b.start(&self.scoreboard, self.cycles);
         let n = b.insns.len();
         let taken = was_taken.then_some(self.jit_exit.target);
         if O::TRANSFERS {
@@ -372,8 +369,11 @@ impl Cpu {
         }
     }
 
-    /// Applies the timing of `b`, entered at cycle `entry`, after its body
-    /// ended as `body` (`taken`: its branch target once taken).
+    /// Applies the timing of `b`, whose first instruction issued at cycle
+    /// `entry` (see [`Block::start`]), after its body ended as `body`
+    /// (`taken`: its branch target once taken). The observer is charged
+    /// from the clock before the block, a first instruction's stall
+    /// included.
     #[inline(always)]
     fn finish_block<O: Observer>(
         &mut self,
@@ -385,6 +385,7 @@ impl Cpu {
         obs: &mut O,
     ) -> BlockEnd {
         let n = b.insns.len();
+        let before = self.cycles;
         match body {
             Body::Done => {
                 let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
@@ -395,7 +396,7 @@ impl Cpu {
                     self.scoreboard.set_ready(slot, entry + at as u64);
                 }
                 self.continue_at(taken.unwrap_or(pc0.wrapping_add(4 * n as u32)));
-                obs.retire_block(pc0, n as u64, self.cycles - entry);
+                obs.retire_block(pc0, n as u64, self.cycles - before);
                 BlockEnd::Done
             }
             Body::Skip(i) => {
@@ -408,17 +409,17 @@ impl Cpu {
                     self.scoreboard.set_ready(slot, entry + at as u64);
                 }
                 self.continue_at(pc0.wrapping_add(4 * n as u32));
-                obs.retire_block(pc0, (n - 1) as u64, self.cycles - entry);
+                obs.retire_block(pc0, (n - 1) as u64, self.cycles - before);
                 BlockEnd::Done
             }
             Body::CodeWritten(i) => {
                 let end = self.block_stopped_after(b, entry, pc0, i, taken);
-                obs.retire_block(pc0, (i + 1) as u64, self.cycles - entry);
+                obs.retire_block(pc0, (i + 1) as u64, self.cycles - before);
                 end
             }
             Body::Fault(i, f) => {
                 let end = self.block_fault(b, entry, pc0, i, f, taken);
-                obs.retire_block(pc0, i as u64, self.cycles - entry);
+                obs.retire_block(pc0, i as u64, self.cycles - before);
                 end
             }
         }
@@ -455,12 +456,11 @@ impl Cpu {
         taken: Option<u32>,
     ) -> BlockEnd {
         self.replay_scoreboard(b, entry, i);
-        self.cycles = entry
-            + if i == 0 {
-                0
-            } else {
-                b.insns[i - 1].issue as u64 + ISSUE_CYCLES
-            };
+        if i > 0 {
+            // (A first instruction that faults is charged nothing, not even
+            // its stall: the clock stays where it was.)
+            self.cycles = entry + b.insns[i - 1].issue as u64 + ISSUE_CYCLES;
+        }
         self.retired += i as u64;
         let pc = pc0.wrapping_add(4 * i as u32);
         let in_slot = b.branch && i == b.insns.len() - 1;

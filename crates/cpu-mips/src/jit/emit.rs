@@ -244,8 +244,8 @@ pub(super) fn translate(
         fpu: (status_bits & cp0_status::CU1 != 0).then_some(status_bits & cp0_status::FR != 0),
         cache: Cached::NONE,
     };
-    let entry_cycle = e.field(I64, CYCLES);
-    e.check_schedule(block, entry_cycle, deadline);
+    let now = e.field(I64, CYCLES);
+    let entry_cycle = e.check_schedule(block, now, deadline);
     for (i, insn) in block.insns.iter().enumerate() {
         let pc = pc0.wrapping_add(4 * i as u32);
         e.op(i, &insn.op, pc);
@@ -389,10 +389,15 @@ impl Emitter<'_, '_> {
     }
 
     // --- the timing (see `block_run::exec_block`) ---
-    /// Leaves with INTERPRET unless the block may run as a unit: its
-    /// clock after the second-to-last instruction is before the deadline,
-    /// and each incoming register is ready by its first reader.
-    fn check_schedule(&mut self, block: &Block, entry: Value, deadline: Value) {
+    /// Leaves with INTERPRET unless the block may run as a unit (see
+    /// `Block::holds`) from the cycle its first instruction issues at when
+    /// the clock reads `now` (`Block::start`), which it returns.
+    fn check_schedule(&mut self, block: &Block, now: Value, deadline: Value) -> Value {
+        let mut entry = now;
+        for &(slot, _) in &block.live_in[..block.first_reads as usize] {
+            let ready = self.field(I64, slot_offset(slot));
+            entry = self.b.ins().umax(entry, ready);
+        }
         let guard = self.b.ins().iadd_imm(entry, block.guard as i64);
         let late = self
             .b
@@ -412,12 +417,13 @@ impl Emitter<'_, '_> {
                 self.exit_if(other, status::INTERPRET, 0);
             }
         }
-        for &(slot, first_use) in block.live_in.iter() {
+        for &(slot, first_use) in &block.live_in[block.first_reads as usize..] {
             let ready = self.field(I64, slot_offset(slot));
             let by = self.b.ins().iadd_imm(entry, first_use as i64);
             let late = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ready, by);
             self.exit_if(late, status::INTERPRET, 0);
         }
+        entry
     }
 
     /// The block ran to its end: the clock, the retired counts, the
