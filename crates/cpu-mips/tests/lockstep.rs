@@ -236,7 +236,7 @@ fn encode((kind, a, b, c, imm): Gen, i: usize, len: usize) -> u32 {
             [0, 1, 2, 3][(imm >> 8) as usize % 4],
         ),
         33 => cop1(
-            [16, 17][b as usize % 2],
+            [16, 17, 20][b as usize % 3],
             0,
             c as u32 & 30,
             imm as u32 & 30,
@@ -255,7 +255,10 @@ fn encode((kind, a, b, c, imm): Gen, i: usize, len: usize) -> u32 {
         // Anything at all: mostly reserved encodings and coprocessor
         // instructions that raise exceptions.
         38 => (a as u32) << 24 | (b as u32) << 16 | imm as u32,
-        _ => mips::nop(),
+        // FCSR: back to its reset value, or anything (rounding modes,
+        // enables, FS; a cause with its enable traps at once).
+        39 => mips::ctc1(if b % 2 == 0 { mips::ZERO } else { src(a) }, 31),
+        _ => unreachable!(),
     }
 }
 
@@ -479,4 +482,100 @@ fn a_first_instruction_waiting_for_a_load_stalls_its_block_as_a_unit() {
         let outside = b.instructions() - b.instructions_in_blocks();
         assert!(outside < 50, "{outside} instructions outside blocks");
     }
+}
+
+/// The FP arithmetic compiled code inlines (ADD, SUB, MUL, DIV in S and
+/// D, CVT.D.W, MOV) on every pair of fifteen operands (ordinary, zero,
+/// huge, tiny, denormal, NaN, infinity) under four FCSR settings (round to
+/// nearest, round toward zero, Inexact enabled, FS): the host's fast path
+/// where it applies and `execute` elsewhere must give the interpreter's
+/// results, FCSR and traps, in lockstep.
+#[test]
+fn inlined_fp_arithmetic_matches_the_interpreter_flags_and_traps_included() {
+    let operands: [f64; 15] = [
+        1.5,
+        -3.25,
+        0.1,
+        3.0,
+        1e10,
+        -1e-10,
+        0.0,
+        -0.0,
+        1e300,
+        1e-300,
+        f64::NAN,
+        f64::INFINITY,
+        5e-324,
+        f64::MIN_POSITIVE,
+        1.0 + f64::EPSILON,
+    ];
+    // `machine` stores regs[r].rotate_left(5) at DATA + 8r.
+    let regs: Vec<u64> = operands
+        .iter()
+        .map(|x| x.to_bits().rotate_right(5))
+        .collect();
+    for setting in [0, 1, 0x80, 0x0100_0000] {
+        let words = fp_pairs_program(setting, operands.len());
+        for engine in TIERS {
+            let b = lockstep(
+                engine,
+                DEFAULT_BLOCK_CACHE_INSNS,
+                false,
+                &words,
+                &regs,
+                &[400, 7, 1, 13],
+            );
+            if engine == Engine::Jit {
+                assert!(b.instructions_compiled() > b.instructions() / 2);
+            }
+        }
+    }
+}
+
+/// For every pair of the `n` doubles at DATA: FCSR set to `setting`, the
+/// inlined FP operations on the pair (and on their words as singles and
+/// an integer), FCSR stored after them (an array from DATA + 0x100); ends
+/// with BREAK.
+fn fp_pairs_program(setting: u32, n: usize) -> Vec<u32> {
+    let (t0, t1, t2, t3, t4) = (mips::T0, mips::T1, mips::T2, mips::T3, Gpr::new(12));
+    let (d, s, w) = (17, 16, 20);
+    let (ldc1, lwc1) = (0x35, 0x31);
+    let mut words = vec![mips::lui(mips::S0, (DATA >> 16) as u16)];
+    words.extend(mips::li32(t3, setting));
+    words.extend([
+        mips::addiu(mips::S1, mips::S0, 8 * n as i16), // the operands' end
+        mips::addiu(t4, mips::S0, 0x100),              // where FCSR goes
+        mips::move_(t0, mips::S0),
+    ]);
+    let outer = words.len();
+    words.push(mips::move_(t1, mips::S0));
+    let inner = words.len();
+    words.extend([
+        mips::ctc1(t3, 31),
+        itype(ldc1, t0, Gpr::new(0), 0),
+        itype(ldc1, t1, Gpr::new(2), 0),
+        cop1(d, 2, 0, 4, 0),              // add.d $f4, $f0, $f2
+        cop1(d, 2, 0, 6, 1),              // sub.d
+        cop1(d, 2, 0, 8, 2),              // mul.d
+        cop1(d, 2, 0, 10, 3),             // div.d
+        itype(lwc1, t0, Gpr::new(12), 0), // a double's high word
+        itype(lwc1, t1, Gpr::new(14), 4), // and a low word
+        cop1(s, 14, 12, 16, 0),           // add.s
+        cop1(s, 14, 12, 18, 1),           // sub.s
+        cop1(s, 14, 12, 20, 2),           // mul.s
+        cop1(s, 14, 12, 22, 3),           // div.s
+        cop1(w, 0, 12, 24, 0x21),         // cvt.d.w
+        cop1(d, 0, 4, 26, 6),             // mov.d
+        cop1(s, 0, 16, 28, 6),            // mov.s
+        mips::cfc1(t2, 31),
+        mips::sw(t2, 0, t4),
+        mips::addiu(t4, t4, 4),
+        mips::addiu(t1, t1, 8),
+    ]);
+    let back = |len: usize, to: usize| (to as i16 - len as i16 - 1) as u16;
+    words.push(itype(opcode::BNE, t1, mips::S1, back(words.len(), inner)));
+    words.extend([mips::nop(), mips::addiu(t0, t0, 8)]);
+    words.push(itype(opcode::BNE, t0, mips::S1, back(words.len(), outer)));
+    words.extend([mips::nop(), mips::break_(0)]);
+    words
 }

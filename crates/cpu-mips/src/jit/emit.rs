@@ -32,6 +32,7 @@
 
 use std::mem::offset_of;
 
+mod fp;
 mod ops;
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -72,18 +73,20 @@ fn fpr_offset(r: u8) -> i32 {
     (offset_of!(Cpu, fpu) + offset_of!(Fpu, fpr) + 8 * (r as usize & 31)) as i32
 }
 
-/// The FP moves, loads and stores the translator inlines (under the
-/// Status they were compiled for).
-fn inlined_fp_move(op: &Op) -> bool {
-    matches!(
-        op,
+/// The FP instructions the translator inlines (under the Status they were
+/// compiled for): moves, loads and stores, and the arithmetic `fp`
+/// inlines (`fma`: the host has a fused multiply-add).
+fn inlined_fp(op: &Op, fma: bool) -> bool {
+    match op {
         Op::Lwc1 { .. }
-            | Op::Ldc1 { .. }
-            | Op::Swc1 { .. }
-            | Op::Sdc1 { .. }
-            | Op::Mtc1 { .. }
-            | Op::Mfc1 { .. }
-    )
+        | Op::Ldc1 { .. }
+        | Op::Swc1 { .. }
+        | Op::Sdc1 { .. }
+        | Op::Mtc1 { .. }
+        | Op::Mfc1 { .. } => true,
+        Op::Fp(fop) => fp::inlined(fop, fma),
+        _ => false,
+    }
 }
 const TLB_READ: i32 = (offset_of!(Cpu, tlb) + offset_of!(Tlb, read)) as i32;
 const TLB_WRITE: i32 = (offset_of!(Cpu, tlb) + offset_of!(Tlb, write)) as i32;
@@ -171,12 +174,13 @@ struct Sigs {
 }
 
 /// What a compiled block is compiled against: the helpers it calls, the
-/// jump table it chains through (its address) and the CP0 Status of the
-/// CPU it is compiled for.
+/// jump table it chains through (its address), the CP0 Status of the CPU
+/// it is compiled for and whether the host has a fused multiply-add.
 pub(super) struct Setting<'a> {
     pub helpers: &'a Helpers,
     pub jump: usize,
     pub status: u32,
+    pub fma: bool,
 }
 
 /// Translates `block` (at `pc0`) into `func`, whose signature is
@@ -193,6 +197,7 @@ pub(super) fn translate(
         helpers,
         jump,
         status: status_bits,
+        fma,
     } = setting;
     let call_conv = func.signature.call_conv;
     let mut b = FunctionBuilder::new(func, fctx);
@@ -242,6 +247,7 @@ pub(super) fn translate(
         // The FP moves are inlined only for the Status they were compiled
         // under (checked at entry), and only where CP1 is usable.
         fpu: (status_bits & cp0_status::CU1 != 0).then_some(status_bits & cp0_status::FR != 0),
+        fma,
         cache: Cached::NONE,
     };
     let now = e.field(I64, CYCLES);
@@ -270,9 +276,11 @@ struct Emitter<'a, 'f> {
     block: usize,
     /// The jump table's address (see `super::JumpEntry`).
     jump: usize,
-    /// Status.FR when the FP moves, loads and stores are inlined (CP1
-    /// usable when compiled); `None` leaves them to `execute`.
+    /// Status.FR when the FP instructions are inlined (CP1 usable when
+    /// compiled); `None` leaves them to `execute`.
     fpu: Option<bool>,
+    /// The host has a fused multiply-add (which MUL and DIV inline need).
+    fma: bool,
     cache: Cached,
 }
 
@@ -405,7 +413,7 @@ impl Emitter<'_, '_> {
             .icmp(IntCC::UnsignedGreaterThanOrEqual, guard, deadline);
         self.exit_if(late, status::INTERPRET, 0);
         if let Some(fr) = self.fpu {
-            if block.insns.iter().any(|x| inlined_fp_move(&x.op)) {
+            if block.insns.iter().any(|x| inlined_fp(&x.op, self.fma)) {
                 // Compiled for CP1 usable with this FR: else interpret.
                 let st = self.field(I32, CP0_STATUS);
                 let bits = self

@@ -131,6 +131,9 @@ struct Jit {
     bail: usize,
     /// The compiled blocks, by PC, that compiled code chains to.
     jump: Box<[JumpEntry]>,
+    /// The host has a fused multiply-add instruction (else Cranelift would
+    /// call a library function, which this code memory cannot link).
+    fma: bool,
 }
 
 /// The CPU's compiled tier: absent until first used, and `Unsupported` on
@@ -245,7 +248,16 @@ impl Jit {
             .ok()?
             .finish(settings::Flags::new(flags))
             .ok()?;
+        let fma = match isa.name() {
+            "x64" => isa
+                .isa_flags()
+                .iter()
+                .any(|f| f.name == "has_fma" && f.as_bool() == Some(true)),
+            "aarch64" => true,
+            _ => false,
+        };
         let mut jit = Jit {
+            fma,
             isa,
             ctx: Context::new(),
             fctx: FunctionBuilderContext::new(),
@@ -296,13 +308,14 @@ impl Jit {
 
     fn compile(&mut self, block: &Block, pc: u32, status: u32) -> Option<JitFn> {
         let sig = emit::block_signature(CallConv::Tail, self.isa.pointer_type());
-        let (helpers, jump) = (self.helpers, self.jump.as_ptr() as usize);
+        let (helpers, jump, fma) = (self.helpers, self.jump.as_ptr() as usize, self.fma);
         let code = self.finish(sig, |f, fctx, ptr| {
             f.name = UserFuncName::user(0, pc);
             let setting = emit::Setting {
                 helpers: &helpers,
                 jump,
                 status,
+                fma,
             };
             emit::translate(f, fctx, block, pc, setting, ptr);
         })?;

@@ -1,6 +1,7 @@
 //! The instructions of a block, one emitter each (see `super`): integer
 //! arithmetic and shifts, HI/LO, branches and jumps, the FPU's moves, and
-//! loads and stores through the soft TLB; `call_execute` for the rest.
+//! loads and stores through the soft TLB (the FPU's arithmetic is in
+//! `fp`); `call_execute` for the rest.
 
 use super::*;
 
@@ -221,6 +222,9 @@ impl Emitter<'_, '_> {
                 let w = self.b.ins().ireduce(I32, v);
                 self.set32(rt, w);
             }
+            Fp(ref fop) if self.fpu.is_some() && fp::inlined(fop, self.fma) => {
+                self.fp(i, op, fop, pc)
+            }
             _ => self.call_execute(i, op, pc),
         }
     }
@@ -231,14 +235,7 @@ impl Emitter<'_, '_> {
         // read again after.
         self.write_back();
         self.cache = Cached::NONE;
-        let callee = self.b.ins().iconst(self.ptr, self.helpers.exec as i64);
-        let op_ptr = self.b.ins().iconst(self.ptr, op as *const Op as i64);
-        let pc = self.c32(pc);
-        let call =
-            self.b
-                .ins()
-                .call_indirect(self.sigs.exec, callee, &[self.cpu, self.mem, op_ptr, pc]);
-        let st = self.b.inst_results(call)[0];
+        let st = self.call_helper_exec(op, pc);
         if op.has_delay_slot() {
             let t = self
                 .b
@@ -250,6 +247,19 @@ impl Emitter<'_, '_> {
             self.b.def_var(self.target, target);
         }
         self.exit_on_status(st, i);
+    }
+
+    /// Calls the interpreter's `execute` for `op` (at `pc`, which must be
+    /// where it lives in the block: the helper reads it there): its status.
+    pub(super) fn call_helper_exec(&mut self, op: &Op, pc: u32) -> Value {
+        let callee = self.b.ins().iconst(self.ptr, self.helpers.exec as i64);
+        let op_ptr = self.b.ins().iconst(self.ptr, op as *const Op as i64);
+        let pc = self.c32(pc);
+        let call =
+            self.b
+                .ins()
+                .call_indirect(self.sigs.exec, callee, &[self.cpu, self.mem, op_ptr, pc]);
+        self.b.inst_results(call)[0]
     }
 
     /// SLL..SRAV on the low word (the result sign-extended) or, `wide`,
@@ -348,12 +358,12 @@ impl Emitter<'_, '_> {
     }
 
     // --- the FPU's registers (see `fpu::registers`) ---
-    fn fpr(&mut self, r: u8) -> Value {
+    pub(super) fn fpr(&mut self, r: u8) -> Value {
         self.field(I64, fpr_offset(r))
     }
     /// MTC1/LWC1: the low word of FPR `r` from the low word of `v`; the
     /// upper half keeps its contents.
-    fn set_fpr_word(&mut self, r: u8, v: Value) {
+    pub(super) fn set_fpr_word(&mut self, r: u8, v: Value) {
         let old = self.fpr(r);
         let high = self.b.ins().band_imm(old, !0xffff_ffffu64 as i64);
         let low = self.b.ins().band_imm(v, 0xffff_ffff);
@@ -361,7 +371,7 @@ impl Emitter<'_, '_> {
         self.set_field(fpr_offset(r), new);
     }
     /// LDC1: the 64-bit value of FPR `r` (an even/odd pair under FR = 0).
-    fn set_fpr_dword(&mut self, r: u8, v: Value) {
+    pub(super) fn set_fpr_dword(&mut self, r: u8, v: Value) {
         if self.fpu == Some(true) {
             self.set_field(fpr_offset(r), v);
         } else {
@@ -372,7 +382,7 @@ impl Emitter<'_, '_> {
         }
     }
     /// SDC1: the 64-bit value of FPR `r`.
-    fn fpr_dword(&mut self, r: u8) -> Value {
+    pub(super) fn fpr_dword(&mut self, r: u8) -> Value {
         if self.fpu == Some(true) {
             self.fpr(r)
         } else {
