@@ -156,8 +156,8 @@ impl Emitter<'_, '_> {
         }
 
         // The operation in double precision, and whether it was inexact.
-        let x = self.to_f64(wide, a);
-        let y = self.to_f64(wide, b);
+        let x = self.widened(wide, a);
+        let y = self.widened(wide, b);
         let (r, inexact) = self.exact(arith, x, y);
         let (bits, inexact) = if wide {
             (self.b.ins().bitcast(I64, MemFlags::new(), r), inexact)
@@ -206,7 +206,7 @@ impl Emitter<'_, '_> {
     }
 
     /// An S (in the low word) or D operand as an F64 (an S widened exactly).
-    fn to_f64(&mut self, wide: bool, bits: Value) -> Value {
+    fn widened(&mut self, wide: bool, bits: Value) -> Value {
         if wide {
             self.b.ins().bitcast(F64, MemFlags::new(), bits)
         } else {
