@@ -579,3 +579,114 @@ fn fp_pairs_program(setting: u32, n: usize) -> Vec<u32> {
     words.extend([mips::nop(), mips::break_(0)]);
     words
 }
+
+/// Blocks that branch to themselves loop inside their compiled code, with
+/// their registers held from lap to lap. Each of these must match the
+/// interpreter at every stop: laps cut by deadlines (every few cycles),
+/// instructions that call the interpreter inside the loop (DIV, SQRT.D),
+/// HI/LO and FP on the inline path, a branch-likely whose last lap
+/// nullifies its slot, a load that faults on a later lap, and a loop that
+/// rewrites its own code.
+#[test]
+fn a_block_looping_to_itself_matches_the_interpreter_lap_by_lap() {
+    let (t0, t1, t2, t9) = (mips::T0, mips::T1, mips::T2, mips::T9);
+    let (v0, v1, s0, s1) = (mips::V0, mips::V1, mips::S0, mips::S1);
+    let (t3, t4, s2) = (mips::T3, Gpr::new(12), Gpr::new(18));
+    let steps: [&[u16]; 2] = [&[60_000], &[400, 7, 1, 13]];
+    // Registers $at..$t7 and the data words: small, distinct, not zero.
+    let regs: Vec<u64> = (1..=15).map(|i| i * 0x0103_0507).collect();
+    let bne = |rs, rt, back: i16| itype(opcode::BNE, rs, rt, back as u16);
+    let bnel = |rs, rt, back: i16| itype(0x15, rs, rt, back as u16);
+    let programs: Vec<(&str, Vec<u32>)> = vec![
+        (
+            "arithmetic, HI/LO, DIV, LWL and SQRT.D through execute, FP inline",
+            vec![
+                mips::lui(s0, (DATA >> 16) as u16),
+                mips::addiu(s1, mips::ZERO, 7),
+                mips::addiu(t9, mips::ZERO, 300),
+                mips::lw(t0, 0, s0), // the loop: 3..=15
+                mips::addu(v0, v0, t0),
+                mips::addu(v0, v0, t2), // the last lap's LWL
+                special(funct::MULT, v0, t9, mips::ZERO, 0),
+                special(funct::MFLO, mips::ZERO, mips::ZERO, v1, 0),
+                special(funct::DIV, v1, s1, mips::ZERO, 0),
+                mips::sw(v1, 4, s0),
+                itype(0x22, s0, t2, 5), // lwl $t2, 5($s0)
+                cop1(17, 0, 2, 4, 4),   // sqrt.d $f4, $f2
+                cop1(17, 4, 6, 6, 0),   // add.d $f6, $f6, $f4
+                mips::addiu(t9, t9, -1),
+                bne(t9, mips::ZERO, -12),
+                mips::addiu(t1, t1, 3),
+                mips::break_(0),
+            ],
+        ),
+        (
+            "a branch-likely: the last lap nullifies the slot",
+            vec![
+                mips::addiu(t9, mips::ZERO, 200),
+                mips::addiu(t9, t9, -1), // the loop: 1..=3
+                bnel(t9, mips::ZERO, -2),
+                mips::addiu(v0, v0, 7),
+                mips::break_(0),
+            ],
+        ),
+        (
+            "a load that faults on its 24th lap, then on each after",
+            vec![
+                mips::lui(s0, (DATA >> 16) as u16),
+                mips::addiu(s1, s0, 0x7fff),
+                mips::addiu(s1, s1, 0x7fff), // past the data pages
+                mips::addiu(s0, s0, 8000),
+                mips::lw(t0, 0, s0), // the loop: 4..=7
+                mips::addu(v0, v0, t0),
+                bne(s0, s1, -3),
+                mips::addiu(s0, s0, 8),
+                mips::break_(0),
+            ],
+        ),
+        (
+            "a store into its own first instruction on its 16th lap",
+            vec![
+                mips::lui(s1, (CODE >> 16) as u16),
+                mips::lui(s0, (DATA >> 16) as u16),
+                special(funct::SUBU, s1, s0, s2, 0), // CODE - DATA
+                mips::addiu(t9, mips::ZERO, 20),
+                mips::lui(t1, 0x2442),
+                mips::ori(t1, t1, 100), // addiu $v0, $v0, 100
+                mips::addiu(v0, v0, 1), // the loop: 6..=15, rewritten
+                itype(0x0e, t9, t3, 5), // xori $t3, $t9, 5
+                itype(0x0b, t3, t3, 1), // sltiu $t3, $t3, 1: the 16th lap
+                special(funct::MULT, t3, s2, mips::ZERO, 0),
+                special(funct::MFLO, mips::ZERO, mips::ZERO, t4, 0),
+                mips::addu(t4, t4, s0), // DATA, or CODE on that lap
+                mips::sw(t1, 24, t4),
+                mips::addiu(t9, t9, -1),
+                bne(t9, mips::ZERO, -9),
+                mips::nop(),
+                mips::break_(0),
+            ],
+        ),
+    ];
+    for (what, words) in &programs {
+        for engine in TIERS {
+            for steps in steps {
+                let b = std::panic::catch_unwind(|| {
+                    lockstep(
+                        engine,
+                        DEFAULT_BLOCK_CACHE_INSNS,
+                        false,
+                        words,
+                        &regs,
+                        steps,
+                    )
+                })
+                .unwrap_or_else(|_| panic!("{what}: {engine:?}, steps {steps:?}"));
+                assert!(b.instructions_in_blocks() > 0, "{what}");
+                if what.starts_with("a store") {
+                    let laps = 16 + 4 * 100;
+                    assert_eq!(b.gpr[2], regs[1] + laps, "16 laps of +1, then 4 of +100");
+                }
+            }
+        }
+    }
+}

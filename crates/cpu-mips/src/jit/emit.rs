@@ -34,6 +34,7 @@ use std::mem::offset_of;
 
 mod fp;
 mod ops;
+mod self_loop;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64, I8};
@@ -225,10 +226,6 @@ pub(super) fn translate(
     b.declare_var(taken, I64);
     let target = Variable::from_u32(1);
     b.declare_var(target, I32);
-    let zero = b.ins().iconst(I64, 0);
-    b.def_var(taken, zero);
-    let zero32 = b.ins().iconst(I32, 0);
-    b.def_var(target, zero32);
     for c in 0..CACHED {
         b.declare_var(cached_var(c), I64);
     }
@@ -250,13 +247,27 @@ pub(super) fn translate(
         fma,
         cache: Cached::NONE,
     };
+    // A block that branches to itself loops inside its function.
+    let lap = self_loop::loops_to_itself(block, pc0).then(|| {
+        let state = self_loop::header_state(block);
+        let header = e.b.create_block();
+        e.enter_loop(state, header);
+        (state, header)
+    });
+    let zero = e.imm(0);
+    e.b.def_var(taken, zero);
+    let zero32 = e.c32(0);
+    e.b.def_var(target, zero32);
     let now = e.field(I64, CYCLES);
     let entry_cycle = e.check_schedule(block, now, deadline);
     for (i, insn) in block.insns.iter().enumerate() {
         let pc = pc0.wrapping_add(4 * i as u32);
         e.op(i, &insn.op, pc);
     }
-    e.complete(block, pc0, entry_cycle);
+    e.complete(block, pc0, entry_cycle, lap);
+    if let Some((_, header)) = lap {
+        e.b.seal_block(header);
+    }
     e.b.finalize();
 }
 
@@ -434,10 +445,17 @@ impl Emitter<'_, '_> {
         entry
     }
 
-    /// The block ran to its end: the clock, the retired counts, the
-    /// scoreboard and the PC in one step, then returns.
-    fn complete(&mut self, block: &Block, pc0: u32, entry: Value) {
-        self.write_back();
+    /// The block ran to its end: the clock, the retired counts and the
+    /// scoreboard in one step; then round again when it loops to itself
+    /// (`lap`: the loop header and its register state, see `self_loop`),
+    /// else the PC, and it chains or returns.
+    fn complete(
+        &mut self,
+        block: &Block,
+        pc0: u32,
+        entry: Value,
+        lap: Option<(Cached, cranelift_codegen::ir::Block)>,
+    ) {
         let n = block.insns.len();
         let taken = self.b.use_var(self.taken);
         let base = block.insns[n - 1].issue as u64 + ISSUE_CYCLES;
@@ -458,6 +476,22 @@ impl Emitter<'_, '_> {
             let ready = self.b.ins().iadd_imm(entry, at as i64);
             self.set_field(slot_offset(slot), ready);
         }
+        if let Some((state, header)) = lap {
+            // Round again when the branch went back and chaining (here, to
+            // itself) is allowed.
+            let allowed = self.b.ins().load(I8, Self::flags(), self.cpu, CHAIN);
+            let allowed = self.b.ins().uextend(I64, allowed);
+            let again = self.b.ins().band(allowed, taken);
+            let back = self.b.create_block();
+            let out = self.b.create_block();
+            self.b.ins().brif(again, back, &[], out, &[]);
+            self.b.seal_block(back);
+            self.b.seal_block(out);
+            self.b.switch_to_block(back);
+            self.go_round(state, header);
+            self.b.switch_to_block(out);
+        }
+        self.write_back();
         let after = self.c32(pc0.wrapping_add(4 * n as u32));
         let next = if block.branch {
             let t = self.b.use_var(self.target);
