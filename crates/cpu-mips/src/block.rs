@@ -25,7 +25,9 @@
 use crate::code_cache::{Entry, Page, PAGE_SHIFT, PAGE_WORDS};
 use crate::decode::{decode_for_mode, Op};
 use crate::jit::JitFn;
-use crate::timing::{Operands, Scoreboard, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_ZERO};
+use crate::timing::{
+    Operands, Scoreboard, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_SINK, SLOT_ZERO,
+};
 use crate::Memory;
 
 /// At most this many instructions in one block (the delay slot included).
@@ -239,6 +241,21 @@ impl Block {
 /// entry was at least one cycle before it (`timing::MAX_GPR_LATENCY`).
 fn always_ready(s: u8, first_use: u32) -> bool {
     s < SLOT_HILO && first_use + 1 >= MAX_GPR_LATENCY as u32
+}
+
+/// Whether a block whose clock ends `end` cycles after its start (the
+/// least it can: no branch bubbles) may leave slot `s`, which it makes
+/// ready `at` cycles after its start, as it was: no later instruction can
+/// tell. The sink is never read. A GPR ready by the block's end delays
+/// nothing after it, and neither does the value it had: a GPR is ready at
+/// most `MAX_GPR_LATENCY - 1` cycles after a block's start (see
+/// `always_ready`). So the scoreboard keeps a time at or before the
+/// clock, where the per-instruction path would have another, also at or
+/// before the clock: the same to every reader. Compiled code skips these
+/// stores (it keeps its block ends short); the block tier makes them.
+pub(crate) fn settled_by_end(s: u8, at: u32, end: u32) -> bool {
+    s == SLOT_SINK
+        || (s > SLOT_ZERO && s < SLOT_HILO && at <= end && end + 1 >= MAX_GPR_LATENCY as u32)
 }
 
 /// The slots written so far with their ready offsets (the sink included,

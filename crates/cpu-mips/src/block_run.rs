@@ -335,7 +335,7 @@ impl Cpu {
         // SAFETY: the block that ended early left its address; it is alive
         // (blocks are dropped only by the run loop, between calls).
         let b: &Block = unsafe { &*(self.jit_exit.block as *const Block) };
-        let (pc0, retired) = (self.pc, self.retired);
+        let pc0 = self.pc;
         let entry = b.start(&self.scoreboard, self.cycles);
         let n = b.insns.len();
         let taken = was_taken.then_some(self.jit_exit.target);
@@ -350,9 +350,7 @@ impl Cpu {
             status::CODE_WRITTEN => Body::CodeWritten(i),
             _ => Body::Fault(i, self.fault_again(b, pc0, i, mem)),
         };
-        let end = self.finish_block(b, entry, pc0, body, taken, obs);
-        self.retired_compiled += self.retired - retired;
-        end
+        self.finish_block(b, entry, pc0, body, taken, obs)
     }
 
     /// The fault instruction `i` of `b` raised in compiled code. A faulting
@@ -391,7 +389,9 @@ impl Cpu {
                 let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
                 self.cycles = entry + b.insns[n - 1].issue as u64 + ISSUE_CYCLES + bubbles;
                 self.retired += n as u64;
-                self.retired_in_blocks += n as u64;
+                if b.compiled.is_none() {
+                    self.retired_block_tier += n as u64;
+                }
                 for &(slot, at) in b.out.iter() {
                     self.scoreboard.set_ready(slot, entry + at as u64);
                 }
@@ -404,7 +404,9 @@ impl Cpu {
                 let issue = b.insns[i].issue as u64;
                 self.cycles = entry + issue + ISSUE_CYCLES + NULLIFIED_SLOT_CYCLES;
                 self.retired += (n - 1) as u64;
-                self.retired_in_blocks += (n - 1) as u64;
+                if b.compiled.is_none() {
+                    self.retired_block_tier += (n - 1) as u64;
+                }
                 for &(slot, at) in b.out_skip.iter() {
                     self.scoreboard.set_ready(slot, entry + at as u64);
                 }
@@ -462,6 +464,7 @@ impl Cpu {
             self.cycles = entry + b.insns[i - 1].issue as u64 + ISSUE_CYCLES;
         }
         self.retired += i as u64;
+        self.retired_singly += i as u64;
         let pc = pc0.wrapping_add(4 * i as u32);
         let in_slot = b.branch && i == b.insns.len() - 1;
         self.pc = pc;
@@ -494,6 +497,7 @@ impl Cpu {
         let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
         self.cycles = entry + b.insns[i].issue as u64 + ISSUE_CYCLES + bubbles;
         self.retired += (i + 1) as u64;
+        self.retired_singly += (i + 1) as u64;
         let after = pc0.wrapping_add(4 * (i as u32 + 1));
         self.continue_at(taken.unwrap_or(after));
         BlockEnd::CodeWritten(self.written_code_page)

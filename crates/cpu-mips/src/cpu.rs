@@ -151,10 +151,14 @@ pub struct Cpu {
     pub(crate) cycles: u64,
     /// Instructions retired.
     pub(crate) retired: u64,
-    /// Of those, retired by the block tier as part of whole blocks.
-    pub(crate) retired_in_blocks: u64,
-    /// Of those, retired by compiled blocks.
-    pub(crate) retired_compiled: u64,
+    /// Of those, retired one at a time: by the per-instruction path, and
+    /// the instructions of a block that stopped early. The rest ran in
+    /// whole blocks.
+    pub(crate) retired_singly: u64,
+    /// Of those, retired in whole blocks the block tier ran instruction by
+    /// instruction. The rest of the whole blocks ran as compiled code,
+    /// which counts only `retired`, to keep its block ends short.
+    pub(crate) retired_block_tier: u64,
     /// Instructions in blocks built since the block cache was last emptied.
     pub(crate) block_cache_used: usize,
     /// How many times the block cache was emptied to stay in its bound.
@@ -211,8 +215,8 @@ impl Cpu {
             ll_bit: false,
             cycles: 0,
             retired: 0,
-            retired_in_blocks: 0,
-            retired_compiled: 0,
+            retired_singly: 0,
+            retired_block_tier: 0,
             block_cache_used: 0,
             block_cache_flushes: 0,
             scoreboard: Scoreboard::default(),
@@ -275,6 +279,7 @@ impl Cpu {
         self.cycles += crate::timing::ISSUE_CYCLES + self.pending_bubbles;
         self.pending_bubbles = 0;
         self.retired += 1;
+        self.retired_singly += 1;
         self.ll_bit = false;
     }
 
@@ -302,7 +307,7 @@ impl Cpu {
     /// Instructions the block tier retired as whole blocks (the rest were
     /// interpreted one at a time).
     pub fn instructions_in_blocks(&self) -> u64 {
-        self.retired_in_blocks
+        self.retired - self.retired_singly
     }
 
     /// How many times the block cache was emptied because it reached
@@ -311,10 +316,10 @@ impl Cpu {
         self.block_cache_flushes
     }
 
-    /// Instructions retired by compiled blocks (part of
+    /// Instructions retired by compiled blocks that ran whole (part of
     /// [`Cpu::instructions_in_blocks`]).
     pub fn instructions_compiled(&self) -> u64 {
-        self.retired_compiled
+        self.instructions_in_blocks() - self.retired_block_tier
     }
 
     /// Bytes of host memory holding compiled code now.

@@ -198,6 +198,7 @@ impl Cpu {
             }
         }
         self.cycles = cycles;
+        self.retired_singly += retired - self.retired;
         self.retired = retired;
         self.pending_bubbles = bubbles;
         self.pc = pc;

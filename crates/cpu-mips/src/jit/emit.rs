@@ -48,7 +48,7 @@ use super::helpers::{Helpers, LOAD_FAILED};
 use super::status;
 use super::tlb::{TlbEntry, TLB_ENTRIES};
 use super::{JumpEntry, Tlb, JUMP_ENTRIES};
-use crate::block::Block;
+use crate::block::{settled_by_end, Block};
 use crate::code_cache::PAGE_SHIFT;
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, JitExit};
@@ -95,8 +95,6 @@ const TLB_PAGE: i32 = offset_of!(TlbEntry, page) as i32;
 const TLB_HOST: i32 = offset_of!(TlbEntry, host) as i32;
 const CYCLES: i32 = offset_of!(Cpu, cycles) as i32;
 const RETIRED: i32 = offset_of!(Cpu, retired) as i32;
-const RETIRED_IN_BLOCKS: i32 = offset_of!(Cpu, retired_in_blocks) as i32;
-const RETIRED_COMPILED: i32 = offset_of!(Cpu, retired_compiled) as i32;
 const PC: i32 = offset_of!(Cpu, pc) as i32;
 const NEXT_PC: i32 = offset_of!(Cpu, next_pc) as i32;
 const LO: i32 = offset_of!(Cpu, lo) as i32;
@@ -467,14 +465,15 @@ impl Emitter<'_, '_> {
             end
         };
         self.set_field(CYCLES, end);
-        for counter in [RETIRED, RETIRED_IN_BLOCKS, RETIRED_COMPILED] {
-            let v = self.field(I64, counter);
-            let v = self.b.ins().iadd_imm(v, n as i64);
-            self.set_field(counter, v);
-        }
+        let retired = self.field(I64, RETIRED);
+        let retired = self.b.ins().iadd_imm(retired, n as i64);
+        self.set_field(RETIRED, retired);
+        let least_end = block.insns[n - 1].issue + ISSUE_CYCLES as u32;
         for &(slot, at) in block.out.iter() {
-            let ready = self.b.ins().iadd_imm(entry, at as i64);
-            self.set_field(slot_offset(slot), ready);
+            if !settled_by_end(slot, at, least_end) {
+                let ready = self.b.ins().iadd_imm(entry, at as i64);
+                self.set_field(slot_offset(slot), ready);
+            }
         }
         if let Some((state, header)) = lap {
             // Round again when the branch went back and chaining (here, to
