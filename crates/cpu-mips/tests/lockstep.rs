@@ -344,6 +344,11 @@ fn lockstep(
     b
 }
 
+/// [`lockstep`] with the default block cache, in 32-bit mode.
+fn lockstep_o32(engine: Engine, words: &[u32], regs: &[u64], steps: &[u16]) -> Cpu {
+    lockstep(engine, DEFAULT_BLOCK_CACHE_INSNS, false, words, regs, steps)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -388,14 +393,7 @@ fn block_tier_matches_the_interpreter_over_long_slices() {
     let words = program(&body, 500);
     let steps = [10_000, 3, 50_000, 1];
     for engine in TIERS {
-        let b = lockstep(
-            engine,
-            DEFAULT_BLOCK_CACHE_INSNS,
-            false,
-            &words,
-            &regs,
-            &steps,
-        );
+        let b = lockstep_o32(engine, &words, &regs, &steps);
         assert!(b.instructions_in_blocks() > b.instructions() / 2);
         assert_eq!(b.block_cache_flushes(), 0);
         if engine == Engine::Jit {
@@ -433,14 +431,7 @@ fn a_store_into_a_running_block_replaces_its_instruction() {
         .into_iter()
         .flat_map(|e| [(e, &[60_000u16][..]), (e, &[7, 1, 30][..])])
     {
-        let b = lockstep(
-            engine,
-            DEFAULT_BLOCK_CACHE_INSNS,
-            false,
-            &words,
-            &regs,
-            steps,
-        );
+        let b = lockstep_o32(engine, &words, &regs, steps);
         assert_eq!(
             b.gpr[2],
             5 + 5 * 100,
@@ -470,14 +461,7 @@ fn a_first_instruction_waiting_for_a_load_stalls_its_block_as_a_unit() {
         mips::break_(0),
     ];
     for engine in TIERS {
-        let b = lockstep(
-            engine,
-            DEFAULT_BLOCK_CACHE_INSNS,
-            false,
-            &words,
-            &[0; 15],
-            &[60_000],
-        );
+        let b = lockstep_o32(engine, &words, &[0; 15], &[60_000]);
         // All but the start-up and the first visits run in whole blocks.
         let outside = b.instructions() - b.instructions_in_blocks();
         assert!(outside < 50, "{outside} instructions outside blocks");
@@ -670,17 +654,8 @@ fn a_block_looping_to_itself_matches_the_interpreter_lap_by_lap() {
     for (what, words) in &programs {
         for engine in TIERS {
             for steps in steps {
-                let b = std::panic::catch_unwind(|| {
-                    lockstep(
-                        engine,
-                        DEFAULT_BLOCK_CACHE_INSNS,
-                        false,
-                        words,
-                        &regs,
-                        steps,
-                    )
-                })
-                .unwrap_or_else(|_| panic!("{what}: {engine:?}, steps {steps:?}"));
+                let b = std::panic::catch_unwind(|| lockstep_o32(engine, words, &regs, steps))
+                    .unwrap_or_else(|_| panic!("{what}: {engine:?}, steps {steps:?}"));
                 assert!(b.instructions_in_blocks() > 0, "{what}");
                 if what.starts_with("a store") {
                     let laps = 16 + 4 * 100;

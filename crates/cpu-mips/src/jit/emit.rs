@@ -6,10 +6,11 @@
 //! ends of a block; this file), whose `ops` emit each instruction:
 //! integer arithmetic, shifts, HI/LO moves and multiplies, branches and
 //! jumps, aligned loads and stores (straight to host memory when the soft
-//! TLB has the page, see `tlb`), and the FP moves, loads and stores inline;
-//! everything else (FP arithmetic, divides, traps, unaligned and linked
-//! accesses) as a call to the interpreter's own `execute` through
-//! `helpers`.
+//! TLB has the page, see `tlb`), and the FP moves, loads and stores inline,
+//! `fp` the FP arithmetic (inline where the host is exact); everything
+//! else (divides, traps, unaligned and linked accesses, the rest of the
+//! FP) as a call to the interpreter's own `execute` through `helpers`.
+//! `self_loop` turns a block that branches to itself into a loop.
 //!
 //! A compiled block is `fn(cpu, mem, deadline) -> u64` in Cranelift's
 //! `tail` convention and does what the block tier does with its block,
@@ -19,7 +20,7 @@
 //! registers and memory, in the same order, with the registers held in
 //! Cranelift variables (`Cached`) and written back to the `Cpu` wherever
 //! something else may look. At the block's end it applies the clock, the
-//! retired counts, the scoreboard and the PC in one step, and tail-calls
+//! retired count, the scoreboard and the PC in one step, and tail-calls
 //! the next block when that one is compiled and chaining is allowed.
 //! Anything else returns to the caller with the state of just before the
 //! instruction that stopped it (and the block's address in
@@ -443,7 +444,7 @@ impl Emitter<'_, '_> {
         entry
     }
 
-    /// The block ran to its end: the clock, the retired counts and the
+    /// The block ran to its end: the clock, the retired count and the
     /// scoreboard in one step; then round again when it loops to itself
     /// (`lap`: the loop header and its register state, see `self_loop`),
     /// else the PC, and it chains or returns.

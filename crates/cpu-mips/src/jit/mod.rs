@@ -8,9 +8,11 @@
 //!
 //! A compiled block does what the block tier does with its block, with the
 //! block's static schedule compiled in as constants: the entry checks, the
-//! instructions, and at its end the clock, retired counts, scoreboard and
+//! instructions, and at its end the clock, retired count, scoreboard and
 //! PC in one step, then a tail call to the next block when that one is
-//! compiled too (through the jump table, [`JumpEntry`]). Every other end (a
+//! compiled too (through the jump table, [`JumpEntry`]); a block that
+//! branches to itself loops inside its own function instead (see
+//! `emit::self_loop`). Every other end (a
 //! fault, a store into code, a nullified delay slot) returns to the block
 //! tier, which builds the precise state as it does for its own blocks. The
 //! lockstep tests hold both to the interpreter.
