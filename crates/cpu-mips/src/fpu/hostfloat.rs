@@ -52,28 +52,51 @@ pub fn arith(op: Arith, double: bool, env: Env, a: u64, b: u64) -> Option<Rounde
     }
 }
 
-/// Zero, or a normal double of magnitude in [2^-400, 2^400).
-fn moderate_d(bits: u64) -> bool {
-    let exp = (bits >> 52) & 0x7ff;
-    bits << 1 == 0 || (1023 - 400..1023 + 400).contains(&exp)
+/// The fast path's bounds in one format, on the exponent field (the
+/// compiled tier emits the same tests from these).
+pub struct Bounds {
+    /// Where the exponent field starts, and its mask once shifted down.
+    pub shift: u32,
+    pub mask: u64,
+    /// Every bit but the sign: zero exactly when the value is a zero.
+    pub magnitude: u64,
+    /// Exponents of the operands taken (besides zeros).
+    pub operand: std::ops::Range<u64>,
+    /// Exponents of the results taken: normal numbers outside the lowest
+    /// and highest binades.
+    pub result: std::ops::Range<u64>,
 }
 
-/// A normal double outside the lowest and highest binades.
-fn safe_result_d(x: f64) -> bool {
-    let exp = (x.to_bits() >> 52) & 0x7ff;
-    (2..0x7fe).contains(&exp)
-}
+/// D: zero, or a normal double of magnitude in [2^-400, 2^400).
+pub const DOUBLE: Bounds = Bounds {
+    shift: 52,
+    mask: 0x7ff,
+    magnitude: i64::MAX as u64,
+    operand: 1023 - 400..1023 + 400,
+    result: 2..0x7fe,
+};
 
-/// Zero or a normal single.
-fn normal_or_zero_s(bits: u32) -> bool {
-    let exp = (bits >> 23) & 0xff;
-    bits << 1 == 0 || (1..0xff).contains(&exp)
-}
+/// S: zero or any normal single.
+pub const SINGLE: Bounds = Bounds {
+    shift: 23,
+    mask: 0xff,
+    magnitude: 0x7fff_ffff,
+    operand: 1..0xff,
+    result: 2..0xfe,
+};
 
-/// A normal single outside the lowest and highest binades.
-fn safe_result_s(x: f32) -> bool {
-    let exp = (x.to_bits() >> 23) & 0xff;
-    (2..0xfe).contains(&exp)
+impl Bounds {
+    fn exponent(&self, bits: u64) -> u64 {
+        (bits >> self.shift) & self.mask
+    }
+    /// Whether the fast path takes operand `bits`.
+    fn operand_ok(&self, bits: u64) -> bool {
+        bits & self.magnitude == 0 || self.operand.contains(&self.exponent(bits))
+    }
+    /// Whether the fast path may deliver result `bits`.
+    fn result_ok(&self, bits: u64) -> bool {
+        self.result.contains(&self.exponent(bits))
+    }
 }
 
 /// The double-precision result and whether it is inexact (no bound
@@ -101,7 +124,7 @@ fn exact_d(op: Arith, a: f64, b: f64) -> (f64, bool) {
 }
 
 fn arith_d(op: Arith, a: u64, b: u64) -> Option<Rounded> {
-    if !moderate_d(a) || !moderate_d(b) {
+    if !DOUBLE.operand_ok(a) || !DOUBLE.operand_ok(b) {
         return None;
     }
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
@@ -109,11 +132,13 @@ fn arith_d(op: Arith, a: u64, b: u64) -> Option<Rounded> {
         return None;
     }
     let (r, inexact) = exact_d(op, x, y);
-    safe_result_d(r).then(|| Rounded::inexact_if(r.to_bits(), inexact))
+    DOUBLE
+        .result_ok(r.to_bits())
+        .then(|| Rounded::inexact_if(r.to_bits(), inexact))
 }
 
 fn arith_s(op: Arith, a: u32, b: u32) -> Option<Rounded> {
-    if !normal_or_zero_s(a) || !normal_or_zero_s(b) {
+    if !SINGLE.operand_ok(a as u64) || !SINGLE.operand_ok(b as u64) {
         return None;
     }
     let (x, y) = (f32::from_bits(a) as f64, f32::from_bits(b) as f64);
@@ -123,5 +148,8 @@ fn arith_s(op: Arith, a: u32, b: u32) -> Option<Rounded> {
     let (wide, wide_inexact) = exact_d(op, x, y);
     let r = wide as f32;
     let inexact = wide_inexact || r as f64 != wide;
-    safe_result_s(r).then(|| Rounded::inexact_if(r.to_bits() as u64, inexact))
+    let bits = r.to_bits() as u64;
+    SINGLE
+        .result_ok(bits)
+        .then(|| Rounded::inexact_if(bits, inexact))
 }

@@ -20,7 +20,17 @@ use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::types::{F32, F64};
 
 use super::*;
-use crate::fpu::hostfloat::Arith;
+use crate::fpu::hostfloat::{Arith, Bounds, DOUBLE, SINGLE};
+use std::ops::Range;
+
+/// `hostfloat`'s bounds for D (`wide`) or S.
+fn bounds(wide: bool) -> &'static Bounds {
+    if wide {
+        &DOUBLE
+    } else {
+        &SINGLE
+    }
+}
 use crate::fpu::{fcsr, Fmt, FpOp, Func};
 
 const FCSR: i32 = (offset_of!(Cpu, fpu) + offset_of!(Fpu, fcsr)) as i32;
@@ -98,39 +108,33 @@ impl Emitter<'_, '_> {
     /// `bits` (an I64 holding an S or D value) is zero or a normal number
     /// of moderate size: `hostfloat`'s bounds on operands.
     fn moderate(&mut self, wide: bool, bits: Value) -> Value {
-        // (exponent field - low) < span, or zero (all bits but the sign).
-        let (shift, mask, low, span) = if wide {
-            (52, 0x7ff, 1023 - 400, 800)
-        } else {
-            (23, 0xff, 1, 254)
-        };
-        let exp = self.b.ins().ushr_imm(bits, shift);
-        let exp = self.b.ins().band_imm(exp, mask);
-        let exp = self.b.ins().iadd_imm(exp, -low);
-        let in_range = self.b.ins().icmp_imm(IntCC::UnsignedLessThan, exp, span);
+        let bounds = bounds(wide);
+        let in_range = self.exponent_in(bits, bounds, &bounds.operand);
         let zero = self.is_zero(wide, bits);
         self.b.ins().bor(in_range, zero)
     }
 
+    /// Whether the exponent field of `bits` is in `range`, as one unsigned
+    /// comparison.
+    fn exponent_in(&mut self, bits: Value, bounds: &Bounds, range: &Range<u64>) -> Value {
+        let exp = self.b.ins().ushr_imm(bits, bounds.shift as i64);
+        let exp = self.b.ins().band_imm(exp, bounds.mask as i64);
+        let exp = self.b.ins().iadd_imm(exp, -(range.start as i64));
+        let span = (range.end - range.start) as i64;
+        self.b.ins().icmp_imm(IntCC::UnsignedLessThan, exp, span)
+    }
+
     /// `bits` is a zero of either sign.
     fn is_zero(&mut self, wide: bool, bits: Value) -> Value {
-        let magnitude = if wide { i64::MAX } else { 0x7fff_ffff };
-        let m = self.b.ins().band_imm(bits, magnitude);
+        let m = self.b.ins().band_imm(bits, bounds(wide).magnitude as i64);
         self.b.ins().icmp_imm(IntCC::Equal, m, 0)
     }
 
     /// The result `bits` is a normal number outside the lowest and highest
     /// binades.
     fn safe_result(&mut self, wide: bool, bits: Value) -> Value {
-        let (shift, mask, top) = if wide {
-            (52, 0x7ff, 0x7fe)
-        } else {
-            (23, 0xff, 0xfe)
-        };
-        let exp = self.b.ins().ushr_imm(bits, shift);
-        let exp = self.b.ins().band_imm(exp, mask);
-        let exp = self.b.ins().iadd_imm(exp, -2);
-        self.b.ins().icmp_imm(IntCC::UnsignedLessThan, exp, top - 2)
+        let bounds = bounds(wide);
+        self.exponent_in(bits, bounds, &bounds.result)
     }
 
     /// ADD/SUB/MUL/DIV.fmt: the host's operation when it is exact to the
