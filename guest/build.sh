@@ -5,6 +5,10 @@
 #   guest/build.sh --check   rebuild into a temporary directory and compare
 #                            byte for byte with the committed binaries;
 #                            exit 1 naming every file that differs.
+#   guest/build.sh --program FILE.c [OUTPUT]
+#                            build one program of your own (C or assembly)
+#                            for IRIX with the guest libc, with -g, into
+#                            OUTPUT (default: FILE without its suffix).
 #
 # Toolchain: Debian's gcc-mips-linux-gnu / binutils-mips-linux-gnu
 # (override the prefix with CROSS=...). Each personality (irix, linux) gets
@@ -198,8 +202,27 @@ case "${1:-}" in
 	fi
 	exit $status
 	;;
+--program)
+	# One program of the user's own: the IRIX libc, this file's flags,
+	# plus -g so that `report --lines` and GDB see its source.
+	src=${2:-}
+	[ -n "$src" ] && [ -f "$src" ] || {
+		echo "build.sh --program: no such source file: '$src'" >&2
+		echo "usage: guest/build.sh --program FILE.c [OUTPUT]" >&2
+		exit 2
+	}
+	out=${3:-$(echo "$src" | sed 's/\.[cS]$//')}
+	[ "$out" != "$src" ] || out=$src.elf
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	build_libc irix "$tmp"
+	$CC $CFLAGS -g -DGUEST_IRIX -c "$src" -o "$tmp/prog.o"
+	$CC $CFLAGS $LDFLAGS -o "$out" "$tmp/crt0.o" "$tmp/prog.o" "$tmp/libc.a"
+	check_r4000 "$out" "$out"
+	echo "built $out: run it with 'irix-emu run $out', profile it with 'irix-emu prof $out'"
+	;;
 *)
-	echo "usage: guest/build.sh [--check]" >&2
+	echo "usage: guest/build.sh [--check | --program FILE.c [OUTPUT]]" >&2
 	exit 2
 	;;
 esac

@@ -1,5 +1,6 @@
 //! The system call tables against the two copies outside the kernel: the
-//! README's support list and the guest libc's numbers (guest/libc/sysnr.h).
+//! support list in docs/syscalls.md and the guest libc's numbers
+//! (guest/libc/sysnr.h).
 
 use std::path::Path;
 
@@ -16,18 +17,20 @@ const BEGIN: &str = "<!-- support summary: generated from the system call tables
 const END: &str = "<!-- end of support summary -->";
 
 #[test]
-fn readme_support_list_is_the_tables() {
-    let readme = repo_file("README.md");
+fn docs_support_list_is_the_tables() {
+    let readme = repo_file("docs/syscalls.md");
     let want = syscalls::support_summary();
     let got = readme
         .split_once(BEGIN)
         .and_then(|(_, rest)| rest.split_once(END))
         .map(|(block, _)| block.trim_start_matches('\n').trim_end())
-        .unwrap_or_else(|| panic!("README.md lacks the block between {BEGIN:?} and {END:?}"));
+        .unwrap_or_else(|| {
+            panic!("docs/syscalls.md lacks the block between {BEGIN:?} and {END:?}")
+        });
     assert_eq!(
         got,
         want.trim_end(),
-        "README.md's support list differs from the tables; put this between the markers:\n{want}"
+        "docs/syscalls.md's support list differs from the tables; put this between the markers:\n{want}"
     );
 }
 
