@@ -46,17 +46,21 @@ fn total(g: &GmonFile) -> u64 {
 
 /// The flat profile prof prints on stderr: everything before its summary
 /// line "irix-emu: N samples at ...".
+/// prof's flat profile: what lies between its header line (the seconds
+/// are virtual) and its summary line.
 fn flat_part(stderr: &str) -> String {
-    let end = stderr
-        .find("irix-emu: ")
-        .unwrap_or_else(|| panic!("no summary line in:\n{stderr}"));
-    stderr[..end].to_string()
+    let start = stderr.find("Flat profile:\n").unwrap_or(0);
+    let end = start
+        + stderr[start..]
+            .find("irix-emu: ")
+            .unwrap_or_else(|| panic!("no summary line in:\n{stderr}"));
+    stderr[start..end].to_string()
 }
 
 #[test]
 fn prof_passes_the_guest_output_through_untouched() {
-    // README: "The guest's own stdout and stderr pass through untouched; the
-    // flat profile goes to stderr."
+    // docs/usage.md: "The guest's own stdout and stderr pass through
+    // untouched; the flat profile goes to stderr."
     let dir = Scratch::new("prof-stdout");
     let out = dir.file("gmon.out");
     let plain = emu(&["run", &guest("workload"), "2"]);
@@ -69,11 +73,16 @@ fn prof_passes_the_guest_output_through_untouched() {
         profiled.stderr
     );
     assert_eq!(profiled.stdout, plain.stdout);
-    assert!(
-        profiled.stderr.starts_with("Flat profile:\n"),
+    // One line on the clock, then the flat profile.
+    assert_eq!(
+        flat_part(&profiled.stderr).lines().next(),
+        Some("Flat profile:"),
         "{}",
         profiled.stderr
     );
+    assert!(profiled
+        .stderr
+        .starts_with("irix-emu: the seconds below are virtual time: "));
     assert_eq!(
         lines_with(&profiled.stderr, "irix-emu: 44 samples"),
         [format!(

@@ -207,43 +207,55 @@ fn load_segments_end(elf: &[u8]) -> usize {
 }
 
 #[test]
-fn bad_options_exit_125() {
+fn bad_options_exit_125_with_one_line_and_a_hint() {
     let dir = Scratch::new("errors");
     dir.write("prog", &exit_program(0).build());
-    // (options, the first line on stderr). clap's own errors (all but the
-    // -E one) go on with a usage hint: only their first line is fixed here.
+    // (options, the one line on stderr). Each is followed by a hint line.
     let table: &[(&[&str], &str)] = &[
-        (&["--bogus"], "error: unexpected argument '--bogus' found"),
+        (&["--bogus"], "irix-emu: unexpected argument '--bogus' found"),
         // (the upper bound of the range is left open here)
-        (&["--cpu-mhz", "0"], "error: invalid value '0' for '--cpu-mhz <MHZ>': 0 is not in 1..="),
-        (&["--cpu-mhz", "fast"], "error: invalid value 'fast' for '--cpu-mhz <MHZ>': invalid digit found in string"),
+        (&["--cpu-mhz", "0"], "irix-emu: invalid value '0' for '--cpu-mhz <MHZ>': 0 is not in 1..="),
+        (&["--cpu-mhz", "fast"], "irix-emu: invalid value 'fast' for '--cpu-mhz <MHZ>': invalid digit found in string"),
         (
             &["--max-memory", "banana"],
-            "error: invalid value 'banana' for '--max-memory <BYTES>': 'banana' is not a size in bytes (e.g. 65536, 64K, 16M)",
+            "irix-emu: invalid value 'banana' for '--max-memory <BYTES>': 'banana' is not a size in bytes (e.g. 65536, 64K, 16M)",
         ),
         (
             &["--max-memory", "0"],
-            "error: invalid value '0' for '--max-memory <BYTES>': '0' is not a size in bytes (e.g. 65536, 64K, 16M)",
+            "irix-emu: invalid value '0' for '--max-memory <BYTES>': a budget of 0 bytes holds nothing: give a size above zero (e.g. 64K, 16M; the default is 1G)",
         ),
-        (&["--max-cycles", "-1"], "error: unexpected argument '-1' found"),
+        (&["--max-cycles", "-1"], "irix-emu: unexpected argument '-1' found"),
         (
             &["--personality", "vms"],
-            "error: invalid value 'vms' for '--personality <PERSONALITY>': unknown personality \"vms\" (expected irix, solaris, darwin, aix or hpux)",
+            "irix-emu: invalid value 'vms' for '--personality <PERSONALITY>': unknown personality \"vms\" (expected irix, solaris, darwin, aix or hpux)",
         ),
-        (&["-E", "FOO"], "irix-emu: -E FOO: expected VAR=VALUE"),
     ];
     for (options, first_line) in table {
         let r = run_in(&dir, options, "prog");
-        let got = r.stderr.lines().next().unwrap_or("");
+        let mut lines = r.stderr.lines();
+        let got = lines.next().unwrap_or("");
         let got = if first_line.ends_with("..=") {
             &got[..first_line.len().min(got.len())]
         } else {
             got
         };
         assert_eq!(got, *first_line, "{options:?}: {:?}", r.stderr);
+        assert_eq!(
+            lines.collect::<Vec<_>>(),
+            ["irix-emu: hint: try 'irix-emu run --help'"],
+            "{options:?}"
+        );
         assert_eq!(r.stdout, b"", "{options:?}");
         assert_eq!(r.status, exited(exit::EMULATOR_FAILURE), "{options:?}");
     }
+    // irix-emu's own check of -E has nothing more to suggest.
+    let r = run_in(&dir, &["-E", "FOO"], "prog");
+    assert_rejected(
+        &r,
+        "-E FOO",
+        exit::EMULATOR_FAILURE,
+        "irix-emu: -E FOO: expected VAR=VALUE",
+    );
 }
 
 #[test]
@@ -251,10 +263,47 @@ fn run_without_a_program_exits_125() {
     let dir = Scratch::new("errors");
     let r = run_emu(["run"], dir.path());
     assert_eq!(
-        r.stderr.lines().next(),
-        Some("error: the following required arguments were not provided:")
+        r.stderr,
+        "irix-emu: the following required arguments were not provided: <PROGRAM [ARGS]>...\n\
+         irix-emu: hint: try 'irix-emu run --help'\n"
     );
     assert_eq!(r.status, exited(exit::EMULATOR_FAILURE));
+}
+
+#[test]
+fn a_budget_too_small_to_start_names_the_budget_and_what_starting_takes() {
+    let dir = Scratch::new("errors");
+    dir.write("prog", &exit_program(0).build());
+    let r = run_in(&dir, &["--max-memory", "1"], "prog");
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{:?}", r.stderr);
+    assert_eq!(
+        lines[0],
+        "irix-emu: prog: cannot start within --max-memory 1 byte"
+    );
+    let smallest: u64 = lines[1]
+        .strip_prefix("irix-emu: hint: the smallest budget that starts it is --max-memory ")
+        .and_then(|rest| rest.split_once("K; it may need more as it runs (the default is 1G)"))
+        .and_then(|(n, rest)| rest.is_empty().then(|| n.parse().ok()).flatten())
+        .unwrap_or_else(|| panic!("{:?}", lines[1]));
+    assert_eq!(r.status, exited(exit::EMULATOR_FAILURE));
+    // One KiB less does not start it.
+    let r = run_in(
+        &dir,
+        &["--max-memory", &format!("{}K", smallest - 1)],
+        "prog",
+    );
+    assert_eq!(
+        r.stderr.lines().next(),
+        Some(&*format!(
+            "irix-emu: prog: cannot start within --max-memory {} bytes",
+            (smallest - 1) * 1024
+        ))
+    );
+    // The size the hint names starts the program (this one needs no more).
+    let r = run_in(&dir, &["--max-memory", &format!("{smallest}K")], "prog");
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.status, Status::Code(0));
 }
 
 #[test]

@@ -26,8 +26,20 @@ pub enum Command {
     Run(RunArgs),
     /// Run a program with the kernel profiling it from outside; write gmon.out.
     Prof(ProfArgs),
-    /// Print the flat profile of a gmon.out for PROGRAM.
+    /// Report a profile of PROGRAM again: a gmon.out, or an IRIX mon.out.
     Report(ReportArgs),
+    /// Print a shell completion script: irix-emu completions bash > FILE.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff): irix-emu man > irix-emu.1, or a
+    /// command's own: irix-emu man run > irix-emu-run.1.
+    Man {
+        /// The command whose page to print (run, prof, report...).
+        command: Option<String>,
+    },
 }
 
 /// Options shared by run and prof.
@@ -235,8 +247,11 @@ fn parse_size(s: &str) -> Result<u64, String> {
         .parse::<u64>()
         .ok()
         .and_then(|n| n.checked_mul(mult))
-        .filter(|&n| n > 0)
         .ok_or_else(|| format!("'{s}' is not a size in bytes (e.g. 65536, 64K, 16M)"))
+        .and_then(|n| match n {
+            0 => Err("a budget of 0 bytes holds nothing: give a size above zero (e.g. 64K, 16M; the default is 1G)".to_string()),
+            n => Ok(n),
+        })
 }
 
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY};
 use irix_kernel::signals;
 use irix_kernel::vfs::Vfs;
-use irix_kernel::SpawnError;
+use irix_kernel::{Errno, SpawnError};
 use loader::{Executable, LoadOptions};
 
 use super::args::{EnvEdit, MachineArgs};
@@ -199,18 +199,33 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Laun
     }
     let env = guest_env(m)?;
     let (exe, bytes, name) = load_program(program)?;
+    // Kept for finding what starting takes when the budget is too small.
+    let trial = (config.clone(), vfs.clone());
     let mut kernel = Kernel::with_vfs(config, vfs);
     let mut argv = vec![program.as_os_str().as_bytes().to_vec()];
     argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
-    let pid = kernel.spawn(&exe, &name, &argv, &env).map_err(|e| {
-        // A dynamic program whose interpreter is missing or unusable is not
-        // runnable here (126), like an executable the kernel cannot load.
-        let status = match e {
-            SpawnError::Interp(_) => exit::NOT_RUNNABLE,
-            SpawnError::Start(_) => exit::EMULATOR_FAILURE,
-        };
-        Failure::new(status, format!("{name}: {e}"))
-    })?;
+    let pid = kernel
+        .spawn(&exe, &name, &argv, &env)
+        .map_err(|e| match e {
+            // A dynamic program whose interpreter is missing or unusable is not
+            // runnable here (126), like an executable the kernel cannot load.
+            SpawnError::Interp(_) => Failure::new(exit::NOT_RUNNABLE, format!("{name}: {e}")),
+            SpawnError::Start(Errno::ENOMEM) => {
+                let (config, vfs) = trial;
+                let limit = config.max_memory;
+                let starts = |kib: u64| {
+                    let config = KernelConfig {
+                        max_memory: kib << 10,
+                        ..config.clone()
+                    };
+                    Kernel::with_vfs(config, vfs.clone())
+                        .spawn(&exe, &name, &argv, &env)
+                        .is_ok()
+                };
+                budget_too_small(&name, limit, smallest_budget(starts))
+            }
+            SpawnError::Start(_) => Failure::new(exit::EMULATOR_FAILURE, format!("{name}: {e}")),
+        })?;
     Ok(Launched {
         kernel,
         exe,
@@ -218,6 +233,46 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Laun
         name,
         pid,
     })
+}
+
+/// The smallest budget, in KiB, with which `starts` succeeds, searched up to
+/// the default budget (none when even that is too small). The image
+/// builder asks for headroom as it goes, so the answer is found by trying
+/// rather than by adding up what a larger budget ended up holding.
+fn smallest_budget(starts: impl Fn(u64) -> bool) -> Option<u64> {
+    let (mut lo, mut hi) = (0, DEFAULT_MAX_MEMORY >> 10);
+    if !starts(hi) {
+        return None;
+    }
+    // Invariant: starts(hi), and lo is 0 or fails.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if starts(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// `--max-memory LIMIT` cannot hold the new process: say so, with what
+/// starting it takes when that could be measured (a run needs more as it
+/// goes).
+fn budget_too_small(name: &str, limit: u64, smallest_kib: Option<u64>) -> Failure {
+    let failure = Failure::new(
+        exit::EMULATOR_FAILURE,
+        format!(
+            "{name}: cannot start within --max-memory {limit} byte{}",
+            if limit == 1 { "" } else { "s" }
+        ),
+    );
+    match smallest_kib {
+        Some(kib) => failure.hint(format!(
+            "the smallest budget that starts it is --max-memory {kib}K; it may need more as it runs (the default is 1G)"
+        )),
+        None => failure.hint("not even the default budget (1G) starts it"),
+    }
 }
 
 /// The exit status for an outcome, and the line to print about it (none for

@@ -4,8 +4,10 @@
 //! - `args`: the clap definitions.
 //! - `launch`: loading a program and starting the kernel (shared by run and prof).
 //! - `run`, `prof`, `report`: the three commands.
+//! - `generate`: `completions` and `man`, from the clap definition.
 
 pub mod args;
+pub mod generate;
 pub mod launch;
 pub mod output;
 pub mod prof;
@@ -19,11 +21,14 @@ pub fn say(line: std::fmt::Arguments<'_>) {
     let _ = writeln!(std::io::stderr().lock(), "irix-emu: {line}");
 }
 
-/// A failure that ends irix-emu with one line on stderr and a status.
+/// A failure that ends irix-emu with one line on stderr and a status, and
+/// when there is something to try, a second line saying what.
 #[derive(Debug)]
 pub struct Failure {
     pub status: u8,
     pub message: String,
+    /// What to try next ("try 'irix-emu run --help'"), if anything.
+    pub hint: Option<String>,
 }
 
 impl Failure {
@@ -31,6 +36,21 @@ impl Failure {
         Failure {
             status,
             message: message.into(),
+            hint: None,
+        }
+    }
+
+    /// The same failure, with a line saying what to try.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Prints the failure: "irix-emu: MESSAGE", then "irix-emu: hint: HINT".
+    pub fn print(&self) {
+        say(format_args!("{}", self.message));
+        if let Some(hint) = &self.hint {
+            say(format_args!("hint: {hint}"));
         }
     }
 }

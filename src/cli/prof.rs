@@ -164,10 +164,18 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     };
     if let Some(svg) = &args.svg {
         write_report(svg, |mut out| view.render_svg(&mut out))?;
+        say(format_args!("flame graph written to {}", svg.display()));
     }
     if !matches!(args.format, Format::Text | Format::Json) || args.report.is_some() {
         match &args.report {
-            Some(path) => write_report(path, |out| view.render(args.format, out))?,
+            Some(path) => {
+                write_report(path, |out| view.render(args.format, out))?;
+                say(format_args!(
+                    "{} report written to {}",
+                    format_name(args.format),
+                    path.display()
+                ));
+            }
             None => view
                 .render(args.format, &mut std::io::stderr().lock())
                 .map_err(|e| {
@@ -208,6 +216,19 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         report::object_totals((&name, &path), &program_entries, &objects, unmapped)
     };
     let entries = report::profile_with_objects(program_entries, &objects);
+    if args.format == Format::Text {
+        // The flat profile's seconds are the tick's, on the virtual clock:
+        // say so, and what the host took, before a reader compares them.
+        // (The host's time has a line of its own, as in --stats, so runs
+        // compare equal without it.)
+        let _ = writeln!(
+            err,
+            "irix-emu: the seconds below are virtual time: ticks of the {hz} Hz clock on a {} MHz R4000\n\
+             irix-emu: host seconds    {:.2} (what the host took)",
+            l.kernel.config.cpu_hz / 1_000_000,
+            host.as_secs_f64()
+        );
+    }
     let written = match args.format {
         Format::Text => report::render_text(&entries, hz, &mut err).and_then(|_| {
             if !totals.is_empty() {
@@ -239,10 +260,25 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         outside.hist.outside(),
         args.output.display()
     );
+    let _ = writeln!(
+        err,
+        "irix-emu: next: irix-emu report {} {}  (--format json|callgrind|pprof|speedscope, --svg flame.svg; \
+         with --callgraph, a call graph)",
+        program.display(),
+        args.output.display()
+    );
     if args.machine.stats {
         super::run::print_stats(&l.kernel, host);
     }
     Ok(code)
+}
+
+/// A format's name as the options spell it.
+fn format_name(format: Format) -> String {
+    use clap::ValueEnum;
+    format
+        .to_possible_value()
+        .map_or_else(|| format!("{format:?}"), |v| v.get_name().to_string())
 }
 
 /// Writes the call-graph sidecar beside gmon.out, or removes a stale one

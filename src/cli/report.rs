@@ -134,7 +134,50 @@ fn split_mon_out(
     }
 }
 
+/// The first bytes of a file, for telling a program from a profile.
+fn magic(path: &std::path::Path) -> [u8; 4] {
+    use std::io::Read;
+    let mut m = [0; 4];
+    if let Ok(mut f) = std::fs::File::open(path) {
+        let _ = f.read(&mut m);
+    }
+    m
+}
+
+/// `report FILE PROGRAM`, the arguments swapped: caught before either is
+/// read as what it is not.
+fn check_order(args: &ReportArgs) -> Result<(), Failure> {
+    let elf = |m: [u8; 4]| m == *b"\x7fELF";
+    let (first, second) = (magic(&args.program), magic(&args.gmon));
+    if !elf(first) && elf(second) {
+        return Err(Failure::new(
+            exit::EMULATOR_FAILURE,
+            format!(
+                "report: {} is a program and {} is not: the arguments are the other way round",
+                args.gmon.display(),
+                args.program.display()
+            ),
+        )
+        .hint(format!(
+            "irix-emu report {} {}",
+            args.gmon.display(),
+            args.program.display()
+        )));
+    }
+    Ok(())
+}
+
 pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
+    check_order(args)?;
+    // A binary format is for a file or a pipe, never a terminal (the same
+    // rule as prof's).
+    if args.format == Format::Pprof && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return Err(Failure::new(
+            exit::EMULATOR_FAILURE,
+            "report: --format pprof is binary (gzip) and stdout is a terminal",
+        )
+        .hint("redirect it: irix-emu report --format pprof PROGRAM FILE > profile.pb.gz"));
+    }
     let (exe, bytes, name) = load_program(&args.program)?;
     let Profile {
         hists,
@@ -145,6 +188,21 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     } = read_profile(args, &exe, &name)?;
     let hists = &hists;
     let symbols = report::functions_of(&exe);
+    // --annotate's function is looked up before anything is printed.
+    let annotated = match &args.annotate {
+        Some(function) => Some(report::find_function(&symbols, function).ok_or_else(|| {
+            Failure::new(
+                exit::EMULATOR_FAILURE,
+                format!("{name}: no function named {function}"),
+            )
+            .hint(format!(
+                "irix-emu report {} {} lists the functions that have samples",
+                args.program.display(),
+                args.gmon.display()
+            ))
+        })?),
+        None => None,
+    };
     let texts = report::texts_of(&exe);
     let view = ProfileView {
         name: &name,
@@ -214,12 +272,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
             }
             other => view.render(other, &mut out)?,
         }
-        if let Some(function) = &args.annotate {
-            let Some(f) = report::find_function(&symbols, function) else {
-                return Err(std::io::Error::other(format!(
-                    "{name}: no function named {function}"
-                )));
-            };
+        if let Some(f) = annotated {
             let code = report::code_of(&exe, f);
             writeln!(out)?;
             report::render_annotate(f, &code, hists, rate, cpu_mips::disassemble, &mut out)?;
@@ -236,6 +289,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
 
     if let Some(svg) = &args.svg {
         write_report(svg, |mut out| view.render_svg(&mut out))?;
+        say(format_args!("flame graph written to {}", svg.display()));
     }
     Ok(0)
 }

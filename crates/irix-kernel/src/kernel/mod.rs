@@ -194,6 +194,12 @@ impl Kernel {
         self.stats
     }
 
+    /// The most bytes of the memory budget (`max_memory`) in use at once
+    /// so far.
+    pub fn memory_peak(&self) -> u64 {
+        self.budget.peak()
+    }
+
     /// The host file an absolute guest path names, resolved inside the root
     /// as the guest's own calls resolve it (links followed, binds applied).
     pub fn host_path(&self, guest: &str) -> Option<std::path::PathBuf> {
