@@ -239,3 +239,60 @@ fn binary_formats_are_never_written_to_a_terminal() {
     assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
     assert_eq!(&r.stdout[..2], b"\x1f\x8b", "gzip");
 }
+
+/// The --strace lines of `program` run in a scratch directory.
+fn strace(program: &str) -> Vec<String> {
+    let dir = Scratch::new("strace");
+    let path = common::repo_path(&guest(program)).display().to_string();
+    let r = run_emu(["run", "--strace", &path], dir.path());
+    r.stderr
+        .lines()
+        .filter(|l| l.starts_with("[100] "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn strace_names_flags_whences_and_signals() {
+    let lines = strace("fileio");
+    for want in [
+        "[100] open(\"fileio.tmp\", O_RDWR|O_CREAT|O_TRUNC, 0644) = 3",
+        "[100] lseek(3, 9, SEEK_SET) = 9",
+        "[100] lseek(3, 0, SEEK_END) = 29",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "{want} in {lines:#?}");
+    }
+    let lines = strace("proc_sigsegv_handler");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("[100] sigaction(SIGSEGV, 0x")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn strace_shows_the_stat_a_call_filled_in() {
+    let lines = strace("sys_calls");
+    assert!(
+        lines.iter().any(|l| l
+            == "[100] lxstat(2, \"sys_calls.b\", {st_mode=S_IFREG|0644, st_size=10, ...}) = 0"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn strace_cuts_a_long_buffer_visibly() {
+    // fileio writes its 29-byte text whole; fpu_print's lines are longer
+    // than the 64 bytes shown, and end in "...".
+    let lines = strace("fileio");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "[100] write(3, \"line one\\nline two\\nline three\\n\", 29) = 29"),
+        "{lines:#?}"
+    );
+    let lines = strace("fpu_print");
+    let long = "[100] write(1, \"1e22                   %f=10000000000000000000000.000000 %e=1.00\"..., 82) = 82";
+    assert!(lines.iter().any(|l| l == long), "{lines:#?}");
+}

@@ -671,7 +671,11 @@ fn max_memory_limits_what_the_guest_may_allocate() {
         (
             "16K",
             "",
-            format!("irix-emu: {name}: cannot start: ENOMEM\n"),
+            format!(
+                "irix-emu: {name}: cannot start within --max-memory 16384 bytes\n\
+                 irix-emu: hint: the smallest budget that starts it is --max-memory 176K; \
+                 it may need more as it runs (the default is 1G)\n"
+            ),
             exit::EMULATOR_FAILURE.into(),
         ),
         ("256K", "workload: out of memory\n", String::new(), 1),

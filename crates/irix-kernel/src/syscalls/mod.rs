@@ -71,18 +71,42 @@ pub enum Ret {
 /// handlers propagate failures with `?`.
 pub type SysResult = Result<Ret, Errno>;
 
-/// How to show an argument in --strace.
+/// How to show an argument in --strace (`strace` decodes each kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arg {
     Int,
     Hex,
     Ptr,
-    /// A NUL-terminated guest string.
+    /// A NUL-terminated guest string (a path).
     Str,
     /// A buffer whose length is the next argument (shown for writes).
     Buf,
     Fd,
     Oct,
+    /// open(2)'s flags: `O_WRONLY|O_CREAT|O_TRUNC`.
+    OpenFlags,
+    /// access(2)'s mode: `R_OK|W_OK`, `F_OK`.
+    Access,
+    /// lseek(2)'s whence: `SEEK_SET`...
+    Whence,
+    /// A signal number: `SIGALRM`.
+    Signal,
+    /// sigprocmask(2)'s how: `SIG_BLOCK`...
+    SigHow,
+    /// fcntl(2)'s command: `F_SETFL`...
+    FcntlCmd,
+    /// An ioctl(2) request: `TCGETA`...
+    IoctlReq,
+    /// mmap(2)'s protection: `PROT_READ|PROT_WRITE`.
+    Prot,
+    /// mmap(2)'s flags: `MAP_PRIVATE|MAP_ANONYMOUS`.
+    MapFlags,
+    /// A struct stat the call fills in (xstat's version is argument 0).
+    StatOut,
+    /// A struct timeval the call fills in.
+    TimevalOut,
+    /// A struct timespec the call reads.
+    TimespecIn,
 }
 
 /// How far irix-emu implements a call, as the README lists it.
@@ -133,7 +157,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::FORK,         "fork",         &[], proc::fork, Full),
     call(sys::READ,         "read",         &[Fd, Ptr, Int], fs::read, Full),
     call(sys::WRITE,        "write",        &[Fd, Buf, Int], fs::write, Full),
-    call(sys::OPEN,         "open",         &[Str, Hex, Oct], fs::open, Full),
+    call(sys::OPEN,         "open",         &[Str, OpenFlags, Oct], fs::open, Full),
     call(sys::CLOSE,        "close",        &[Fd], fs::close, Full),
     call(sys::WAIT,         "wait",         &[], proc::wait, Full),
     call(sys::CREAT,        "creat",        &[Str, Oct], fs::creat, Full),
@@ -143,23 +167,23 @@ pub static TABLE: &[Syscall] = &[
     call(sys::TIME,         "time",         &[], time::time, Full),
     call(sys::CHMOD,        "chmod",        &[Str, Oct], fs::chmod, Full),
     call(sys::BRK,          "brk",          &[Hex], mem::brk, Full),
-    call(sys::LSEEK,        "lseek",        &[Fd, Int, Int], fs::lseek, Full),
+    call(sys::LSEEK,        "lseek",        &[Fd, Int, Whence], fs::lseek, Full),
     call(sys::GETPID,       "getpid",       &[], info::getpid, Full),
     call(sys::GETUID,       "getuid",       &[], info::getuid, Full),
-    call(sys::ACCESS,       "access",       &[Str, Oct], fs::access, Full),
-    call(sys::KILL,         "kill",         &[Int, Int], proc::kill, Partial("one process group: the run's")),
+    call(sys::ACCESS,       "access",       &[Str, Access], fs::access, Full),
+    call(sys::KILL,         "kill",         &[Int, Signal], proc::kill, Partial("one process group: the run's")),
     call(sys::SYSSGI,       "syssgi",       &[Int, Hex, Hex, Hex, Hex], syssgi::unknown_request, Partial("the requests in its own table")),
     call(sys::DUP,          "dup",          &[Fd], fs::dup, Full),
     call(sys::PIPE,         "pipe",         &[], fs::pipe, Full),
     call(sys::TIMES,        "times",        &[Ptr], time::times, Full),
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
     call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
-    call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA on a terminal, the usema(7M) requests on a semaphore device; other requests ENOTTY or EINVAL")),
+    call(sys::IOCTL,        "ioctl",        &[Fd, IoctlReq, Hex], fs::ioctl, Partial("TCGETA on a terminal, the usema(7M) requests on a semaphore device; other requests ENOTTY or EINVAL")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE; other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
-    call(sys::FCNTL,        "fcntl",        &[Fd, Int, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
+    call(sys::FCNTL,        "fcntl",        &[Fd, FcntlCmd, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
     call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
@@ -167,26 +191,26 @@ pub static TABLE: &[Syscall] = &[
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
     call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
     call(sys::FTRUNCATE,    "ftruncate",    &[Fd, Int], fs::ftruncate, Full),
-    call(sys::GETTIMEOFDAY, "gettimeofday", &[Ptr], time::gettimeofday, Full),
+    call(sys::GETTIMEOFDAY, "gettimeofday", &[TimevalOut], time::gettimeofday, Full),
     call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
     call(sys::PRCTL,        "prctl",        &[Int, Hex, Hex], sgi::prctl, Partial("PR_MAXPROCS, PR_MAXPPROCS, PR_ISBLOCKED, PR_GETNSHARE; other options ENOSYS")),
     call(sys::SPROCSP,      "sprocsp",      &[Hex, Hex, Hex, Hex, Int], proc::sprocsp, Partial("as sproc")),
-    call(sys::MMAP,         "mmap",         &[Hex, Int, Hex, Hex, Fd, Int], mem::mmap, Partial("a shared file page wholly past the end of the file reads as zeroes (IRIX: SIGBUS)")),
+    call(sys::MMAP,         "mmap",         &[Hex, Int, Prot, MapFlags, Fd, Int], mem::mmap, Partial("a shared file page wholly past the end of the file reads as zeroes (IRIX: SIGBUS)")),
     call(sys::MUNMAP,       "munmap",       &[Hex, Int], mem::munmap, Full),
-    call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Hex], mem::mprotect, Full),
+    call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Prot], mem::mprotect, Full),
     call(sys::MSYNC,        "msync",        &[Hex, Int, Hex], mem::msync, Full),
     call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
     call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
     call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),
-    call(sys::XSTAT,        "xstat",        &[Int, Str, Ptr], fs::xstat, Partial("version 2 (o32 stat); version 3 (stat64) EINVAL")),
-    call(sys::LXSTAT,       "lxstat",       &[Int, Str, Ptr], fs::lxstat, Partial("as xstat")),
-    call(sys::FXSTAT,       "fxstat",       &[Int, Fd, Ptr], fs::fxstat, Partial("as xstat")),
-    call(sys::SIGACTION,    "sigaction",    &[Int, Ptr, Ptr, Hex], proc::sigaction, Full),
-    call(sys::SIGPROCMASK,  "sigprocmask",  &[Int, Ptr, Ptr], proc::sigprocmask, Full),
+    call(sys::XSTAT,        "xstat",        &[Int, Str, StatOut], fs::xstat, Partial("version 2 (o32 stat); version 3 (stat64) EINVAL")),
+    call(sys::LXSTAT,       "lxstat",       &[Int, Str, StatOut], fs::lxstat, Partial("as xstat")),
+    call(sys::FXSTAT,       "fxstat",       &[Int, Fd, StatOut], fs::fxstat, Partial("as xstat")),
+    call(sys::SIGACTION,    "sigaction",    &[Signal, Ptr, Ptr, Hex], proc::sigaction, Full),
+    call(sys::SIGPROCMASK,  "sigprocmask",  &[SigHow, Ptr, Ptr], proc::sigprocmask, Full),
     call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
     call(sys::NGETDENTS64,  "ngetdents64",  &[Fd, Ptr, Int, Ptr], dirs::ngetdents64, Full),
     call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
-    call(sys::NANOSLEEP,    "nanosleep",    &[Ptr, Ptr], time::nanosleep, Full),
+    call(sys::NANOSLEEP,    "nanosleep",    &[TimespecIn, Ptr], time::nanosleep, Full),
 ];
 
 /// The row for `nr` in a table sorted by number.
@@ -279,11 +303,8 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
     }
     k.charge_syscall(p);
     if let Some(call) = shown {
-        k.log(&format!(
-            "[{}] {call} = {}",
-            p.pid,
-            strace::format_result(&result)
-        ));
+        let line = strace::format_finished(p, def, &args, call, &result);
+        k.log(&format!("[{}] {line}", p.pid));
     }
     match result {
         Ok(Ret::Exit(status)) => Next::Exit(status),
