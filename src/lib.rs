@@ -12,3 +12,4 @@ pub mod input;
 pub mod monout;
 pub mod profile;
 pub mod report;
+pub mod syscalls;

@@ -182,6 +182,10 @@ pub struct ProfArgs {
     /// Draw a flame graph of the real stacks as a self-contained SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Count each process's system calls, errors and virtual system time
+    /// (like strace -c): printed after the profile, kept in FILE.syscalls.
+    #[arg(long)]
+    pub syscalls: bool,
     /// The IRIX executable, then the guest's arguments: everything from
     /// PROGRAM on belongs to the guest, options included.
     #[arg(value_name = "PROGRAM [ARGS]", required = true, num_args = 1.., trailing_var_arg = true)]
@@ -226,6 +230,10 @@ pub struct ReportArgs {
     /// when GMON.callgraph exists, else the histogram.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Print only the system-call table that `prof --syscalls` kept beside
+    /// FILE (as text, or with --format json as JSON).
+    #[arg(long)]
+    pub syscalls: bool,
     /// The guest root the program ran in: where the shared objects named in
     /// an IRIX mon.out are read for their symbols.
     #[arg(long, value_name = "DIR")]

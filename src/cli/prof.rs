@@ -116,6 +116,9 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
             .collect();
         l.kernel.set_call_graph(CallGraph::new(&functions));
     }
+    if args.syscalls {
+        l.kernel.tally_syscalls();
+    }
     let started = std::time::Instant::now();
     let gdb = args.machine.gdb.as_ref();
     let (outcome, exact) = if args.exact {
@@ -150,6 +153,11 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         .commit_with_arcs(&hists, &arcs)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
     write_or_remove_sidecar(&args.output, call.as_ref())?;
+    let syscalls = l
+        .kernel
+        .syscall_tally()
+        .map(|t| syscall_profile(t, l.kernel.config.cpu_hz));
+    write_or_remove_syscalls(&args.output, syscalls.as_ref())?;
 
     let texts = report::texts_of(&l.exe);
     let view = ProfileView {
@@ -253,6 +261,11 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     };
     written
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}")))?;
+    if let Some(s) = &syscalls {
+        s.render_text(&mut err).map_err(|e| {
+            Failure::new(exit::EMULATOR_FAILURE, format!("writing the report: {e}"))
+        })?;
+    }
     let _ = writeln!(
         err,
         "irix-emu: {} samples at {hz} Hz ({} outside the text) written to {}",
@@ -279,6 +292,50 @@ fn format_name(format: Format) -> String {
     format
         .to_possible_value()
         .map_or_else(|| format!("{format:?}"), |v| v.get_name().to_string())
+}
+
+/// The kernel's tally as the format keeps it.
+fn syscall_profile(
+    tally: &irix_kernel::profiling::SyscallTally,
+    cpu_hz: u64,
+) -> crate::syscalls::SyscallProfile {
+    crate::syscalls::SyscallProfile {
+        cpu_hz,
+        processes: tally
+            .processes
+            .iter()
+            .map(|(&pid, p)| crate::syscalls::ProcessRows {
+                pid,
+                name: p.name.clone(),
+                calls: p
+                    .calls
+                    .iter()
+                    .map(|(name, t)| crate::syscalls::CallRow {
+                        name: name.clone(),
+                        calls: t.calls,
+                        errors: t.errors,
+                        cycles: t.sys_cycles,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Writes the system-call sidecar beside gmon.out, or removes a stale one.
+fn write_or_remove_syscalls(
+    gmon: &std::path::Path,
+    syscalls: Option<&crate::syscalls::SyscallProfile>,
+) -> Result<(), Failure> {
+    let path = crate::syscalls::sidecar_path(gmon);
+    let result = match syscalls {
+        Some(s) => gmon::write_atomically(&path, s.encode().as_bytes()),
+        None => match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        },
+    };
+    result.map_err(|e| cannot_write(&path, &e))
 }
 
 /// Writes the call-graph sidecar beside gmon.out, or removes a stale one

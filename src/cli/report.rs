@@ -134,6 +134,31 @@ fn split_mon_out(
     }
 }
 
+/// `report --syscalls`: the table `prof --syscalls` kept beside FILE.
+fn syscall_report(args: &ReportArgs) -> Result<u8, Failure> {
+    let path = crate::syscalls::sidecar_path(&args.gmon);
+    let profile = crate::syscalls::read_sidecar(&args.gmon)
+        .map_err(bad_profile)?
+        .ok_or_else(|| {
+            bad_profile(format!("{}: no system calls were recorded", path.display()))
+                .hint("record them with: irix-emu prof --syscalls PROGRAM")
+        })?;
+    let mut out = std::io::stdout().lock();
+    let written = match args.format {
+        Format::Text => profile.render_text(&mut out),
+        Format::Json => profile.render_json(&mut out),
+        other => {
+            return Err(bad_profile(format!(
+                "report --syscalls: --format {other:?} is not a table format (text or json)"
+            )))
+        }
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
+    Ok(0)
+}
+
 /// The first bytes of a file, for telling a program from a profile.
 fn magic(path: &std::path::Path) -> [u8; 4] {
     use std::io::Read;
@@ -177,6 +202,9 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
             "report: --format pprof is binary (gzip) and stdout is a terminal",
         )
         .hint("redirect it: irix-emu report --format pprof PROGRAM FILE > profile.pb.gz"));
+    }
+    if args.syscalls {
+        return syscall_report(args);
     }
     let (exe, bytes, name) = load_program(&args.program)?;
     let Profile {
@@ -271,6 +299,13 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
                 report::render_folded(&entries, Some(&name), &mut out)?
             }
             other => view.render(other, &mut out)?,
+        }
+        if args.format == Format::Text {
+            if let Some(s) =
+                crate::syscalls::read_sidecar(&args.gmon).map_err(std::io::Error::other)?
+            {
+                s.render_text(&mut out)?;
+            }
         }
         if let Some(f) = annotated {
             let code = report::code_of(&exe, f);

@@ -62,9 +62,11 @@ impl Kernel {
     /// Charges one system call's cost to the process as system time: the
     /// fixed cost of the trap plus the memory work it did (copies, pages
     /// zeroed or read, mappings changed: `memory::cost`).
-    pub(crate) fn charge_syscall(&mut self, p: &mut Process) {
+    /// Charges a finished system call's time; returns the cycles charged.
+    pub(crate) fn charge_syscall(&mut self, p: &mut Process) -> u64 {
         let cycles = self.config.syscall_cycles + self.budget.take_work();
         self.charge_system(p, cycles);
+        cycles
     }
 
     /// Charges the memory work done since the last charge (page faults
@@ -73,6 +75,10 @@ impl Kernel {
         let cycles = self.budget.take_work();
         if cycles > 0 {
             self.charge_system(p, cycles);
+            if let Some(tally) = &mut self.syscall_tally {
+                let faults = crate::profiling::syscalls::FAULTS;
+                tally.record(p.pid, &p.name, faults, false, cycles);
+            }
         }
     }
 

@@ -88,6 +88,9 @@ pub struct Kernel {
     pub(crate) first: Option<Pid>,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) outside: Option<OutsideProfile>,
+    /// Each process's system calls and their system time, when asked for
+    /// (`prof --syscalls`).
+    pub(crate) syscall_tally: Option<crate::profiling::SyscallTally>,
     /// The address space of each sproc share group (keyed by the group
     /// leader's pid) while none of its members runs, and which member ran
     /// last (another member's decode cache may be stale).
@@ -142,6 +145,7 @@ impl Kernel {
             first: None,
             outcome: None,
             outside: None,
+            syscall_tally: None,
             share_groups: BTreeMap::new(),
             locks: RecordLocks::default(),
             shared_files: SharedFiles::default(),
@@ -192,6 +196,17 @@ impl Kernel {
 
     pub fn stats(&self) -> RunStats {
         self.stats
+    }
+
+    /// Starts counting every process's system calls (see
+    /// [`crate::profiling::syscalls`]).
+    pub fn tally_syscalls(&mut self) {
+        self.syscall_tally.get_or_insert_with(Default::default);
+    }
+
+    /// The system calls counted since [`Kernel::tally_syscalls`].
+    pub fn syscall_tally(&self) -> Option<&crate::profiling::SyscallTally> {
+        self.syscall_tally.as_ref()
     }
 
     /// The most bytes of the memory budget (`max_memory`) in use at once

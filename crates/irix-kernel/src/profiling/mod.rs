@@ -19,6 +19,7 @@
 //! | [`host`] | [`HostProfile`] for the outside profiler |
 //! | [`callgraph`] | [`CallGraph`]: the outside profiler's shadow stacks (one per thread), arcs and real stacks |
 //! | [`memory`] | [`ProfMemory`] and [`VecMemory`] |
+//! | [`syscalls`] | [`SyscallTally`]: each process's calls, errors and system time |
 //!
 //! # Documented choices (where the pages leave a gap)
 //! - **PROFIL_MAX** ([`DEFAULT_PROFIL_MAX`] = 1024, tunable): no public source
@@ -90,6 +91,7 @@ pub mod profil;
 pub mod regions;
 pub mod sprofil;
 pub mod state;
+pub mod syscalls;
 
 pub use callgraph::{ArcCost, ArcKey, ArcKind, CallGraph, FunctionRange, ShadowStack, Tracker};
 pub use guest::GuestCounters;
@@ -101,6 +103,7 @@ pub use memory::{ProfMemory, VecMemory};
 pub use outside::OutsideProfile;
 pub use personality::{CounterRule, ParsePersonalityError, Personality, AIX_HZ};
 pub use state::ProfState;
+pub use syscalls::SyscallTally;
 
 pub use crate::abi::prof::*;
 

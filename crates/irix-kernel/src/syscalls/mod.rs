@@ -283,6 +283,10 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
             let call = named.unwrap_or("syscall");
             k.log(&format!("[{}] {call}(#{nr}) = -1 ENOSYS", p.pid));
         }
+        if let Some(tally) = &mut k.syscall_tally {
+            let call = named.map_or_else(|| format!("syscall(#{nr})"), str::to_string);
+            tally.record(p.pid, &p.name, &call, true, 0);
+        }
         write_back(p, Err(Errno::ENOSYS));
         return Next::Continue;
     };
@@ -301,7 +305,14 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         Ok(Ret::WaitHost) => return Next::WaitHost,
         _ => {}
     }
-    k.charge_syscall(p);
+    let cycles = k.charge_syscall(p);
+    if let Some(tally) = &mut k.syscall_tally {
+        let call = match family {
+            Some(f) => format!("{f}({})", def.name),
+            None => def.name.to_string(),
+        };
+        tally.record(p.pid, &p.name, &call, result.is_err(), cycles);
+    }
     if let Some(call) = shown {
         let line = strace::format_finished(p, def, &args, call, &result);
         k.log(&format!("[{}] {line}", p.pid));
