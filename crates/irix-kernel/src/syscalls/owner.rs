@@ -113,3 +113,48 @@ pub fn apply_chown(target: Target, m: &Metadata, what: Chown) -> Result<(), Errn
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINE: (u32, u32) = (GUEST_UID, GUEST_GID);
+
+    /// chown(2): "Either the owner or group ID may be left unchanged by
+    /// specifying it as -1."
+    #[test]
+    fn minus_one_leaves_owner_and_group_unchanged() {
+        assert_eq!(check_chown(MINE, UNCHANGED, UNCHANGED), Ok(Chown::Keep));
+        assert_eq!(check_chown(MINE, GUEST_UID, GUEST_GID), Ok(Chown::Keep));
+    }
+
+    /// chown(2): "if the variable restricted_chown is enabled ... only the
+    /// super-user can change the owner of the file"; "The owner of the file
+    /// may change the group ownership only to those groups of which he is a
+    /// member."
+    #[test]
+    fn restricted_chown_keeps_files_from_being_given_away() {
+        assert_eq!(check_chown(MINE, 0, UNCHANGED), Err(Errno::EPERM));
+        assert_eq!(check_chown(MINE, UNCHANGED, 0), Err(Errno::EPERM));
+        assert_eq!(
+            check_chown((GUEST_UID, 20), UNCHANGED, GUEST_GID),
+            Ok(Chown::ToGuestGroup)
+        );
+    }
+
+    /// chown(2): EPERM "The effective user ID does not match the owner of
+    /// the file"; EINVAL "The owner or group value is out of the valid
+    /// range of -1, MAXUID."
+    #[test]
+    fn another_owners_file_is_eperm_and_ids_past_uid_max_einval() {
+        assert_eq!(check_chown((0, 0), UNCHANGED, UNCHANGED), Err(Errno::EPERM));
+        assert_eq!(
+            check_chown(MINE, UID_MAX + 1, UNCHANGED),
+            Err(Errno::EINVAL)
+        );
+        assert_eq!(
+            check_chown(MINE, UNCHANGED, UID_MAX + 1),
+            Err(Errno::EINVAL)
+        );
+    }
+}
