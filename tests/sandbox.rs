@@ -13,11 +13,15 @@
 //! - one table of reads and one of writes, with the expected line for each,
 //!   then checks that the files outside the root were neither shown nor
 //!   changed.
+//! - one table of name-space changes (guest/src/fs_escape.c: symlink,
+//!   rename, link, rmdir, chown, mknod, unlink, chmod, utime, truncate)
+//!   across a bind, two binds and the lent /dev/null, then checks that no
+//!   host file moved, changed owner or appeared outside the view.
 
 mod common;
 
 use common::{require_tool, run_command, Scratch, Status};
-use std::os::unix::fs::symlink;
+use std::os::unix::fs::{symlink, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -369,4 +373,155 @@ fn no_path_or_link_creates_or_changes_a_host_file_outside_the_root() {
             );
         }
     }
+}
+
+/// Runs guest/bin/irix/fs_escape with `--root ROOT --bind WORK:/work --bind
+/// EMPTY:/empty`, from the root, one operation per argument.
+fn run_escape(
+    program: &Path,
+    root: &Path,
+    work: &Path,
+    empty: &Path,
+    ops: &[String],
+) -> common::Run {
+    let mut cmd = common::emu_command(["run", "--root"], root);
+    cmd.arg(root)
+        .arg("--bind")
+        .arg(format!("{}:/work", work.display()))
+        .arg("--bind")
+        .arg(format!("{}:/empty", empty.display()))
+        .arg(program)
+        .args(ops);
+    run_command(cmd)
+}
+
+/// Each bind is a file system of its own and the lent devices are the
+/// host's: rename(2) and link(2) "EXDEV The links named by old and new are
+/// on different file systems"; rmdir(2) "EBUSY The directory to be removed
+/// is the mount point for a mounted file system"; a symbolic link's text is
+/// a guest path (symlink(2)), followed in the guest's view only; chown(2)
+/// never gives a file away (restricted_chown), so no host owner changes;
+/// mknod(2) of a device is EPERM for the unprivileged guest; the lent
+/// /dev/null is a read-only file system (EROFS).
+#[test]
+fn no_name_change_moves_a_host_file_between_file_systems_or_out_of_the_view() {
+    let tmp = Scratch::new("sandbox");
+    let Some(program) = common::guest_program("irix", "fs_escape") else {
+        return;
+    };
+    tmp.write("outside.txt", SECRET.as_bytes());
+    tmp.write("root/inside.txt", INSIDE.as_bytes());
+    tmp.write("work/file.txt", b"bound file\n");
+    let empty = tmp.mkdir("empty");
+    let root = tmp.path().join("root");
+    let work = tmp.path().join("work");
+    let host_outside = tmp.path().join("outside.txt").display().to_string();
+    let null_before = std::fs::metadata("/dev/null").ok();
+    let owner_before = std::fs::metadata(work.join("file.txt"))
+        .map(|m| (m.uid(), m.gid()))
+        .ok();
+    // (operation, the line it prints).
+    let table: Vec<(String, String)> = [
+        // A link to a host path is made, but followed in the guest's view.
+        (
+            format!("symlink:{host_outside}:/esc"),
+            format!("symlink {host_outside} /esc: ok"),
+        ),
+        ("open:/esc".into(), "open /esc: ENOENT".into()),
+        (
+            "symlink:../../outside.txt:/work/up".into(),
+            "symlink ../../outside.txt /work/up: ok".into(),
+        ),
+        ("open:/work/up".into(), "open /work/up: ENOENT".into()),
+        (
+            "open:/work/file.txt".into(),
+            "open /work/file.txt: ok \"bound file\"".into(),
+        ),
+        // Names never move between the root and a bind, or two binds.
+        (
+            "rename:/work/file.txt:/stolen.txt".into(),
+            "rename /work/file.txt /stolen.txt: EXDEV".into(),
+        ),
+        (
+            "rename:/inside.txt:/work/inside.txt".into(),
+            "rename /inside.txt /work/inside.txt: EXDEV".into(),
+        ),
+        (
+            "rename:/work/file.txt:/empty/file.txt".into(),
+            "rename /work/file.txt /empty/file.txt: EXDEV".into(),
+        ),
+        (
+            "link:/work/file.txt:/hard.txt".into(),
+            "link /work/file.txt /hard.txt: EXDEV".into(),
+        ),
+        (
+            "rename:/work:/moved".into(),
+            "rename /work /moved: EXDEV".into(),
+        ),
+        (
+            "rename:/work/up:/work".into(),
+            "rename /work/up /work: EBUSY".into(),
+        ),
+        // A bind point is a mount point.
+        ("rmdir:/empty".into(), "rmdir /empty: EBUSY".into()),
+        ("rmdir:/work".into(), "rmdir /work: EBUSY".into()),
+        // No host owner changes hands; no device is made.
+        (
+            "chown:/work/file.txt:0:0".into(),
+            "chown /work/file.txt 0 0: EPERM".into(),
+        ),
+        ("mknod:/work/tty".into(), "mknod /work/tty: EPERM".into()),
+        // The host's /dev/null, lent to a root without /dev, stays as it is.
+        ("unlink:/dev/null".into(), "unlink /dev/null: EROFS".into()),
+        ("chmod:/dev/null".into(), "chmod /dev/null: EROFS".into()),
+        ("utime:/dev/null".into(), "utime /dev/null: EROFS".into()),
+        (
+            "rename:/dev/null:/null".into(),
+            "rename /dev/null /null: EROFS".into(),
+        ),
+        (
+            "link:/dev/null:/null".into(),
+            "link /dev/null /null: EXDEV".into(),
+        ),
+        (
+            "truncate:/dev/null".into(),
+            "truncate /dev/null: EINVAL".into(),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let before = outside_snapshot(&tmp);
+    let ops: Vec<String> = table.iter().map(|(op, _)| op.clone()).collect();
+    let r = run_escape(&program, &root, &work, &empty, &ops);
+    let lines: Vec<String> = r.stdout_text().lines().map(str::to_string).collect();
+    let expected: Vec<String> = table.iter().map(|(_, l)| l.clone()).collect();
+    assert_eq!(lines, expected, "stderr: {}", r.stderr);
+    assert_eq!(r.status, Status::Code(0));
+    // Outside the root only the bound trees may change, and only by the
+    // link made inside one.
+    let after: Vec<_> = outside_snapshot(&tmp)
+        .into_iter()
+        .filter(|(p, _)| p != "work/up")
+        .collect();
+    assert_eq!(after, before, "nothing else outside the root changed");
+    assert_eq!(
+        std::fs::read_link(work.join("up")).ok(),
+        Some(PathBuf::from("../../outside.txt")),
+        "the link holds the guest's text"
+    );
+    assert!(empty.is_dir() && work.join("file.txt").is_file());
+    assert_eq!(
+        std::fs::metadata(work.join("file.txt"))
+            .map(|m| (m.uid(), m.gid()))
+            .ok(),
+        owner_before
+    );
+    let null_after = std::fs::metadata("/dev/null").ok();
+    assert_eq!(
+        null_after.as_ref().map(|m| (m.mode(), m.mtime(), m.rdev())),
+        null_before
+            .as_ref()
+            .map(|m| (m.mode(), m.mtime(), m.rdev())),
+        "the host's /dev/null is untouched"
+    );
 }

@@ -81,10 +81,10 @@ fn access_checks_modes_and_reports_a_missing_file() {
 }
 
 #[test]
-fn lxstat_fills_the_stat_and_refuses_version_3() {
+fn lxstat_fills_the_stat_and_refuses_an_unknown_version() {
     check(
         "lxstat",
-        &["lxstat: 0, nlink 2, size 10", "lxstat version 3: -1 EINVAL"],
+        &["lxstat: 0, nlink 2, size 10", "lxstat version 4: -1 EINVAL"],
     );
 }
 
@@ -270,7 +270,7 @@ link existing: -1 EEXIST
 access R_OK|W_OK: 0
 access missing: -1 ENOENT
 lxstat: 0, nlink 2, size 10
-lxstat version 3: -1 EINVAL
+lxstat version 4: -1 EINVAL
 lseek64 hi: 0
 dup: 4
 fcntl F_GETFL: 2

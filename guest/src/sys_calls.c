@@ -82,7 +82,7 @@ int main(void)
 	show("access missing", syscall(N_ACCESS, "nope", 0));
 	r = syscall(N_LXSTAT, 2, "sys_calls.b", buf);
 	printf("lxstat: %ld, nlink %u, size %u\n", r, be32(buf + 24), be32(buf + 48));
-	show("lxstat version 3", syscall(N_LXSTAT, 3, "sys_calls.b", buf));
+	show("lxstat version 4", syscall(N_LXSTAT, 4, "sys_calls.b", buf));
 	show("lseek64 hi", syscall(N_LSEEK64, fd, 0, 0, 4, 0));
 	fd2 = syscall(N_DUP, fd);
 	show("dup", fd2);

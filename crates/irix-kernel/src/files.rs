@@ -233,6 +233,10 @@ pub fn dir_entries(
 /// Maps a host I/O error to the SVR4 errno the guest sees.
 pub fn io_errno(e: &std::io::Error) -> Errno {
     use std::io::ErrorKind::*;
+    // EPERM and EACCES share one ErrorKind; the guest tells them apart.
+    if e.raw_os_error() == Some(libc::EPERM) {
+        return Errno::EPERM;
+    }
     match e.kind() {
         NotFound => Errno::ENOENT,
         PermissionDenied => Errno::EACCES,
@@ -248,7 +252,12 @@ pub fn io_errno(e: &std::io::Error) -> Errno {
             Some(29) => Errno::ESPIPE,
             Some(6) => Errno::ENXIO,
             Some(25) => Errno::ENOTTY,
-            Some(18) => Errno::EPERM, // EXDEV: a cross-device link
+            Some(libc::EXDEV) => Errno::EXDEV,
+            Some(libc::EBUSY) => Errno::EBUSY,
+            Some(libc::EROFS) => Errno::EROFS,
+            Some(libc::EMLINK) => Errno::EMLINK,
+            Some(libc::EFBIG) => Errno::EFBIG,
+            Some(libc::ENOSPC | libc::EDQUOT) => Errno::ENOSPC,
             _ => Errno::EIO,
         },
     }

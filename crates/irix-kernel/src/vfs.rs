@@ -70,6 +70,18 @@ pub struct Vfs {
     devices: bool,
 }
 
+/// The file system of the view a resolved guest path lies on, as a mount
+/// would be on IRIX: the root, one of the binds (by its place in the view),
+/// or the private devices. A name never moves between two of them (rename
+/// and link are EXDEV), and the private devices, being the host's own, are
+/// read-only (EROFS) to every change but their data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mount {
+    Root,
+    Bind(usize),
+    Devices,
+}
+
 /// Whether a final symbolic link is followed (stat) or not (lstat, unlink).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Follow {
@@ -350,6 +362,43 @@ impl Vfs {
         Ok((host, guest))
     }
 
+    /// The file system holding the resolved guest path `guest` (absolute,
+    /// normalised, as [`Vfs::resolve`] returns it).
+    pub fn mount_of(&self, guest: &str) -> Mount {
+        if self.is_private_device(guest) {
+            return Mount::Devices;
+        }
+        let parts = guest_components(guest);
+        match self.binds.iter().position(|b| parts.starts_with(&b.guest)) {
+            Some(i) => Mount::Bind(i),
+            None => Mount::Root,
+        }
+    }
+
+    /// Whether the resolved guest path `guest` is the top of a file system
+    /// of the view (the root or a bind point): such a directory cannot be
+    /// removed or renamed (EBUSY), as a mount point cannot.
+    pub fn is_mount_point(&self, guest: &str) -> bool {
+        let parts = guest_components(guest);
+        parts.is_empty() || self.binds.iter().any(|b| b.guest == parts)
+    }
+
+    /// Whether the resolved guest path `guest` is a mount point or a
+    /// directory with one below it: removing or renaming it would take a
+    /// file system of the view with it (EBUSY).
+    pub fn holds_mount_point(&self, guest: &str) -> bool {
+        let parts = guest_components(guest);
+        parts.is_empty() || self.binds.iter().any(|b| b.guest.starts_with(&parts))
+    }
+
+    /// Whether `guest` is one of [`PRIVATE_DEVICES`] lent by the host
+    /// because the root lacks it.
+    fn is_private_device(&self, guest: &str) -> bool {
+        self.devices
+            && PRIVATE_DEVICES.contains(&guest)
+            && !self.host_path(&guest_components(guest)).exists()
+    }
+
     /// The host path of a resolved guest path: under the most specific
     /// bind whose guest path begins it, else under the root.
     fn host_path(&self, components: &[Vec<u8>]) -> PathBuf {
@@ -362,6 +411,14 @@ impl Vfs {
         }
         p
     }
+}
+
+/// The components of an absolute, normalised guest path, in order.
+fn guest_components(guest: &str) -> Vec<Vec<u8>> {
+    let mut parts = Vec::new();
+    push_components(&mut parts, guest.as_bytes());
+    parts.reverse();
+    parts
 }
 
 /// Pushes the components of `path` so that the first is popped first.
@@ -557,6 +614,24 @@ mod tests {
         );
         assert_eq!(vfs.guest_path_of(&root).as_deref(), Some("/"));
         assert_eq!(vfs.guest_path_of(work.parent().unwrap()), None);
+    }
+
+    #[test]
+    fn each_bind_is_a_file_system_of_its_own_and_its_top_a_mount_point() {
+        let (_d, root, work) = bind_sandbox();
+        let vfs = Vfs::with_binds(&root, &[(work.clone(), "/src".into())], true).unwrap();
+        assert_eq!(vfs.mount_of("/usr/lib"), Mount::Root);
+        assert_eq!(vfs.mount_of("/src/sub"), vfs.mount_of("/src"));
+        assert_ne!(vfs.mount_of("/src/sub"), Mount::Root);
+        assert_ne!(vfs.mount_of("/tmp/x"), vfs.mount_of("/src/x"));
+        assert_eq!(vfs.mount_of("/dev/null"), Mount::Devices);
+        assert!(vfs.is_mount_point("/"));
+        assert!(vfs.is_mount_point("/src"));
+        assert!(vfs.is_mount_point("/tmp"));
+        assert!(!vfs.is_mount_point("/src/sub"));
+        assert!(vfs.holds_mount_point("/usr"), "/usr/tmp is a private bind");
+        assert!(!vfs.holds_mount_point("/usr/lib"));
+        assert!(vfs.holds_mount_point("/"));
     }
 
     #[test]

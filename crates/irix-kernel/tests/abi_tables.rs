@@ -18,19 +18,29 @@ const END: &str = "<!-- end of support summary -->";
 
 #[test]
 fn docs_support_list_is_the_tables() {
-    let readme = repo_file("docs/syscalls.md");
+    let path = "docs/syscalls.md";
+    let doc = repo_file(path);
     let want = syscalls::support_summary();
-    let got = readme
+    let (before, block, after) = doc
         .split_once(BEGIN)
-        .and_then(|(_, rest)| rest.split_once(END))
-        .map(|(block, _)| block.trim_start_matches('\n').trim_end())
-        .unwrap_or_else(|| {
-            panic!("docs/syscalls.md lacks the block between {BEGIN:?} and {END:?}")
-        });
+        .and_then(|(before, rest)| {
+            rest.split_once(END)
+                .map(|(block, after)| (before, block, after))
+        })
+        .unwrap_or_else(|| panic!("{path} lacks the block between {BEGIN:?} and {END:?}"));
+    let got = block.trim_start_matches('\n').trim_end();
+    if got != want.trim_end() && std::env::var("IRIX_EMU_BLESS").as_deref() == Ok("1") {
+        let blessed = format!("{before}{BEGIN}{}\n{END}{after}", want.trim_end());
+        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(path);
+        std::fs::write(&file, blessed).unwrap_or_else(|e| panic!("{path}: {e}"));
+        return;
+    }
     assert_eq!(
         got,
         want.trim_end(),
-        "docs/syscalls.md's support list differs from the tables; put this between the markers:\n{want}"
+        "{path}'s support list differs from the tables; IRIX_EMU_BLESS=1 rewrites it"
     );
 }
 

@@ -103,5 +103,7 @@ pub mod ulimit {
 
 /// The xstat version of the SVR4 o32 struct stat (IRIX _STAT_VER).
 pub const STAT_VER_O32: u32 = 2;
+/// The xstat version of `struct stat64` (IRIX _STAT64_VER).
+pub const STAT64_VER: u32 = 3;
 /// utssys's command for uname.
 pub const UTS_UNAME: u32 = 0;

@@ -33,17 +33,63 @@ pub const SGI_FDHI: u32 = 109;
 /// "Should bcopy/bzero use fp?" (IRIX 6's libc asks).
 pub const SGI_USE_FP_BCOPY: u32 = 129;
 
+/// sysconf names (<sys/unistd.h> _SC_*). IRIX 5.3's header is not in the
+/// public IDO set; the numbers are those of IRIX 6's <sys/unistd.h>, which
+/// IRIX 5.3's libc.so.1 agrees with (its sysconf answers 6 to 23 itself
+/// and passes the rest to SGI_SYSCONF).
 pub const SC_ARG_MAX: u32 = 1;
 pub const SC_CHILD_MAX: u32 = 2;
 pub const SC_CLK_TCK: u32 = 3;
+pub const SC_NGROUPS_MAX: u32 = 4;
 pub const SC_OPEN_MAX: u32 = 5;
+pub const SC_JOB_CONTROL: u32 = 6;
+pub const SC_SAVED_IDS: u32 = 7;
+pub const SC_VERSION: u32 = 8;
+pub const SC_PASS_MAX: u32 = 9;
+pub const SC_LOGNAME_MAX: u32 = 10;
 pub const SC_PAGESIZE: u32 = 11;
+pub const SC_XOPEN_VERSION: u32 = 12;
+pub const SC_NACLS_MAX: u32 = 13;
+pub const SC_NPROC_CONF: u32 = 14;
+pub const SC_NPROC_ONLN: u32 = 15;
+pub const SC_STREAM_MAX: u32 = 16;
+pub const SC_TZNAME_MAX: u32 = 17;
+/// 18, 19 and 22 are gaps in IRIX 6's list, where its asynchronous I/O
+/// names were before they moved to 64-68. Doubt: which of 18 and 19 is
+/// _SC_AIO_LISTIO_MAX and which _SC_AIO_MAX is inferred from the order
+/// IRIX 6 kept (66, 67); IRIX 5.3's libc answers 18 with 4 and 19 with 255.
+pub const SC_AIO_LISTIO_MAX: u32 = 18;
+pub const SC_AIO_MAX: u32 = 19;
+pub const SC_RTSIG_MAX: u32 = 20;
+pub const SC_SIGQUEUE_MAX: u32 = 21;
+pub const SC_ASYNCHRONOUS_IO: u32 = 22;
+pub const SC_REALTIME_SIGNALS: u32 = 23;
+pub const SC_PRIORITIZED_IO: u32 = 24;
+/// Trusted IRIX's options: access control lists, audit, information
+/// labels, mandatory access control (the one the IDO compilers ask),
+/// capabilities, IP security options.
+pub const SC_ACL: u32 = 25;
+pub const SC_AUDIT: u32 = 26;
+pub const SC_INF: u32 = 27;
+pub const SC_MAC: u32 = 28;
+pub const SC_CAP: u32 = 29;
+pub const SC_IP_SECOPTS: u32 = 30;
+/// Bits in a kernel pointer: 32 or 64.
+pub const SC_KERN_POINTERS: u32 = 31;
 
-/// pathconf names (<unistd.h> _PC_*).
+/// pathconf names (<sys/unistd.h> _PC_*; pathconf(2) lists 1 to 9).
 pub const PC_LINK_MAX: u32 = 1;
+pub const PC_MAX_CANON: u32 = 2;
+pub const PC_MAX_INPUT: u32 = 3;
 pub const PC_NAME_MAX: u32 = 4;
 pub const PC_PATH_MAX: u32 = 5;
 pub const PC_PIPE_BUF: u32 = 6;
+pub const PC_CHOWN_RESTRICTED: u32 = 7;
+pub const PC_NO_TRUNC: u32 = 8;
+pub const PC_VDISABLE: u32 = 9;
+/// SGI_PATHCONF's third argument: what the first names.
+pub const PATHCONF_PATH: u32 = 1;
+pub const PATHCONF_FD: u32 = 2;
 
 /// sysmp commands (<sys/sysmp.h>).
 pub const MP_NPROCS: u32 = 1;

@@ -18,12 +18,18 @@ pub const UNLINK: u32 = 1010;
 pub const CHDIR: u32 = 1012;
 pub const TIME: u32 = 1013;
 pub const CHMOD: u32 = 1015;
+pub const CHOWN: u32 = 1016;
 pub const BRK: u32 = 1017;
 pub const LSEEK: u32 = 1019;
 pub const GETPID: u32 = 1020;
 pub const GETUID: u32 = 1024;
+pub const UTIME: u32 = 1030;
 pub const ACCESS: u32 = 1033;
+/// statfs(path, buf, len, fstyp), SVR4's older file-system query.
+pub const STATFS: u32 = 1035;
+pub const SYNC: u32 = 1036;
 pub const KILL: u32 = 1037;
+pub const FSTATFS: u32 = 1038;
 pub const SYSSGI: u32 = 1040;
 pub const DUP: u32 = 1041;
 pub const PIPE: u32 = 1042;
@@ -36,14 +42,21 @@ pub const SYSMP: u32 = 1056;
 pub const UTSSYS: u32 = 1057;
 pub const EXECVE: u32 = 1059;
 pub const UMASK: u32 = 1060;
+pub const CHROOT: u32 = 1061;
 pub const FCNTL: u32 = 1062;
 pub const ULIMIT: u32 = 1063;
 pub const LSEEK64: u32 = 1078;
+pub const RMDIR: u32 = 1079;
+pub const MKDIR: u32 = 1080;
 pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
 /// gethostname (BSD's, in IRIX's table).
 pub const GETHOSTNAME: u32 = 1108;
+pub const TRUNCATE: u32 = 1112;
 pub const FTRUNCATE: u32 = 1113;
+pub const RENAME: u32 = 1114;
+pub const SYMLINK: u32 = 1115;
+pub const READLINK: u32 = 1116;
 pub const SIGRETURN: u32 = 1088;
 pub const GETTIMEOFDAY: u32 = 1128;
 pub const SPROC: u32 = 1129;
@@ -55,15 +68,26 @@ pub const MUNMAP: u32 = 1135;
 pub const MPROTECT: u32 = 1136;
 pub const MSYNC: u32 = 1137;
 pub const GETPAGESIZE: u32 = 1140;
+pub const FSYNC: u32 = 1146;
+pub const FCHDIR: u32 = 1147;
+pub const FCHOWN: u32 = 1152;
 pub const FCHMOD: u32 = 1153;
 /// sysinfo, SVR4's system-information strings (`sysinfosgi` in qemu-irix).
 pub const SYSINFO: u32 = 1156;
 pub const XSTAT: u32 = 1158;
 pub const LXSTAT: u32 = 1159;
 pub const FXSTAT: u32 = 1160;
+/// xmknod(version, path, mode, dev): mknod(2) and mkfifo(3C) (version 2).
+pub const XMKNOD: u32 = 1161;
 pub const SIGACTION: u32 = 1162;
 pub const SIGPROCMASK: u32 = 1164;
 pub const WAITSYS: u32 = 1170;
+pub const STATVFS: u32 = 1174;
+pub const FSTATVFS: u32 = 1175;
+pub const LCHOWN: u32 = 1178;
+/// truncate64(path, pad, hi, lo) and ftruncate64(fd, pad, hi, lo).
+pub const TRUNCATE64: u32 = 1183;
+pub const FTRUNCATE64: u32 = 1184;
 /// ngetdents64: 64-bit directory entries with an end-of-directory flag.
 pub const NGETDENTS64: u32 = 1208;
 /// pcsample is Solaris' (number 26 there); irix-emu offers it in every

@@ -238,6 +238,13 @@ impl SharedFiles {
         obj
     }
 
+    /// sync(2): every mapped file's dirty pages go back to the file.
+    pub fn sync_all(&self) {
+        for object in self.objects.values().filter_map(Weak::upgrade) {
+            object.sync_all();
+        }
+    }
+
     /// Records `object` as the pages of file `id`.
     pub fn insert(&mut self, id: FileId, object: &Rc<SharedObject>) {
         self.objects.retain(|_, w| w.strong_count() > 0);

@@ -3,10 +3,10 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::SeekFrom;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 
-use super::{filelocks, usema, Args, Ret, SysResult};
-use crate::abi::flags::{fcntl::*, ioctl::TCGETA, seek::*, STAT_VER_O32};
+use super::{filelocks, paths, usema, Args, Ret, SysResult};
+use crate::abi::flags::{fcntl::*, ioctl::TCGETA, seek::*};
 use crate::abi::limits::PATH_MAX;
 use crate::files::{io_errno, oflag, FileKind, Io, OpenFile};
 use crate::kernel::Kernel;
@@ -211,19 +211,15 @@ pub fn close(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     Ok(Ret::Val(0))
 }
 
-pub fn link(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let from = resolve(k, p, a.ptr(0), Follow::No)?;
-    let to = resolve(k, p, a.ptr(1), Follow::No)?;
-    fs::hard_link(from, to).map_err(|e| io_errno(&e))?;
-    Ok(Ret::Val(0))
-}
-
+/// unlink(path): removes a name (a final symbolic link itself); EPERM
+/// for a directory, EROFS for the private devices.
 pub fn unlink(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let host = resolve(k, p, a.ptr(0), Follow::No)?;
-    if host.is_dir() && !host.is_symlink() {
+    let at = paths::place(k, p, a.ptr(0), Follow::No)?;
+    if at.host.is_dir() && !at.host.is_symlink() {
         return Err(Errno::EPERM);
     }
-    fs::remove_file(host).map_err(|e| io_errno(&e))?;
+    at.writable()?;
+    fs::remove_file(at.host).map_err(|e| io_errno(&e))?;
     Ok(Ret::Val(0))
 }
 
@@ -312,7 +308,9 @@ pub fn pipe(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
 
 /// chmod(path, mode): the permission bits (07777) of the host file.
 pub fn chmod(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let host = resolve(k, p, a.ptr(0), Follow::Yes)?;
+    let at = paths::place(k, p, a.ptr(0), Follow::Yes)?;
+    at.writable()?;
+    let host = at.host;
     let perms = fs::Permissions::from_mode(a.word(1) & 0o7777);
     fs::set_permissions(host, perms).map_err(|e| io_errno(&e))?;
     Ok(Ret::Val(0))
@@ -332,28 +330,6 @@ pub fn fchmod(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     };
     let perms = fs::Permissions::from_mode(a.word(1) & 0o7777);
     host.set_permissions(perms).map_err(|e| io_errno(&e))?;
-    Ok(Ret::Val(0))
-}
-
-/// ftruncate(fd, length): sets the size of a file open for writing (the
-/// pc-sampling runtime truncates mon.out before writing it). EINVAL for a
-/// negative length or a descriptor that is not a regular file, EBADF for
-/// one not open for writing.
-pub fn ftruncate(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let length = a.word(1) as i32;
-    let file = p.fds.get(a.fd(0))?;
-    let f = file.borrow();
-    let pages = k.mapped_pages(&f);
-    let FileKind::Host(host) = &f.kind else {
-        return Err(Errno::EINVAL);
-    };
-    if f.flags & oflag::O_ACCMODE == oflag::O_RDONLY {
-        return Err(Errno::EBADF);
-    }
-    if length < 0 || !host.metadata().is_ok_and(|m| m.is_file()) {
-        return Err(Errno::EINVAL);
-    }
-    changing(pages, || host.set_len(length as u64)).map_err(|e| io_errno(&e))?;
     Ok(Ret::Val(0))
 }
 
@@ -416,104 +392,5 @@ pub fn ioctl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         }
         TCGETA => Err(Errno::ENOTTY),
         _ => Err(Errno::ENOTTY),
-    }
-}
-
-/// IRIX o32 `struct stat` (xstat version 2), 136 bytes, big-endian:
-/// st_dev@0, st_pad1[3], st_ino@16, st_mode@20, st_nlink@24, st_uid@28,
-/// st_gid@32, st_rdev@36, st_pad2[2], st_size@48, st_pad3, st_atime@56
-/// (sec, nsec), st_mtime@64, st_ctime@72, st_blksize@80, st_blocks@84,
-/// st_fstype[16]@88, st_pad4[8]@104. Source: the layout Linux's IRIX
-/// compatibility code (arch/mips/kernel/sysirix.c, irix_xstat32_xlate)
-/// wrote for version 2.
-fn encode_stat(m: &fs::Metadata) -> Result<[u8; 136], Errno> {
-    let mut b = [0u8; 136];
-    let put =
-        |b: &mut [u8; 136], off: usize, v: u32| b[off..off + 4].copy_from_slice(&v.to_be_bytes());
-    if m.size() > i32::MAX as u64 {
-        return Err(Errno::EOVERFLOW);
-    }
-    // SVR4 dev_t: major << 18 | minor (the encoding sysirix.c used).
-    let dev = |d: u64| (((d >> 8) & 0x3fff) << 18 | (d & 0xff)) as u32;
-    put(&mut b, 0, dev(m.dev()));
-    put(&mut b, 16, m.ino() as u32);
-    put(&mut b, 20, m.mode());
-    put(&mut b, 24, m.nlink() as u32);
-    put(&mut b, 28, m.uid());
-    put(&mut b, 32, m.gid());
-    put(&mut b, 36, dev(m.rdev()));
-    put(&mut b, 48, m.size() as u32);
-    put(&mut b, 56, m.atime() as u32);
-    put(&mut b, 60, m.atime_nsec() as u32);
-    put(&mut b, 64, m.mtime() as u32);
-    put(&mut b, 68, m.mtime_nsec() as u32);
-    put(&mut b, 72, m.ctime() as u32);
-    put(&mut b, 76, m.ctime_nsec() as u32);
-    put(&mut b, 80, m.blksize() as u32);
-    put(&mut b, 84, m.blocks() as u32);
-    b[88..91].copy_from_slice(b"efs");
-    Ok(b)
-}
-
-fn store_stat(
-    p: &mut Process,
-    version: u32,
-    meta: std::io::Result<fs::Metadata>,
-    buf: u32,
-) -> SysResult {
-    if version != STAT_VER_O32 {
-        return Err(Errno::EINVAL);
-    }
-    let meta = meta.map_err(|e| io_errno(&e))?;
-    let bytes = encode_stat(&meta)?;
-    p.mem.write_bytes(buf, &bytes)?;
-    Ok(Ret::Val(0))
-}
-
-/// xstat(version, path, buf): stat following links.
-pub fn xstat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let host = resolve(k, p, a.ptr(1), Follow::Yes)?;
-    store_stat(p, a.word(0), fs::metadata(host), a.ptr(2))
-}
-
-/// lxstat(version, path, buf): stat of a link itself.
-pub fn lxstat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let host = resolve(k, p, a.ptr(1), Follow::No)?;
-    store_stat(p, a.word(0), fs::symlink_metadata(host), a.ptr(2))
-}
-
-/// fxstat(version, fd, buf). A pipe reports a FIFO with no size.
-pub fn fxstat(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let file = p.fds.get(a.fd(1))?;
-    let meta = file.borrow().metadata();
-    match meta {
-        Some(m) => store_stat(p, a.word(0), Ok(m), a.ptr(2)),
-        None => {
-            if a.word(0) != STAT_VER_O32 {
-                return Err(Errno::EINVAL);
-            }
-            let mut b = [0u8; 136];
-            let mut put = |off: usize, v: u32| b[off..off + 4].copy_from_slice(&v.to_be_bytes());
-            match &file.borrow().kind {
-                // A semaphore device: S_IFCHR | rw-------, its number in
-                // st_rdev (what an attach names) and st_ino.
-                FileKind::Usema(sema) => {
-                    let dev = sema
-                        .as_ref()
-                        .map_or(crate::usema::USEMA_MAJOR << 18, |s| s.dev());
-                    put(20, 0o020600);
-                    put(16, dev & 0x3ffff);
-                    put(36, dev);
-                }
-                // A pipe: S_IFIFO | rw-------.
-                _ => {
-                    put(20, 0o010600);
-                    put(80, crate::pipe::PIPE_CAPACITY as u32);
-                }
-            }
-            put(24, 1);
-            p.mem.write_bytes(a.ptr(2), &b)?;
-            Ok(Ret::Val(0))
-        }
     }
 }

@@ -10,9 +10,14 @@
 //! syssgi's requests are a second table (`syssgi::TABLE`) of the same rows.
 //!
 //! Handlers by concern:
-//! - `fs`: open, read, write, close, creat, link, unlink, chdir, access,
-//!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat,
-//!   chmod, fchmod; `dirs`: getdents, ngetdents64
+//! - `fs`: open, read, write, close, creat, unlink, chdir, access,
+//!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, chmod, fchmod;
+//!   `dirs`: getdents, ngetdents64; `stat`: xstat, lxstat, fxstat
+//! - `paths`: mkdir, rmdir, rename, link, symlink, readlink, xmknod,
+//!   fchdir, chroot; `attrs`: truncate, ftruncate (and their 64-bit
+//!   forms), utime, chown, lchown, fchown, fsync, sync (`owner`: who owns
+//!   a file, chown's rules); `fsinfo`: statvfs, fstatvfs, statfs, fstatfs
+//! - `conf`: syssgi's SGI_SYSCONF and SGI_PATHCONF
 //! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
 //! - `usema`: opening /dev/usemaclone and /dev/usema, their ioctls
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
@@ -25,15 +30,21 @@
 //!   sigprocmask, sigreturn
 
 mod args;
+mod attrs;
+mod conf;
 mod dirs;
 mod elfmap;
 mod filelocks;
 mod fs;
+mod fsinfo;
 mod info;
 mod mem;
+mod owner;
+mod paths;
 mod proc;
 mod prof;
 mod sgi;
+mod stat;
 mod strace;
 pub mod syssgi;
 mod time;
@@ -161,17 +172,22 @@ pub static TABLE: &[Syscall] = &[
     call(sys::CLOSE,        "close",        &[Fd], fs::close, Full),
     call(sys::WAIT,         "wait",         &[], proc::wait, Full),
     call(sys::CREAT,        "creat",        &[Str, Oct], fs::creat, Full),
-    call(sys::LINK,         "link",         &[Str, Str], fs::link, Full),
+    call(sys::LINK,         "link",         &[Str, Str], paths::link, Full),
     call(sys::UNLINK,       "unlink",       &[Str], fs::unlink, Full),
     call(sys::CHDIR,        "chdir",        &[Str], fs::chdir, Full),
     call(sys::TIME,         "time",         &[], time::time, Full),
     call(sys::CHMOD,        "chmod",        &[Str, Oct], fs::chmod, Full),
+    call(sys::CHOWN,        "chown",        &[Str, Int, Int], attrs::chown, Full),
     call(sys::BRK,          "brk",          &[Hex], mem::brk, Full),
     call(sys::LSEEK,        "lseek",        &[Fd, Int, Whence], fs::lseek, Full),
     call(sys::GETPID,       "getpid",       &[], info::getpid, Full),
     call(sys::GETUID,       "getuid",       &[], info::getuid, Full),
+    call(sys::UTIME,        "utime",        &[Str, Ptr], attrs::utime, Full),
     call(sys::ACCESS,       "access",       &[Str, Access], fs::access, Full),
+    call(sys::STATFS,       "statfs",       &[Str, Ptr, Int, Int], fsinfo::statfs, Full),
+    call(sys::SYNC,         "sync",         &[], attrs::sync, Full),
     call(sys::KILL,         "kill",         &[Int, Signal], proc::kill, Partial("one process group: the run's")),
+    call(sys::FSTATFS,      "fstatfs",      &[Fd, Ptr, Int, Int], fsinfo::fstatfs, Full),
     call(sys::SYSSGI,       "syssgi",       &[Int, Hex, Hex, Hex, Hex], syssgi::unknown_request, Partial("the requests in its own table")),
     call(sys::DUP,          "dup",          &[Fd], fs::dup, Full),
     call(sys::PIPE,         "pipe",         &[], fs::pipe, Full),
@@ -183,14 +199,21 @@ pub static TABLE: &[Syscall] = &[
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
+    call(sys::CHROOT,       "chroot",       &[Str], paths::chroot, Full),
     call(sys::FCNTL,        "fcntl",        &[Fd, FcntlCmd, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
     call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
+    call(sys::RMDIR,        "rmdir",        &[Str], paths::rmdir, Full),
+    call(sys::MKDIR,        "mkdir",        &[Str, Oct], paths::mkdir, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
     call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
-    call(sys::FTRUNCATE,    "ftruncate",    &[Fd, Int], fs::ftruncate, Full),
+    call(sys::TRUNCATE,     "truncate",     &[Str, Int], attrs::truncate, Full),
+    call(sys::FTRUNCATE,    "ftruncate",    &[Fd, Int], attrs::ftruncate, Full),
+    call(sys::RENAME,       "rename",       &[Str, Str], paths::rename, Full),
+    call(sys::SYMLINK,      "symlink",      &[Str, Str], paths::symlink, Full),
+    call(sys::READLINK,     "readlink",     &[Str, Ptr, Int], paths::readlink, Full),
     call(sys::GETTIMEOFDAY, "gettimeofday", &[TimevalOut], time::gettimeofday, Full),
     call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
     call(sys::PRCTL,        "prctl",        &[Int, Hex, Hex], sgi::prctl, Partial("PR_MAXPROCS, PR_MAXPPROCS, PR_ISBLOCKED, PR_GETNSHARE; other options ENOSYS")),
@@ -200,14 +223,23 @@ pub static TABLE: &[Syscall] = &[
     call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Prot], mem::mprotect, Full),
     call(sys::MSYNC,        "msync",        &[Hex, Int, Hex], mem::msync, Full),
     call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
+    call(sys::FSYNC,        "fsync",        &[Fd], attrs::fsync, Full),
+    call(sys::FCHDIR,       "fchdir",       &[Fd], paths::fchdir, Partial("a directory renamed or removed since it was opened: ENOENT")),
+    call(sys::FCHOWN,       "fchown",       &[Fd, Int, Int], attrs::fchown, Full),
     call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
     call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),
-    call(sys::XSTAT,        "xstat",        &[Int, Str, StatOut], fs::xstat, Partial("version 2 (o32 stat); version 3 (stat64) EINVAL")),
-    call(sys::LXSTAT,       "lxstat",       &[Int, Str, StatOut], fs::lxstat, Partial("as xstat")),
-    call(sys::FXSTAT,       "fxstat",       &[Int, Fd, StatOut], fs::fxstat, Partial("as xstat")),
+    call(sys::XSTAT,        "xstat",        &[Int, Str, StatOut], stat::xstat, Full),
+    call(sys::LXSTAT,       "lxstat",       &[Int, Str, StatOut], stat::lxstat, Full),
+    call(sys::FXSTAT,       "fxstat",       &[Int, Fd, StatOut], stat::fxstat, Full),
+    call(sys::XMKNOD,       "xmknod",       &[Int, Str, Oct, Hex], paths::xmknod, Full),
     call(sys::SIGACTION,    "sigaction",    &[Signal, Ptr, Ptr, Hex], proc::sigaction, Full),
     call(sys::SIGPROCMASK,  "sigprocmask",  &[SigHow, Ptr, Ptr], proc::sigprocmask, Full),
     call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
+    call(sys::STATVFS,      "statvfs",      &[Str, Ptr], fsinfo::statvfs, Full),
+    call(sys::FSTATVFS,     "fstatvfs",     &[Fd, Ptr], fsinfo::fstatvfs, Full),
+    call(sys::LCHOWN,       "lchown",       &[Str, Int, Int], attrs::lchown, Full),
+    call(sys::TRUNCATE64,   "truncate64",   &[Str, Int, Hex, Hex], attrs::truncate64, Full),
+    call(sys::FTRUNCATE64,  "ftruncate64",  &[Fd, Int, Hex, Hex], attrs::ftruncate64, Full),
     call(sys::NGETDENTS64,  "ngetdents64",  &[Fd, Ptr, Int, Ptr], dirs::ngetdents64, Full),
     call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
     call(sys::NANOSLEEP,    "nanosleep",    &[TimespecIn, Ptr], time::nanosleep, Full),

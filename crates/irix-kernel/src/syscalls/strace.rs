@@ -153,11 +153,23 @@ fn before(
 fn after(p: &Process, words: &[u32], i: usize, kind: Arg) -> Option<String> {
     let w = words[i];
     match kind {
-        // The o32 stat of xstat version 2 (syscalls/fs.rs has the layout):
-        // st_mode at 20, st_size at 48.
-        Arg::StatOut if words[0] == crate::abi::flags::STAT_VER_O32 => {
-            let mode = p.mem.read_u32(w.wrapping_add(20)).ok()?;
-            let size = p.mem.read_u32(w.wrapping_add(48)).ok()?;
+        // xstat's version 2 (o32 stat: st_mode at 20, a 32-bit st_size at
+        // 48) and 3 (stat64: st_mode at 24, a 64-bit st_size at 56); the
+        // layouts are in syscalls/stat.rs.
+        Arg::StatOut => {
+            let (mode_at, size_at, wide) = match words[0] {
+                crate::abi::flags::STAT_VER_O32 => (20, 48, false),
+                crate::abi::flags::STAT64_VER => (24, 56, true),
+                _ => return None,
+            };
+            let mode = p.mem.read_u32(w.wrapping_add(mode_at)).ok()?;
+            let size = if wide {
+                let hi = p.mem.read_u32(w.wrapping_add(size_at)).ok()?;
+                let lo = p.mem.read_u32(w.wrapping_add(size_at + 4)).ok()?;
+                u64::from(hi) << 32 | u64::from(lo)
+            } else {
+                u64::from(p.mem.read_u32(w.wrapping_add(size_at)).ok()?)
+            };
             Some(format!(
                 "{{st_mode={}, st_size={size}, ...}}",
                 file_mode(mode)

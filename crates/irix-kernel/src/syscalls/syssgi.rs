@@ -5,8 +5,7 @@
 
 use super::Arg::*;
 use super::Support::{Full, Partial};
-use super::{call, elfmap, prof, Args, Ret, SysResult, Syscall};
-use crate::abi::limits::{ARG_MAX, CHILD_MAX, OPEN_MAX, PAGE_SIZE, PATH_MAX};
+use super::{call, conf, elfmap, prof, Args, Ret, SysResult, Syscall};
 use crate::abi::sgi::*;
 use crate::kernel::Kernel;
 use crate::process::Process;
@@ -18,8 +17,8 @@ pub static TABLE: &[Syscall] = &[
     call(SGI_SYSID,        "SGI_SYSID",        &[Ptr], sysid, Full),
     call(SGI_INVENT,       "SGI_INVENT",       &[Int, Ptr, Int], invent, Partial("the processor only: an R4000 board, CPU and FPU at --cpu-mhz")),
     call(SGI_RDNAME,       "SGI_RDNAME",       &[Int, Ptr, Int], rdname, Full),
-    call(SGI_SYSCONF,      "SGI_SYSCONF",      &[Int], sysconf, Full),
-    call(SGI_PATHCONF,     "SGI_PATHCONF",     &[Hex, Int, Int], pathconf, Partial("LINK_MAX, NAME_MAX, PATH_MAX, PIPE_BUF; other names EINVAL")),
+    call(SGI_SYSCONF,      "SGI_SYSCONF",      &[Int], conf::sysconf, Full),
+    call(SGI_PATHCONF,     "SGI_PATHCONF",     &[Hex, Int, Int], conf::pathconf, Full),
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
     call(SGI_ELFMAP,       "SGI_ELFMAP",       &[Fd, Ptr, Int], elfmap::sgi_elfmap, Full),
     call(SGI_TOSSTSAVE,    "SGI_TOSSTSAVE",    &[], tosstsave, Full),
@@ -50,19 +49,6 @@ pub fn unknown_request(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 fn sysid(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     p.mem.write_bytes(a.ptr(0), b"irix-emu\0\0\0\0\0\0\0\x01")?;
     Ok(Ret::Val(0))
-}
-
-/// SGI_SYSCONF(name): the values sysconf(3C) reports; EINVAL for names
-/// irix-emu does not know.
-fn sysconf(k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
-    Ok(Ret::Val(match a.word(0) {
-        SC_ARG_MAX => ARG_MAX as u32,
-        SC_CHILD_MAX => CHILD_MAX,
-        SC_CLK_TCK => k.config.tunables.hz,
-        SC_OPEN_MAX => OPEN_MAX as u32,
-        SC_PAGESIZE => PAGE_SIZE,
-        _ => return Err(Errno::EINVAL),
-    }))
 }
 
 /// SGI_TOSSTSAVE: "toss any saved pregions". IRIX can keep a program's text
@@ -168,17 +154,3 @@ fn fdhi(_k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
 
 /// The longest command name a process keeps (SVR4's PSCOMSIZ).
 const PSCOMSIZ: usize = 32;
-
-/// SGI_PATHCONF(path or fd, name, which): pathconf(2) and fpathconf(2).
-/// Every guest file is on one kind of file system, so the path or descriptor
-/// is not consulted; the values are IRIX's EFS limits (<limits.h>):
-/// LINK_MAX 30000, NAME_MAX 255, PATH_MAX 1024, PIPE_BUF 10240.
-fn pathconf(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
-    Ok(Ret::Val(match a.word(1) {
-        PC_LINK_MAX => 30000,
-        PC_NAME_MAX => 255,
-        PC_PATH_MAX => PATH_MAX as u32,
-        PC_PIPE_BUF => 10240,
-        _ => return Err(Errno::EINVAL),
-    }))
-}
