@@ -42,6 +42,7 @@ pub mod profiling;
 pub mod sigframe;
 pub mod signals;
 pub mod syscalls;
+pub mod timers;
 pub mod usema;
 pub mod vfs;
 

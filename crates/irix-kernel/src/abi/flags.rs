@@ -89,7 +89,9 @@ pub mod sigmask {
     pub const SIG_BLOCK: u32 = 1;
     pub const SIG_UNBLOCK: u32 = 2;
     pub const SIG_SETMASK: u32 = 3;
+    pub const SA_ONSTACK: u32 = 1;
     pub const SA_RESETHAND: u32 = 2;
+    pub const SA_RESTART: u32 = 4;
     pub const SA_NODEFER: u32 = 0x10;
 }
 

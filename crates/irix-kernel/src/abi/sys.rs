@@ -38,6 +38,9 @@ pub const EXECVE: u32 = 1059;
 pub const UMASK: u32 = 1060;
 pub const FCNTL: u32 = 1062;
 pub const ULIMIT: u32 = 1063;
+/// nanosleep(2): 77 in IRIX's <sys.s> (SYS_nanosleep), what libc.so.1's
+/// nanosleep traps with.
+pub const NANOSLEEP: u32 = 1077;
 pub const LSEEK64: u32 = 1078;
 pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
@@ -69,6 +72,3 @@ pub const NGETDENTS64: u32 = 1208;
 /// pcsample is Solaris' (number 26 there); irix-emu offers it in every
 /// personality as 2000 + 26, outside IRIX's range.
 pub const PCSAMPLE: u32 = 2026;
-/// nanosleep has no number in IRIX 5's table (its libc builds it on other
-/// primitives); irix-emu offers it as 2000 + 27, beside pcsample.
-pub const NANOSLEEP: u32 = 2027;

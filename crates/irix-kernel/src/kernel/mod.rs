@@ -7,6 +7,8 @@
 //! - `ticks`: the profiling clock's ticks, the guest's and the outside
 //!   profiler's;
 //! - `signals`: delivering pending signals and faults;
+//! - `timers`: the interval timers' expiries, and moving virtual time on
+//!   to the next timeout when every process waits;
 //! - `exit`: a process's end, zombies and orphans;
 //! - `debug`: the debugger's hook into the run loop, and its access to
 //!   registers and memory.
@@ -27,6 +29,7 @@ mod proctable;
 mod sched;
 mod signals;
 mod ticks;
+mod timers;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;

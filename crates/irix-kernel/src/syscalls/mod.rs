@@ -41,9 +41,11 @@ mod usema;
 
 pub use args::Args;
 
+use crate::abi::flags::sigmask::SA_RESTART;
 use crate::abi::sys;
 use crate::kernel::Kernel;
 use crate::process::{ExitStatus, Process};
+use crate::timers::{OnSignal, Wait};
 use crate::Errno;
 use cpu_mips::Reg;
 
@@ -161,6 +163,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
     call(sys::FCNTL,        "fcntl",        &[Fd, Int, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
     call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
+    call(sys::NANOSLEEP,    "nanosleep",    &[Ptr, Ptr], time::nanosleep, Full),
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
@@ -186,7 +189,6 @@ pub static TABLE: &[Syscall] = &[
     call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
     call(sys::NGETDENTS64,  "ngetdents64",  &[Fd, Ptr, Int, Ptr], dirs::ngetdents64, Full),
     call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
-    call(sys::NANOSLEEP,    "nanosleep",    &[Ptr, Ptr], time::nanosleep, Full),
 ];
 
 /// The row for `nr` in a table sorted by number.
@@ -268,14 +270,28 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         .config
         .strace
         .then(|| strace::format_call(p, def, &args, family));
+    // A wait belongs to the call that started it: any other call (after a
+    // debugger moved the PC, say) starts afresh.
+    if p.wait.is_some_and(|w| w.call != def.name) {
+        p.wait = None;
+    }
     let result = (def.handler)(k, p, &args);
     // A kernel copy the budget refused is the call's ENOMEM, not a user
     // access's fault: forget it, so the next fault is judged on its own.
     k.budget.take_exhausted();
     match result {
-        Ok(Ret::Block) => return Next::Block,
-        Ok(Ret::WaitHost) => return Next::WaitHost,
-        _ => {}
+        Ok(Ret::Block | Ret::WaitHost) => {
+            // The call waits (its handler may have set a timeout): it is
+            // made again each time the process runs, until it completes
+            // or a signal interrupts it (`interrupt`).
+            p.wait.get_or_insert_with(Wait::default).call = def.name;
+            return if matches!(result, Ok(Ret::Block)) {
+                Next::Block
+            } else {
+                Next::WaitHost
+            };
+        }
+        _ => p.wait = None,
     }
     k.charge_syscall(p);
     if let Some(call) = shown {
@@ -292,6 +308,43 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
             Next::Continue
         }
     }
+}
+
+/// A caught signal `sig` is about to be delivered to `p`: the call it waits
+/// in (if any) ends first, as its page says an interrupted call ends
+/// (`OnSignal`). A call that is to be restarted (SA_RESTART) keeps its PC
+/// on the SYSCALL, so the handler returns into it.
+pub(crate) fn interrupt(k: &mut Kernel, p: &mut Process, sig: u32) {
+    let Some(wait) = p.wait.take() else {
+        return;
+    };
+    let restart = p.signals.handler_flags[sig as usize] & SA_RESTART != 0;
+    let result = match wait.on_signal {
+        OnSignal::Restart if restart => return,
+        OnSignal::Restart | OnSignal::Eintr => Err(Errno::EINTR),
+        OnSignal::EintrTimeLeft(rmtp) => {
+            let left = wait.until.map_or(0, |t| t.saturating_sub(k.now()));
+            match time::store_timespec(k, p, rmtp, left) {
+                Ok(()) => Err(Errno::EINTR),
+                Err(e) => Err(e),
+            }
+        }
+        OnSignal::TicksLeft => {
+            let left = wait.until.map_or(0, |t| t.saturating_sub(k.now()));
+            Ok(Ret::Val(left.div_ceil(k.tick_cycles()) as u32))
+        }
+    };
+    k.charge_syscall(p);
+    if k.config.strace {
+        let shown = strace::format_result(&result);
+        k.log(&format!(
+            "[{}] {}(...) interrupted by {} = {shown}",
+            p.pid,
+            wait.call,
+            crate::signals::name(sig)
+        ));
+    }
+    write_back(p, result);
 }
 
 /// Reads the call number and up to eight arguments.
