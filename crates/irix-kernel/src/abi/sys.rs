@@ -22,6 +22,8 @@ pub const BRK: u32 = 1017;
 pub const LSEEK: u32 = 1019;
 pub const GETPID: u32 = 1020;
 pub const GETUID: u32 = 1024;
+pub const ALARM: u32 = 1027;
+pub const PAUSE: u32 = 1029;
 pub const ACCESS: u32 = 1033;
 pub const KILL: u32 = 1037;
 pub const SYSSGI: u32 = 1040;
@@ -44,10 +46,14 @@ pub const NANOSLEEP: u32 = 1077;
 pub const LSEEK64: u32 = 1078;
 pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
+pub const POLL: u32 = 1087;
 /// gethostname (BSD's, in IRIX's table).
 pub const GETHOSTNAME: u32 = 1108;
 pub const FTRUNCATE: u32 = 1113;
+pub const GETITIMER: u32 = 1125;
+pub const SETITIMER: u32 = 1126;
 pub const SIGRETURN: u32 = 1088;
+pub const SELECT: u32 = 1100;
 pub const GETTIMEOFDAY: u32 = 1128;
 pub const SPROC: u32 = 1129;
 /// prctl (qemu-irix calls it sgiprctl).
@@ -65,8 +71,18 @@ pub const XSTAT: u32 = 1158;
 pub const LXSTAT: u32 = 1159;
 pub const FXSTAT: u32 = 1160;
 pub const SIGACTION: u32 = 1162;
+pub const SIGPENDING: u32 = 1163;
 pub const SIGPROCMASK: u32 = 1164;
+pub const SIGSUSPEND: u32 = 1165;
 pub const WAITSYS: u32 = 1170;
+pub const SIGALTSTACK: u32 = 1172;
+pub const SIGSENDSET: u32 = 1173;
+pub const READV: u32 = 1181;
+pub const WRITEV: u32 = 1182;
+/// pread(2)/pwrite(2) (SYS_pread 187, SYS_pwrite 188 in IRIX's <sys.s>):
+/// (fd, buf, nbyte, offset), a 32-bit offset, as IRIX 5.3's libc calls them.
+pub const PREAD: u32 = 1187;
+pub const PWRITE: u32 = 1188;
 /// ngetdents64: 64-bit directory entries with an end-of-directory flag.
 pub const NGETDENTS64: u32 = 1208;
 /// pcsample is Solaris' (number 26 there); irix-emu offers it in every

@@ -101,6 +101,8 @@ pub struct Kernel {
     pub(crate) shared_files: SharedFiles,
     /// The semaphore devices /dev/usemaclone made.
     pub(crate) usemas: crate::usema::Usemas,
+    /// The terminal's settings as the guest set them (termio(7)).
+    pub(crate) tty: crate::tty::Terminal,
     pub(crate) stats: RunStats,
     /// A time slice a debugger stopped, resumed by the next run.
     pub(crate) paused: Option<debug::Paused>,
@@ -149,6 +151,7 @@ impl Kernel {
             locks: RecordLocks::default(),
             shared_files: SharedFiles::default(),
             usemas: crate::usema::Usemas::default(),
+            tty: crate::tty::Terminal::default(),
             stats: RunStats::default(),
             paused: None,
             idle_rounds: 0,

@@ -13,7 +13,7 @@ const ALL: [Which; 3] = [Which::Real, Which::Virtual, Which::Prof];
 impl Kernel {
     /// Each timer's clock for `p` now: virtual time, user time, user plus
     /// system time.
-    fn timer_clock(&self, p: &Process, which: Which) -> u64 {
+    pub(crate) fn timer_clock(&self, p: &Process, which: Which) -> u64 {
         match which {
             Which::Real => self.now,
             Which::Virtual => p.user_cycles(),

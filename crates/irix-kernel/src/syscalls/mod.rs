@@ -14,10 +14,14 @@
 //!   lseek, lseek64, dup, fcntl, pipe, umask, ioctl, xstat/lxstat/fxstat,
 //!   chmod, fchmod; `dirs`: getdents, ngetdents64
 //! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
+//! - `ioctl`: the terminal and descriptor requests of ioctl
 //! - `usema`: opening /dev/usemaclone and /dev/usema, their ioctls
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
 //! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
+//! - `timers`: alarm, getitimer, setitimer
+//! - `sigwait`: pause, sigsuspend, sigpending, sigaltstack, sigsendset
+//! - `vio`: readv, writev, pread, pwrite; `poll`: poll, select
 //! - `info`: getpid, getuid, getgid, utssys (uname), ulimit
 //! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
 //! - `prof`: profil, sprofil (through syssgi), pcsample
@@ -30,14 +34,19 @@ mod elfmap;
 mod filelocks;
 mod fs;
 mod info;
+mod ioctl;
 mod mem;
+mod poll;
 mod proc;
 mod prof;
 mod sgi;
+mod sigwait;
 mod strace;
 pub mod syssgi;
 mod time;
+mod timers;
 mod usema;
+mod vio;
 
 pub use args::Args;
 
@@ -148,6 +157,8 @@ pub static TABLE: &[Syscall] = &[
     call(sys::LSEEK,        "lseek",        &[Fd, Int, Int], fs::lseek, Full),
     call(sys::GETPID,       "getpid",       &[], info::getpid, Full),
     call(sys::GETUID,       "getuid",       &[], info::getuid, Full),
+    call(sys::ALARM,        "alarm",        &[Int], timers::alarm, Full),
+    call(sys::PAUSE,        "pause",        &[], sigwait::pause, Full),
     call(sys::ACCESS,       "access",       &[Str, Oct], fs::access, Full),
     call(sys::KILL,         "kill",         &[Int, Int], proc::kill, Partial("one process group: the run's")),
     call(sys::SYSSGI,       "syssgi",       &[Int, Hex, Hex, Hex, Hex], syssgi::unknown_request, Partial("the requests in its own table")),
@@ -156,7 +167,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::TIMES,        "times",        &[Ptr], time::times, Full),
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
     call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
-    call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA on a terminal, the usema(7M) requests on a semaphore device; other requests ENOTTY or EINVAL")),
+    call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("FIONREAD, FIONBIO; on a terminal TCGETA, TCSETA/TCSETAW/TCSETAF, TCGETS, TCSETS/TCSETSW/TCSETSF (kept by irix-emu, not applied to the host terminal), TIOCGWINSZ, TIOCSWINSZ, TCSBRK, TCXONC, TCFLSH; the usema(7M) requests on a semaphore device; other requests ENOTTY, or EINVAL on a terminal")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE; other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
@@ -167,9 +178,13 @@ pub static TABLE: &[Syscall] = &[
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
+    call(sys::POLL,         "poll",         &[Ptr, Int, Int], poll::poll, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
+    call(sys::SELECT,       "select",       &[Int, Ptr, Ptr, Ptr, Ptr], poll::select, Full),
     call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
     call(sys::FTRUNCATE,    "ftruncate",    &[Fd, Int], fs::ftruncate, Full),
+    call(sys::GETITIMER,    "getitimer",    &[Int, Ptr], timers::getitimer, Full),
+    call(sys::SETITIMER,    "setitimer",    &[Int, Ptr, Ptr], timers::setitimer, Full),
     call(sys::GETTIMEOFDAY, "gettimeofday", &[Ptr], time::gettimeofday, Full),
     call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
     call(sys::PRCTL,        "prctl",        &[Int, Hex, Hex], sgi::prctl, Partial("PR_MAXPROCS, PR_MAXPPROCS, PR_ISBLOCKED, PR_GETNSHARE; other options ENOSYS")),
@@ -185,8 +200,16 @@ pub static TABLE: &[Syscall] = &[
     call(sys::LXSTAT,       "lxstat",       &[Int, Str, Ptr], fs::lxstat, Partial("as xstat")),
     call(sys::FXSTAT,       "fxstat",       &[Int, Fd, Ptr], fs::fxstat, Partial("as xstat")),
     call(sys::SIGACTION,    "sigaction",    &[Int, Ptr, Ptr, Hex], proc::sigaction, Full),
+    call(sys::SIGPENDING,   "sigpending",   &[Ptr], sigwait::sigpending, Full),
     call(sys::SIGPROCMASK,  "sigprocmask",  &[Int, Ptr, Ptr], proc::sigprocmask, Full),
+    call(sys::SIGSUSPEND,   "sigsuspend",   &[Ptr], sigwait::sigsuspend, Full),
     call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
+    call(sys::SIGALTSTACK,  "sigaltstack",  &[Ptr, Ptr], sigwait::sigaltstack, Full),
+    call(sys::SIGSENDSET,   "sigsendset",   &[Ptr, Int], sigwait::sigsendset, Partial("the run is one process group and session, every process has the guest's user and group id and one scheduling class")),
+    call(sys::READV,        "readv",        &[Fd, Ptr, Int], vio::readv, Full),
+    call(sys::WRITEV,       "writev",       &[Fd, Ptr, Int], vio::writev, Full),
+    call(sys::PREAD,        "pread",        &[Fd, Ptr, Int, Int], vio::pread, Full),
+    call(sys::PWRITE,       "pwrite",       &[Fd, Buf, Int, Int], vio::pwrite, Full),
     call(sys::NGETDENTS64,  "ngetdents64",  &[Fd, Ptr, Int, Ptr], dirs::ngetdents64, Full),
     call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
 ];

@@ -5,7 +5,7 @@
 
 use super::Arg::*;
 use super::Support::{Full, Partial};
-use super::{call, elfmap, prof, Args, Ret, SysResult, Syscall};
+use super::{call, elfmap, prof, sigwait, Args, Ret, SysResult, Syscall};
 use crate::abi::limits::{ARG_MAX, CHILD_MAX, OPEN_MAX, PAGE_SIZE, PATH_MAX};
 use crate::abi::sgi::*;
 use crate::kernel::Kernel;
@@ -21,6 +21,7 @@ pub static TABLE: &[Syscall] = &[
     call(SGI_SYSCONF,      "SGI_SYSCONF",      &[Int], sysconf, Full),
     call(SGI_PATHCONF,     "SGI_PATHCONF",     &[Hex, Int, Int], pathconf, Partial("LINK_MAX, NAME_MAX, PATH_MAX, PIPE_BUF; other names EINVAL")),
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
+    call(SGI_SIGALTSTACK,  "SGI_SIGALTSTACK",  &[Ptr, Ptr], sigwait::sigaltstack, Full),
     call(SGI_ELFMAP,       "SGI_ELFMAP",       &[Fd, Ptr, Int], elfmap::sgi_elfmap, Full),
     call(SGI_TOSSTSAVE,    "SGI_TOSSTSAVE",    &[], tosstsave, Full),
     call(SGI_FDHI,         "SGI_FDHI",         &[], fdhi, Full),
