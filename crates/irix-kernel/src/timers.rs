@@ -8,9 +8,10 @@
 //!
 //! Timers count clock ticks, as a kernel's clock interrupt decrements them:
 //! getitimer(2) "Time values that are not a multiple of 1/HZ will be rounded
-//! up a multiple". A timer set to v expires at the first tick of its clock's
-//! grid (multiples of the tick interval, the grid the profiling clock uses)
-//! at or after now + v, so it never fires early; an interval timer then
+//! up a multiple". A timer set to n ticks expires at the n-th tick of its
+//! clock's grid after now (multiples of the tick interval: for
+//! ITIMER_VIRTUAL the very ticks the profiling clock takes), as a clock
+//! interrupt that decrements it n times would; an interval timer then
 //! expires every interval after that, on the same grid. The run loop stops
 //! the CPU at the first instruction boundary at or after an expiry (its
 //! event deadline, as for the profiling tick), so delivery is exact and the
@@ -83,8 +84,9 @@ impl Timers {
         interval: u64,
         tick: u64,
     ) -> Option<Armed> {
+        let ticks = round_to_ticks(value, tick);
         let new = (value > 0).then(|| Armed {
-            due: next_grid_point(now.saturating_add(value).saturating_sub(1), tick),
+            due: next_grid_point(now.saturating_add(ticks - tick), tick),
             interval: round_to_ticks(interval, tick),
         });
         std::mem::replace(&mut self.armed[which as usize], new)
@@ -155,8 +157,8 @@ mod tests {
     #[test]
     fn values_round_up_to_ticks_and_expire_on_the_grid() {
         // "Time values that are not a multiple of 1/HZ will be rounded up
-        // a multiple": 1 cycle is a whole tick, and the expiry is the
-        // first grid tick at or after now + value.
+        // a multiple": 1 cycle is a whole tick, and a timer of n ticks
+        // expires at the n-th grid tick after now.
         let mut t = Timers::default();
         t.set(Which::Virtual, 250, 1, 1, TICK);
         assert_eq!(
@@ -168,8 +170,8 @@ mod tests {
         );
         t.set(Which::Virtual, 1000, 1000, 0, TICK);
         assert_eq!(t.get(Which::Virtual).map(|a| a.due), Some(2000));
-        t.set(Which::Virtual, 1001, 1000, 0, TICK);
-        assert_eq!(t.get(Which::Virtual).map(|a| a.due), Some(3000));
+        t.set(Which::Virtual, 1001, 2500, 0, TICK);
+        assert_eq!(t.get(Which::Virtual).map(|a| a.due), Some(4000));
     }
 
     #[test]

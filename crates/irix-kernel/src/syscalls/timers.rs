@@ -88,13 +88,15 @@ pub fn setitimer(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 
 /// alarm(sec): SIGALRM after sec seconds of virtual time ("If sec is 0, any
 /// previously made alarm request is canceled"); returns the time that was
-/// left on the alarm clock, in seconds rounded up (a fraction counts as a
-/// second, so an armed alarm never reads 0).
+/// left on the alarm clock, in seconds rounded to the nearest, and at
+/// least 1 while an alarm was armed (so an armed alarm never reads 0).
 pub fn alarm(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let cycles = k.ns_to_cycles(a.word(0) as u128 * 1_000_000_000);
     let now = k.now();
     let old = p.timers.set(Which::Real, now, cycles, 0, k.tick_cycles());
-    let left = old.map_or(0, |t| t.due.saturating_sub(now));
-    let secs = k.cycles_to_ns(left).div_ceil(1_000_000_000);
+    let secs = old.map_or(0, |t| {
+        let ns = k.cycles_to_ns(t.due.saturating_sub(now));
+        ((ns + 500_000_000) / 1_000_000_000).max(1)
+    });
     Ok(Ret::Val(u32::try_from(secs).unwrap_or(u32::MAX)))
 }

@@ -74,7 +74,8 @@ pub fn readv(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         pages.sync_all();
     }
     let mut data = vec![0; total as usize];
-    let got = match file.borrow_mut().read(&mut data)? {
+    let read = file.borrow_mut().read(&mut data)?;
+    let got = match read {
         Io::Done(got) => got,
         Io::WouldBlock => return would_block(&file.borrow()),
         Io::WaitHost => return Ok(Ret::WaitHost),
