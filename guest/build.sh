@@ -34,6 +34,7 @@ prof_times prof_scale proc_exec_profil_off proc_times_child proc_sproc sys_calls
 fault_divzero_break elfmap_errors
 limit_break_slot limit_fork limit_mmap_loop limit_stack_copyout limit_exec limit_big_bss
 limit_brk_loop limit_fifo limit_sprofil_loop proc_locks mem_shared
+io_calls sig_timers sig_calls
 cg_recursion cg_fnptr cg_longjmp cg_signal cg_tailcall cg_exit_deep cg_killed cg_fork cg_sproc
 gdb_target fs_files fs_escape"
 # Programs for the debugger tests: with DWARF and no optimisation, so GDB

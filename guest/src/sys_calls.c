@@ -34,7 +34,7 @@
 #define N_MPROTECT 1136
 #define N_GETPAGESIZE 1140
 #define N_LXSTAT 1159
-#define N_NANOSLEEP 2027
+#define N_NANOSLEEP 1077
 
 static void show(const char *name, long r)
 {

@@ -54,9 +54,21 @@ impl Kernel {
         ticks.saturating_mul(self.tick_cycles())
     }
 
-    /// Advances virtual time without running anything (sginap, nanosleep).
+    /// Advances virtual time without running anything (a wait on a host
+    /// FIFO or device).
     pub(crate) fn sleep(&mut self, cycles: u64) {
         self.now = self.now.saturating_add(cycles);
+    }
+
+    /// Cycles in `ns` nanoseconds (rounded down; saturating).
+    pub fn ns_to_cycles(&self, ns: u128) -> u64 {
+        u64::try_from(ns * self.config.cpu_hz as u128 / 1_000_000_000).unwrap_or(u64::MAX)
+    }
+
+    /// Nanoseconds in `cycles`, rounded up (a time left is never shown
+    /// shorter than it is).
+    pub fn cycles_to_ns(&self, cycles: u64) -> u128 {
+        (cycles as u128 * 1_000_000_000).div_ceil(self.config.cpu_hz as u128)
     }
 
     /// Charges one system call's cost to the process as system time: the

@@ -106,7 +106,8 @@ pub fn run_calls(root: &Path, calls: &[Call]) {
 }
 
 /// Decodes fuzz bytes into calls: 4 bytes of number (folded into the
-/// IRIX range 1000..1255 and the project's 2026/2027 most of the time),
+/// IRIX range 1000..1255 most of the time, else the project's 2026 or the
+/// unassigned 2027),
 /// then 8 argument words, each often snapped to a small value or a valid
 /// pointer so the handlers get past their first checks.
 pub fn calls_from_bytes(data: &[u8]) -> Vec<Call> {

@@ -16,7 +16,9 @@
 //! - `clock`: virtual time and the profiling tick; `profiling`: profil,
 //!   sprofil, pcsample and the personalities' rules.
 //! - `signals`: IRIX signal numbers, fault mapping, dispositions;
-//!   `sigframe`: running handlers through libc's trampoline, sigreturn.
+//!   `sigframe`: running handlers through libc's trampoline, sigreturn;
+//!   `timers`: the interval timers and waiting calls' state.
+//! - `tty`: the terminal settings the guest sees (termio(7)).
 //!
 //! # Measured
 //! The profiling clock costs nothing per instruction: ticks are the run
@@ -42,6 +44,8 @@ pub mod profiling;
 pub mod sigframe;
 pub mod signals;
 pub mod syscalls;
+pub mod timers;
+pub mod tty;
 pub mod usema;
 pub mod vfs;
 

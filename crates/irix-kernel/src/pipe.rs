@@ -31,6 +31,16 @@ impl Pipe {
         }
     }
 
+    /// Bytes waiting to be read.
+    pub fn available(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Bytes a write could add now.
+    pub fn room(&self) -> usize {
+        PIPE_CAPACITY - self.buf.len()
+    }
+
     /// Reads what is there; end of file (0) once the buffer is empty and no
     /// writer is left.
     pub fn read(&mut self, out: &mut [u8]) -> Io {

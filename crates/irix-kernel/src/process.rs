@@ -120,12 +120,22 @@ pub struct Process {
     /// guest path of the last (for a debugger's exec events).
     pub execs: u32,
     pub exec_path: Option<String>,
+    /// The interval timers (getitimer(2)); alarm(2) is ITIMER_REAL.
+    pub timers: crate::timers::Timers,
+    /// The system call the process is waiting in, between its first
+    /// `Ret::Block` and its completion (None: not waiting).
+    pub wait: Option<crate::timers::Wait>,
 }
 
 impl Process {
     /// User time so far, in cycles (the CPU counts only user mode).
     pub fn user_cycles(&self) -> u64 {
         self.cpu.cycles()
+    }
+
+    /// User plus system time so far, in cycles (ITIMER_PROF's clock).
+    pub fn cpu_cycles(&self) -> u64 {
+        self.user_cycles() + self.acct.sys_cycles
     }
 
     /// Register `r` as the 32-bit value an o32 system call sees.

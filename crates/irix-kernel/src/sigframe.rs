@@ -10,7 +10,7 @@
 //! (IRIX 1088, a0 = &sigcontext), which restores everything from the frame,
 //! so a handler may edit it (skip a faulting instruction by advancing sc_pc).
 
-use crate::abi::flags::sigmask::{SA_NODEFER, SA_RESETHAND};
+use crate::abi::flags::sigmask::{SA_NODEFER, SA_ONSTACK, SA_RESETHAND};
 use crate::memory::AddressSpace;
 use crate::process::Process;
 use crate::signals::{self, SignalState};
@@ -52,7 +52,11 @@ pub fn enter_handler(p: &mut Process, sig: u32, cause: Cause) -> Result<(), Errn
     let s = sig as usize;
     let handler = p.signals.handlers[s];
     let resume = p.cpu.sample_pc();
-    let sp = (p.reg(Reg::SP).wrapping_sub(SC_SIZE)) & !15;
+    let flags = p.signals.handler_flags[s];
+    let sp = (frame_base(p, flags).wrapping_sub(SC_SIZE)) & !15;
+    // The mask the handler's return restores: the one sigsuspend replaced
+    // while it waited, else the current one.
+    let saved_mask = p.signals.suspend_mask.take().unwrap_or(p.signals.blocked);
     let mut sc = vec![0u8; SC_SIZE as usize];
     let put32 = |sc: &mut [u8], off: u32, v: u32| {
         sc[off as usize..off as usize + 4].copy_from_slice(&v.to_be_bytes())
@@ -73,11 +77,10 @@ pub fn enter_handler(p: &mut Process, sig: u32, cause: Cause) -> Result<(), Errn
     put64(&mut sc, SC_MDLO, p.cpu.lo);
     put64(&mut sc, SC_CAUSE, (cause.exc_code << 2) as u64);
     put64(&mut sc, SC_BADVADDR, cause.bad_vaddr as i32 as i64 as u64);
-    put32(&mut sc, SC_SIGSET, p.signals.blocked as u32);
-    put32(&mut sc, SC_SIGSET + 4, (p.signals.blocked >> 32) as u32);
+    put32(&mut sc, SC_SIGSET, saved_mask as u32);
+    put32(&mut sc, SC_SIGSET + 4, (saved_mask >> 32) as u32);
     write_frame(&mut p.mem, sp, &sc)?;
 
-    let flags = p.signals.handler_flags[s];
     p.signals.blocked |= p.signals.handler_masks[s];
     if flags & SA_NODEFER == 0 {
         p.signals.blocked |= signals::bit(sig);
@@ -94,6 +97,17 @@ pub fn enter_handler(p: &mut Process, sig: u32, cause: Cause) -> Result<(), Errn
     p.set_reg(Reg::SP, sp);
     p.cpu.set_pc(tramp);
     Ok(())
+}
+
+/// Where the handler's frame goes: the alternate signal stack when the
+/// handler was installed with SA_ONSTACK, one is set, and the process is
+/// not already running on it (sigaltstack(2)); else the current stack.
+fn frame_base(p: &Process, flags: u32) -> u32 {
+    let sp = p.reg(Reg::SP);
+    match p.signals.altstack {
+        Some(alt) if flags & SA_ONSTACK != 0 && !alt.contains(sp) => alt.top(),
+        _ => sp,
+    }
 }
 
 fn write_frame(mem: &mut AddressSpace, sp: u32, sc: &[u8]) -> Result<(), Errno> {

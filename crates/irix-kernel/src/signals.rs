@@ -9,11 +9,39 @@ pub use crate::abi::signal::*;
 
 /// The signal name, for messages ("killed by SIGSEGV").
 pub fn name(sig: u32) -> String {
-    const NAMES: [&str; 28] = [
-        "", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGEMT", "SIGFPE",
-        "SIGKILL", "SIGBUS", "SIGSEGV", "SIGSYS", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGUSR1",
-        "SIGUSR2", "SIGCHLD", "SIGPWR", "SIGWINCH", "SIGURG", "SIGPOLL", "SIGSTOP", "SIGTSTP",
-        "SIGCONT", "SIGTTIN", "SIGTTOU",
+    const NAMES: [&str; 32] = [
+        "",
+        "SIGHUP",
+        "SIGINT",
+        "SIGQUIT",
+        "SIGILL",
+        "SIGTRAP",
+        "SIGABRT",
+        "SIGEMT",
+        "SIGFPE",
+        "SIGKILL",
+        "SIGBUS",
+        "SIGSEGV",
+        "SIGSYS",
+        "SIGPIPE",
+        "SIGALRM",
+        "SIGTERM",
+        "SIGUSR1",
+        "SIGUSR2",
+        "SIGCHLD",
+        "SIGPWR",
+        "SIGWINCH",
+        "SIGURG",
+        "SIGPOLL",
+        "SIGSTOP",
+        "SIGTSTP",
+        "SIGCONT",
+        "SIGTTIN",
+        "SIGTTOU",
+        "SIGVTALRM",
+        "SIGPROF",
+        "SIGXCPU",
+        "SIGXFSZ",
     ];
     NAMES
         .get(sig as usize)
@@ -34,9 +62,8 @@ pub enum DefaultAction {
 
 pub fn default_action(sig: u32) -> DefaultAction {
     match sig {
-        SIGQUIT | SIGILL | SIGTRAP | SIGABRT | SIGEMT | SIGFPE | SIGBUS | SIGSEGV | SIGSYS => {
-            DefaultAction::Core
-        }
+        SIGQUIT | SIGILL | SIGTRAP | SIGABRT | SIGEMT | SIGFPE | SIGBUS | SIGSEGV | SIGSYS
+        | SIGXCPU | SIGXFSZ => DefaultAction::Core,
         SIGCHLD | SIGPWR | SIGWINCH | SIGURG => DefaultAction::Ignore,
         SIGSTOP | SIGTSTP | SIGTTIN | SIGTTOU => DefaultAction::Stop,
         SIGCONT => DefaultAction::Continue,
@@ -91,6 +118,36 @@ pub struct SignalState {
     pub blocked: u64,
     /// Pending asynchronous signals (bit n-1 for signal n).
     pub pending: u64,
+    /// The alternate signal stack sigaltstack(2) set (None: disabled).
+    pub altstack: Option<AltStack>,
+    /// While sigsuspend(2) waits: the mask it replaced, which the handler
+    /// of the signal that ends the wait saves in its frame, so that
+    /// returning from the handler restores it.
+    pub suspend_mask: Option<u64>,
+}
+
+/// An alternate signal stack as IRIX's sigaltstack(2) takes it: `ss_sp`
+/// "should be adjusted for the direction of growth", so it names the
+/// stack's highest byte (the page's example adds SIGSTKSZ - 1 to the
+/// allocated base) and the stack is the `ss_size` bytes ending there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AltStack {
+    pub sp: u32,
+    pub size: u32,
+}
+
+impl AltStack {
+    /// The first address past the stack: where a frame on it starts.
+    pub fn top(&self) -> u32 {
+        self.sp.wrapping_add(1)
+    }
+
+    /// Is a stack pointer `sp` on this stack (the process is running its
+    /// handler there)?
+    pub fn contains(&self, sp: u32) -> bool {
+        let low = self.top().wrapping_sub(self.size);
+        sp.wrapping_sub(low) < self.size || sp == self.top()
+    }
 }
 
 impl Default for SignalState {
@@ -102,6 +159,8 @@ impl Default for SignalState {
             trampoline: 0,
             blocked: 0,
             pending: 0,
+            altstack: None,
+            suspend_mask: None,
         }
     }
 }
@@ -119,6 +178,7 @@ impl SignalState {
             }
         }
         self.trampoline = 0;
+        self.altstack = None;
     }
 
     /// The lowest pending signal that is not blocked (SIGKILL and SIGSTOP

@@ -46,9 +46,31 @@ pub mod seek {
     pub const SEEK_END: u32 = 2;
 }
 
-/// ioctl requests: TCGETA is ('T' << 8 | 1).
+/// ioctl requests. The terminal ones are ('T' << 8 | n), as IRIX 5.3's
+/// libc issues them (isatty TCGETA, tcsetattr TCSETS/TCSETSW/TCSETSF,
+/// tcgetattr TCGETS, tcdrain TCSBRK, tcflow TCXONC, tcflush TCFLSH); the
+/// window size and FIO ones are BSD-encoded (IOC_OUT 0x4000_0000, IOC_IN
+/// 0x8000_0000, size << 16, group << 8, number), as libcurses' setupterm
+/// (TIOCGWINSZ) and tgetch (FIONREAD) issue them.
 pub mod ioctl {
     pub const TCGETA: u32 = 0x5401;
+    pub const TCSETA: u32 = 0x5402;
+    pub const TCSETAW: u32 = 0x5403;
+    pub const TCSETAF: u32 = 0x5404;
+    pub const TCSBRK: u32 = 0x5405;
+    pub const TCXONC: u32 = 0x5406;
+    pub const TCFLSH: u32 = 0x5407;
+    pub const TCGETS: u32 = 0x540d;
+    pub const TCSETS: u32 = 0x540e;
+    pub const TCSETSW: u32 = 0x540f;
+    pub const TCSETSF: u32 = 0x5410;
+    /// _IOR('t', 104, struct winsize) and _IOW('t', 103, struct winsize).
+    pub const TIOCGWINSZ: u32 = 0x4008_7468;
+    pub const TIOCSWINSZ: u32 = 0x8008_7467;
+    /// _IOR('f', 127, int): bytes waiting to be read.
+    pub const FIONREAD: u32 = 0x4004_667f;
+    /// _IOW('f', 126, int): non-blocking I/O on (non-zero) or off.
+    pub const FIONBIO: u32 = 0x8004_667e;
 }
 
 /// mmap protections and flags.
@@ -84,12 +106,30 @@ pub mod wait {
     pub const CLD_DUMPED: u32 = 3;
 }
 
+/// sigsend(2)'s id types beyond waitsys' (SVR4 <sys/procset.h>, the
+/// order the page lists them in), P_MYID, and sigsendset's set operations.
+pub mod procset {
+    pub const P_PPID: u32 = 1;
+    pub const P_SID: u32 = 3;
+    pub const P_CID: u32 = 4;
+    pub const P_UID: u32 = 5;
+    pub const P_GID: u32 = 6;
+    /// "If id is P_MYID, the value of id is taken from the calling process."
+    pub const P_MYID: u32 = u32::MAX;
+    pub const POP_DIFF: u32 = 0;
+    pub const POP_AND: u32 = 1;
+    pub const POP_OR: u32 = 2;
+    pub const POP_XOR: u32 = 3;
+}
+
 /// sigprocmask's `how`, and sigaction's sa_flags.
 pub mod sigmask {
     pub const SIG_BLOCK: u32 = 1;
     pub const SIG_UNBLOCK: u32 = 2;
     pub const SIG_SETMASK: u32 = 3;
+    pub const SA_ONSTACK: u32 = 1;
     pub const SA_RESETHAND: u32 = 2;
+    pub const SA_RESTART: u32 = 4;
     pub const SA_NODEFER: u32 = 0x10;
 }
 

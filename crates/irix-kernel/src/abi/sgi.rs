@@ -24,6 +24,9 @@ pub const SGI_SYSCONF: u32 = 22;
 pub const SGI_PATHCONF: u32 = 24;
 /// sprofil(2) is `syssgi(SGI_SPROFIL, profp, profcnt, tvp, flags)`.
 pub const SGI_SPROFIL: u32 = 55;
+/// sigaltstack(2) as IRIX 5.3's libc makes it: `syssgi(SGI_SIGALTSTACK,
+/// ss, oss)`.
+pub const SGI_SIGALTSTACK: u32 = 60;
 /// Map an ELF object's PT_LOAD segments: `syssgi(SGI_ELFMAP, fd, phdrs, count)`.
 pub const SGI_ELFMAP: u32 = 68;
 /// "Toss any saved pregions".

@@ -28,6 +28,10 @@ pub const SIGTSTP: u32 = 24;
 pub const SIGCONT: u32 = 25;
 pub const SIGTTIN: u32 = 26;
 pub const SIGTTOU: u32 = 27;
+pub const SIGVTALRM: u32 = 28;
+pub const SIGPROF: u32 = 29;
+pub const SIGXCPU: u32 = 30;
+pub const SIGXFSZ: u32 = 31;
 /// Signals are 1..=NSIG-1 (IRIX has 64 slots; 1..32 are the classic ones).
 pub const NSIG: u32 = 65;
 

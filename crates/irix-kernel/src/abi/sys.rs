@@ -24,6 +24,8 @@ pub const LSEEK: u32 = 1019;
 pub const GETPID: u32 = 1020;
 pub const GETUID: u32 = 1024;
 pub const UTIME: u32 = 1030;
+pub const ALARM: u32 = 1027;
+pub const PAUSE: u32 = 1029;
 pub const ACCESS: u32 = 1033;
 /// statfs(path, buf, len, fstyp), SVR4's older file-system query.
 pub const STATFS: u32 = 1035;
@@ -45,11 +47,15 @@ pub const UMASK: u32 = 1060;
 pub const CHROOT: u32 = 1061;
 pub const FCNTL: u32 = 1062;
 pub const ULIMIT: u32 = 1063;
+/// nanosleep(2): 77 in IRIX's <sys.s> (SYS_nanosleep), what libc.so.1's
+/// nanosleep traps with.
+pub const NANOSLEEP: u32 = 1077;
 pub const LSEEK64: u32 = 1078;
 pub const RMDIR: u32 = 1079;
 pub const MKDIR: u32 = 1080;
 pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
+pub const POLL: u32 = 1087;
 /// gethostname (BSD's, in IRIX's table).
 pub const GETHOSTNAME: u32 = 1108;
 pub const TRUNCATE: u32 = 1112;
@@ -57,7 +63,10 @@ pub const FTRUNCATE: u32 = 1113;
 pub const RENAME: u32 = 1114;
 pub const SYMLINK: u32 = 1115;
 pub const READLINK: u32 = 1116;
+pub const GETITIMER: u32 = 1125;
+pub const SETITIMER: u32 = 1126;
 pub const SIGRETURN: u32 = 1088;
+pub const SELECT: u32 = 1100;
 pub const GETTIMEOFDAY: u32 = 1128;
 pub const SPROC: u32 = 1129;
 /// prctl (qemu-irix calls it sgiprctl).
@@ -80,7 +89,9 @@ pub const FXSTAT: u32 = 1160;
 /// xmknod(version, path, mode, dev): mknod(2) and mkfifo(3C) (version 2).
 pub const XMKNOD: u32 = 1161;
 pub const SIGACTION: u32 = 1162;
+pub const SIGPENDING: u32 = 1163;
 pub const SIGPROCMASK: u32 = 1164;
+pub const SIGSUSPEND: u32 = 1165;
 pub const WAITSYS: u32 = 1170;
 pub const STATVFS: u32 = 1174;
 pub const FSTATVFS: u32 = 1175;
@@ -88,11 +99,16 @@ pub const LCHOWN: u32 = 1178;
 /// truncate64(path, pad, hi, lo) and ftruncate64(fd, pad, hi, lo).
 pub const TRUNCATE64: u32 = 1183;
 pub const FTRUNCATE64: u32 = 1184;
+pub const SIGALTSTACK: u32 = 1172;
+pub const SIGSENDSET: u32 = 1173;
+pub const READV: u32 = 1181;
+pub const WRITEV: u32 = 1182;
+/// pread(2)/pwrite(2) (SYS_pread 187, SYS_pwrite 188 in IRIX's <sys.s>):
+/// (fd, buf, nbyte, offset), a 32-bit offset, as IRIX 5.3's libc calls them.
+pub const PREAD: u32 = 1187;
+pub const PWRITE: u32 = 1188;
 /// ngetdents64: 64-bit directory entries with an end-of-directory flag.
 pub const NGETDENTS64: u32 = 1208;
 /// pcsample is Solaris' (number 26 there); irix-emu offers it in every
 /// personality as 2000 + 26, outside IRIX's range.
 pub const PCSAMPLE: u32 = 2026;
-/// nanosleep has no number in IRIX 5's table (its libc builds it on other
-/// primitives); irix-emu offers it as 2000 + 27, beside pcsample.
-pub const NANOSLEEP: u32 = 2027;

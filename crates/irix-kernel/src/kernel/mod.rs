@@ -7,6 +7,8 @@
 //! - `ticks`: the profiling clock's ticks, the guest's and the outside
 //!   profiler's;
 //! - `signals`: delivering pending signals and faults;
+//! - `timers`: the interval timers' expiries, and moving virtual time on
+//!   to the next timeout when every process waits;
 //! - `exit`: a process's end, zombies and orphans;
 //! - `debug`: the debugger's hook into the run loop, and its access to
 //!   registers and memory.
@@ -27,6 +29,7 @@ mod proctable;
 mod sched;
 mod signals;
 mod ticks;
+mod timers;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
@@ -101,6 +104,8 @@ pub struct Kernel {
     pub(crate) shared_files: SharedFiles,
     /// The semaphore devices /dev/usemaclone made.
     pub(crate) usemas: crate::usema::Usemas,
+    /// The terminal's settings as the guest set them (termio(7)).
+    pub(crate) tty: crate::tty::Terminal,
     pub(crate) stats: RunStats,
     /// A time slice a debugger stopped, resumed by the next run.
     pub(crate) paused: Option<debug::Paused>,
@@ -150,6 +155,7 @@ impl Kernel {
             locks: RecordLocks::default(),
             shared_files: SharedFiles::default(),
             usemas: crate::usema::Usemas::default(),
+            tty: crate::tty::Terminal::default(),
             stats: RunStats::default(),
             paused: None,
             idle_rounds: 0,

@@ -84,6 +84,8 @@ impl Kernel {
             prda: None,
             execs: 0,
             exec_path: None,
+            timers: Default::default(),
+            wait: None,
         };
         self.procs.insert(pid, p);
         self.run_queue.push_back(pid);
@@ -127,6 +129,7 @@ impl Kernel {
         child.share_group = None; // a fork copies the address space
         child.acct = Accounting::default();
         child.signals.pending = 0;
+        child.timers.fork();
         // The child's PRDA holds its own pid.
         for addr in image::PRDA_PID {
             let _ = child.mem.poke_bytes(addr, &pid.to_be_bytes());
@@ -196,6 +199,7 @@ impl Kernel {
         child.ppid = parent.pid;
         child.acct = Accounting::default();
         child.signals.pending = 0;
+        child.timers.fork();
         child.cpu.set_pc(entry);
         for (r, v) in [
             (Reg::A0, arg),

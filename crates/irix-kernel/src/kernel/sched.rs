@@ -74,7 +74,9 @@ impl Kernel {
                 self.run_queue.push_back(pid);
                 self.idle_rounds += 1;
                 if self.idle_rounds > self.run_queue.len() {
-                    return self.stalled(dbg);
+                    if let Some(end) = self.stalled(dbg) {
+                        return end;
+                    }
                 }
                 continue;
             }
@@ -90,7 +92,9 @@ impl Kernel {
                     self.run_queue.push_back(pid);
                     self.idle_rounds += 1;
                     if self.idle_rounds > self.run_queue.len() {
-                        return self.stalled(dbg);
+                        if let Some(end) = self.stalled(dbg) {
+                            return end;
+                        }
                     }
                     continue;
                 }
@@ -172,23 +176,32 @@ impl Kernel {
             }
             if self.idle_rounds > self.run_queue.len() {
                 // Every queued process retried its blocking call in a row
-                // and none could proceed: nothing can ever wake them.
-                return self.stalled(dbg);
+                // and none could proceed: only a timeout or an alarm can
+                // wake them.
+                if let Some(end) = self.stalled(dbg) {
+                    return end;
+                }
             }
         }
         RunEnd::Finished(self.outcome.clone().unwrap_or(Outcome::Deadlock))
     }
 
-    /// No queued process can proceed: a deadlock, unless the debugger
-    /// holds one of them (then only the debugger can change that, and the
-    /// run waits for it).
-    fn stalled<D: DebugHook>(&mut self, dbg: &D) -> RunEnd {
+    /// No queued process can proceed: virtual time moves on to the next
+    /// timeout or alarm if there is one (None: the run goes on), else a
+    /// deadlock, unless the debugger holds one of them (then only the
+    /// debugger can change that, and the run waits for it).
+    fn stalled<D: DebugHook>(&mut self, dbg: &D) -> Option<RunEnd> {
         if self.run_queue.iter().any(|&pid| dbg.holds(pid)) {
             self.idle_rounds = 0;
-            return RunEnd::Held;
+            return Some(RunEnd::Held);
+        }
+        if self.skip_to_next_wakeup() {
+            return None;
         }
         self.outcome.get_or_insert(Outcome::Deadlock);
-        RunEnd::Finished(self.outcome.clone().unwrap_or(Outcome::Deadlock))
+        Some(RunEnd::Finished(
+            self.outcome.clone().unwrap_or(Outcome::Deadlock),
+        ))
     }
 
     /// Runs `p` for one quantum, handling its exceptions and ticks.
@@ -203,6 +216,7 @@ impl Kernel {
         // new image, so the slice ends there (the next one is unobserved).
         let observed = self.outside_profiled(p.pid);
         loop {
+            self.fire_timers(p);
             if let Some(end) = self.deliver_pending_signal(p) {
                 return end;
             }
@@ -220,6 +234,7 @@ impl Kernel {
             let outside_next = self.outside_deadline(p.pid);
             let deadline = slice_end
                 .min(p.next_tick)
+                .min(self.timer_deadline(p))
                 .min(outside_next)
                 .min(limit)
                 .min(dbg.deadline(p));

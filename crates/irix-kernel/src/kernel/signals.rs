@@ -55,10 +55,13 @@ impl Kernel {
             if p.signals.handlers[sig as usize] == signals::SIG_IGN {
                 return None;
             }
-            if sigframe::is_caught(&p.signals, sig)
-                && self.enter_handler(p, sig, Default::default()).is_ok()
-            {
-                return None;
+            if sigframe::is_caught(&p.signals, sig) {
+                // A call the process waits in ends first (EINTR, or made
+                // again after the handler).
+                crate::syscalls::interrupt(self, p, sig);
+                if self.enter_handler(p, sig, Default::default()).is_ok() {
+                    return None;
+                }
             }
         }
         match signals::default_action(sig) {

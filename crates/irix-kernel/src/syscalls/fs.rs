@@ -6,7 +6,7 @@ use std::io::SeekFrom;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 
 use super::{filelocks, paths, usema, Args, Ret, SysResult};
-use crate::abi::flags::{fcntl::*, ioctl::TCGETA, seek::*};
+use crate::abi::flags::{fcntl::*, seek::*};
 use crate::abi::limits::PATH_MAX;
 use crate::files::{io_errno, oflag, FileKind, Io, OpenFile};
 use crate::kernel::Kernel;
@@ -18,7 +18,7 @@ use crate::Errno;
 /// Largest single transfer (a guard against a guest asking for gigabytes of
 /// host buffer; larger requests are transferred partially, which read(2)
 /// and write(2) allow).
-const MAX_IO: u32 = 1 << 20;
+pub(super) const MAX_IO: u32 = 1 << 20;
 
 fn path_arg(p: &Process, addr: u32) -> Result<Vec<u8>, Errno> {
     p.mem.read_cstr(addr, PATH_MAX)
@@ -45,9 +45,10 @@ pub fn read(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         pages.sync_all();
     }
     let mut data = vec![0; n as usize];
-    let got = match file.borrow_mut().read(&mut data)? {
+    let read = file.borrow_mut().read(&mut data)?;
+    let got = match read {
         Io::Done(got) => got,
-        Io::WouldBlock => return Ok(Ret::Block),
+        Io::WouldBlock => return super::vio::would_block(&file.borrow()),
         Io::WaitHost => return Ok(Ret::WaitHost),
     };
     p.mem.write_bytes(buf, &data[..got])?;
@@ -108,7 +109,7 @@ fn write_pieces(
                 }
             }
             _ if done > 0 => return Ok(Ret::Val(done)),
-            Ok(Io::WouldBlock) => return Ok(Ret::Block),
+            Ok(Io::WouldBlock) => return super::vio::would_block(&file.borrow()),
             Ok(Io::WaitHost) => return Ok(Ret::WaitHost),
             Err(Errno::EPIPE) => {
                 p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
@@ -362,13 +363,8 @@ pub fn fcntl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     }
 }
 
-/// ioctl(TCGETA) fills a struct termio for a terminal, ENOTTY for
-/// anything else (how libc's isatty() tells).
-/// sizeof(struct termio) as SVR4 lays it out: iflag, oflag, cflag, lflag
-/// (unsigned short), c_line, c_cc[23]. Not verified against an IRIX header
-/// in a public source: libc's isatty() relies only on success vs ENOTTY.
-const TERMIO_SIZE: usize = 4 * 2 + 1 + 23;
-
+/// ioctl(fd, request, arg): a semaphore device's requests (`usema`),
+/// else the terminal and descriptor requests (`ioctl`).
 pub fn ioctl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let file = p.fds.get(a.fd(0))?;
     let sema = match &file.borrow().kind {
@@ -378,19 +374,5 @@ pub fn ioctl(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if let Some(sema) = sema {
         return usema::ioctl(k, p, sema.as_deref(), a.word(1), a.ptr(2));
     }
-    match a.word(1) {
-        TCGETA if file.borrow().is_terminal() => {
-            // A cooked terminal: ICRNL|IXON, OPOST|ONLCR, B9600|CS8|CREAD,
-            // ISIG|ICANON|ECHO|ECHOE|ECHOK (SVR4 termio.h values).
-            let mut t = [0u8; TERMIO_SIZE];
-            t[0..2].copy_from_slice(&(0o400u16 | 0o2000).to_be_bytes());
-            t[2..4].copy_from_slice(&(0o1u16 | 0o4).to_be_bytes());
-            t[4..6].copy_from_slice(&(0o15u16 | 0o60 | 0o200).to_be_bytes());
-            t[6..8].copy_from_slice(&(0o1u16 | 0o2 | 0o10 | 0o20 | 0o40).to_be_bytes());
-            p.mem.write_bytes(a.ptr(2), &t)?;
-            Ok(Ret::Val(0))
-        }
-        TCGETA => Err(Errno::ENOTTY),
-        _ => Err(Errno::ENOTTY),
-    }
+    super::ioctl::request(k, p, &file, a.word(1), a.ptr(2))
 }

@@ -19,10 +19,14 @@
 //!   a file, chown's rules); `fsinfo`: statvfs, fstatvfs, statfs, fstatfs
 //! - `conf`: syssgi's SGI_SYSCONF and SGI_PATHCONF
 //! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
+//! - `ioctl`: the terminal and descriptor requests of ioctl
 //! - `usema`: opening /dev/usemaclone and /dev/usema, their ioctls
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
 //! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
+//! - `timers`: alarm, getitimer, setitimer
+//! - `sigwait`: pause, sigsuspend, sigpending, sigaltstack, sigsendset
+//! - `vio`: readv, writev, pread, pwrite; `poll`: poll, select
 //! - `info`: getpid, getuid, getgid, utssys (uname), ulimit
 //! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
 //! - `prof`: profil, sprofil (through syssgi), pcsample
@@ -38,23 +42,30 @@ mod filelocks;
 mod fs;
 mod fsinfo;
 mod info;
+mod ioctl;
 mod mem;
 mod owner;
 mod paths;
+mod poll;
 mod proc;
 mod prof;
 mod sgi;
+mod sigwait;
 mod stat;
 mod strace;
 pub mod syssgi;
 mod time;
+mod timers;
 mod usema;
+mod vio;
 
 pub use args::Args;
 
+use crate::abi::flags::sigmask::SA_RESTART;
 use crate::abi::sys;
 use crate::kernel::Kernel;
 use crate::process::{ExitStatus, Process};
+use crate::timers::{OnSignal, Wait};
 use crate::Errno;
 use cpu_mips::Reg;
 
@@ -182,6 +193,8 @@ pub static TABLE: &[Syscall] = &[
     call(sys::LSEEK,        "lseek",        &[Fd, Int, Whence], fs::lseek, Full),
     call(sys::GETPID,       "getpid",       &[], info::getpid, Full),
     call(sys::GETUID,       "getuid",       &[], info::getuid, Full),
+    call(sys::ALARM,        "alarm",        &[Int], timers::alarm, Full),
+    call(sys::PAUSE,        "pause",        &[], sigwait::pause, Full),
     call(sys::UTIME,        "utime",        &[Str, Ptr], attrs::utime, Full),
     call(sys::ACCESS,       "access",       &[Str, Access], fs::access, Full),
     call(sys::STATFS,       "statfs",       &[Str, Ptr, Int, Int], fsinfo::statfs, Full),
@@ -194,7 +207,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::TIMES,        "times",        &[Ptr], time::times, Full),
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
     call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
-    call(sys::IOCTL,        "ioctl",        &[Fd, IoctlReq, Hex], fs::ioctl, Partial("TCGETA on a terminal, the usema(7M) requests on a semaphore device; other requests ENOTTY or EINVAL")),
+    call(sys::IOCTL,        "ioctl",        &[Fd, IoctlReq, Hex], fs::ioctl, Partial("FIONREAD, FIONBIO; on a terminal TCGETA, TCSETA/TCSETAW/TCSETAF, TCGETS, TCSETS/TCSETSW/TCSETSF (kept by irix-emu, not applied to the host terminal), TIOCGWINSZ, TIOCSWINSZ, TCSBRK, TCXONC, TCFLSH; the usema(7M) requests on a semaphore device; other requests ENOTTY, or EINVAL on a terminal")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE; other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
@@ -202,18 +215,23 @@ pub static TABLE: &[Syscall] = &[
     call(sys::CHROOT,       "chroot",       &[Str], paths::chroot, Full),
     call(sys::FCNTL,        "fcntl",        &[Fd, FcntlCmd, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
     call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
+    call(sys::NANOSLEEP,    "nanosleep",    &[TimespecIn, Ptr], time::nanosleep, Full),
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
     call(sys::RMDIR,        "rmdir",        &[Str], paths::rmdir, Full),
     call(sys::MKDIR,        "mkdir",        &[Str, Oct], paths::mkdir, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
+    call(sys::POLL,         "poll",         &[Ptr, Int, Int], poll::poll, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
+    call(sys::SELECT,       "select",       &[Int, Ptr, Ptr, Ptr, Ptr], poll::select, Full),
     call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
     call(sys::TRUNCATE,     "truncate",     &[Str, Int], attrs::truncate, Full),
     call(sys::FTRUNCATE,    "ftruncate",    &[Fd, Int], attrs::ftruncate, Full),
     call(sys::RENAME,       "rename",       &[Str, Str], paths::rename, Full),
     call(sys::SYMLINK,      "symlink",      &[Str, Str], paths::symlink, Full),
     call(sys::READLINK,     "readlink",     &[Str, Ptr, Int], paths::readlink, Full),
+    call(sys::GETITIMER,    "getitimer",    &[Int, Ptr], timers::getitimer, Full),
+    call(sys::SETITIMER,    "setitimer",    &[Int, Ptr, Ptr], timers::setitimer, Full),
     call(sys::GETTIMEOFDAY, "gettimeofday", &[TimevalOut], time::gettimeofday, Full),
     call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
     call(sys::PRCTL,        "prctl",        &[Int, Hex, Hex], sgi::prctl, Partial("PR_MAXPROCS, PR_MAXPPROCS, PR_ISBLOCKED, PR_GETNSHARE; other options ENOSYS")),
@@ -233,16 +251,23 @@ pub static TABLE: &[Syscall] = &[
     call(sys::FXSTAT,       "fxstat",       &[Int, Fd, StatOut], stat::fxstat, Full),
     call(sys::XMKNOD,       "xmknod",       &[Int, Str, Oct, Hex], paths::xmknod, Full),
     call(sys::SIGACTION,    "sigaction",    &[Signal, Ptr, Ptr, Hex], proc::sigaction, Full),
+    call(sys::SIGPENDING,   "sigpending",   &[Ptr], sigwait::sigpending, Full),
     call(sys::SIGPROCMASK,  "sigprocmask",  &[SigHow, Ptr, Ptr], proc::sigprocmask, Full),
+    call(sys::SIGSUSPEND,   "sigsuspend",   &[Ptr], sigwait::sigsuspend, Full),
     call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
+    call(sys::SIGALTSTACK,  "sigaltstack",  &[Ptr, Ptr], sigwait::sigaltstack, Full),
+    call(sys::SIGSENDSET,   "sigsendset",   &[Ptr, Int], sigwait::sigsendset, Partial("the run is one process group and session, every process has the guest's user and group id and one scheduling class")),
     call(sys::STATVFS,      "statvfs",      &[Str, Ptr], fsinfo::statvfs, Full),
     call(sys::FSTATVFS,     "fstatvfs",     &[Fd, Ptr], fsinfo::fstatvfs, Full),
     call(sys::LCHOWN,       "lchown",       &[Str, Int, Int], attrs::lchown, Full),
+    call(sys::READV,        "readv",        &[Fd, Ptr, Int], vio::readv, Full),
+    call(sys::WRITEV,       "writev",       &[Fd, Ptr, Int], vio::writev, Full),
     call(sys::TRUNCATE64,   "truncate64",   &[Str, Int, Hex, Hex], attrs::truncate64, Full),
     call(sys::FTRUNCATE64,  "ftruncate64",  &[Fd, Int, Hex, Hex], attrs::ftruncate64, Full),
+    call(sys::PREAD,        "pread",        &[Fd, Ptr, Int, Int], vio::pread, Full),
+    call(sys::PWRITE,       "pwrite",       &[Fd, Buf, Int, Int], vio::pwrite, Full),
     call(sys::NGETDENTS64,  "ngetdents64",  &[Fd, Ptr, Int, Ptr], dirs::ngetdents64, Full),
     call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
-    call(sys::NANOSLEEP,    "nanosleep",    &[TimespecIn, Ptr], time::nanosleep, Full),
 ];
 
 /// The row for `nr` in a table sorted by number.
@@ -328,14 +353,28 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         .config
         .strace
         .then(|| strace::format_call(p, def, &args, family));
+    // A wait belongs to the call that started it: any other call (after a
+    // debugger moved the PC, say) starts afresh.
+    if p.wait.is_some_and(|w| w.call != def.name) {
+        p.wait = None;
+    }
     let result = (def.handler)(k, p, &args);
     // A kernel copy the budget refused is the call's ENOMEM, not a user
     // access's fault: forget it, so the next fault is judged on its own.
     k.budget.take_exhausted();
     match result {
-        Ok(Ret::Block) => return Next::Block,
-        Ok(Ret::WaitHost) => return Next::WaitHost,
-        _ => {}
+        Ok(Ret::Block | Ret::WaitHost) => {
+            // The call waits (its handler may have set a timeout): it is
+            // made again each time the process runs, until it completes
+            // or a signal interrupts it (`interrupt`).
+            p.wait.get_or_insert_with(Wait::default).call = def.name;
+            return if matches!(result, Ok(Ret::Block)) {
+                Next::Block
+            } else {
+                Next::WaitHost
+            };
+        }
+        _ => p.wait = None,
     }
     let cycles = k.charge_syscall(p);
     if let Some(tally) = &mut k.syscall_tally {
@@ -356,6 +395,43 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
             Next::Continue
         }
     }
+}
+
+/// A caught signal `sig` is about to be delivered to `p`: the call it waits
+/// in (if any) ends first, as its page says an interrupted call ends
+/// (`OnSignal`). A call that is to be restarted (SA_RESTART) keeps its PC
+/// on the SYSCALL, so the handler returns into it.
+pub(crate) fn interrupt(k: &mut Kernel, p: &mut Process, sig: u32) {
+    let Some(wait) = p.wait.take() else {
+        return;
+    };
+    let restart = p.signals.handler_flags[sig as usize] & SA_RESTART != 0;
+    let result = match wait.on_signal {
+        OnSignal::Restart if restart => return,
+        OnSignal::Restart | OnSignal::Eintr => Err(Errno::EINTR),
+        OnSignal::EintrTimeLeft(rmtp) => {
+            let left = wait.until.map_or(0, |t| t.saturating_sub(k.now()));
+            match time::store_timespec(k, p, rmtp, left) {
+                Ok(()) => Err(Errno::EINTR),
+                Err(e) => Err(e),
+            }
+        }
+        OnSignal::TicksLeft => {
+            let left = wait.until.map_or(0, |t| t.saturating_sub(k.now()));
+            Ok(Ret::Val(left.div_ceil(k.tick_cycles()) as u32))
+        }
+    };
+    k.charge_syscall(p);
+    if k.config.strace {
+        let shown = strace::format_result(&result);
+        k.log(&format!(
+            "[{}] {}(...) interrupted by {} = {shown}",
+            p.pid,
+            wait.call,
+            crate::signals::name(sig)
+        ));
+    }
+    write_back(p, result);
 }
 
 /// Reads the call number and up to eight arguments.

@@ -5,7 +5,7 @@
 
 use super::Arg::*;
 use super::Support::{Full, Partial};
-use super::{call, conf, elfmap, prof, Args, Ret, SysResult, Syscall};
+use super::{call, conf, elfmap, prof, sigwait, Args, Ret, SysResult, Syscall};
 use crate::abi::sgi::*;
 use crate::kernel::Kernel;
 use crate::process::Process;
@@ -20,6 +20,7 @@ pub static TABLE: &[Syscall] = &[
     call(SGI_SYSCONF,      "SGI_SYSCONF",      &[Int], conf::sysconf, Full),
     call(SGI_PATHCONF,     "SGI_PATHCONF",     &[Hex, Int, Int], conf::pathconf, Full),
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
+    call(SGI_SIGALTSTACK,  "SGI_SIGALTSTACK",  &[Ptr, Ptr], sigwait::sigaltstack, Full),
     call(SGI_ELFMAP,       "SGI_ELFMAP",       &[Fd, Ptr, Int], elfmap::sgi_elfmap, Full),
     call(SGI_TOSSTSAVE,    "SGI_TOSSTSAVE",    &[], tosstsave, Full),
     call(SGI_FDHI,         "SGI_FDHI",         &[], fdhi, Full),
