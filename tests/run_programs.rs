@@ -703,10 +703,11 @@ fn arguments_that_are_not_utf8_reach_the_guest_as_bytes() {
 
 #[test]
 fn a_call_or_request_irix_has_but_irix_emu_lacks_is_named_in_its_enosys() {
-    // rename (1114) and syssgi(SGI_RUSAGE = 56) are IRIX's, not irix-emu's:
-    // both fail with ENOSYS, and the warning and --strace name them.
+    // attr_get (1191) and syssgi(SGI_RUSAGE = 56) are IRIX's, not
+    // irix-emu's: both fail with ENOSYS, and the warning and --strace name
+    // them.
     let elf = Elf::program(&[
-        addiu(V0, ZERO, 1114),
+        addiu(V0, ZERO, 1191),
         syscall(),
         addiu(A0, ZERO, 56),
         addiu(V0, ZERO, 1040),
@@ -722,9 +723,11 @@ fn a_call_or_request_irix_has_but_irix_emu_lacks_is_named_in_its_enosys() {
     let pc = elf.code_addr() + 4;
     assert_eq!(
         lines[0],
-        format!("irix-emu: prog: unimplemented system call 1114 (rename) at pc 0x{pc:08x}: ENOSYS")
+        format!(
+            "irix-emu: prog: unimplemented system call 1191 (attr_get) at pc 0x{pc:08x}: ENOSYS"
+        )
     );
-    assert_eq!(lines[1], "[100] rename(#1114) = -1 ENOSYS");
+    assert_eq!(lines[1], "[100] attr_get(#1191) = -1 ENOSYS");
     assert!(
         lines[2].starts_with("irix-emu: prog: unimplemented syssgi request 56 (SGI_RUSAGE) at pc"),
         "{}",
