@@ -536,7 +536,7 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
     assert_lines(
         &out,
         &[
-            &format!("0x0f000000  0x0f012550  Yes (*)     {root_s}/lib/ld.so"),
+            &format!("0x0f000000  0x0f012630  Yes (*)     {root_s}/lib/ld.so"),
             // Moved from 0 to the mmap area, where GDB relocated it.
             &format!("0x30000000  0x300103c0  Yes (*)     {lib}"),
             &format!("#0  0x300002f4 in greet_add () from {lib}"),

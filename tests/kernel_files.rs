@@ -28,7 +28,10 @@ fn outcome() -> Option<&'static Outcome> {
         .get_or_init(|| {
             let program = guest_program("irix", "fs_files")?;
             let dir = Scratch::new("kernel_files");
-            let run = run_emu(["run".as_ref(), program.as_os_str()], dir.path());
+            let run = run_emu(
+                ["run".as_ref(), program.as_os_str(), "scratch-root".as_ref()],
+                dir.path(),
+            );
             let stdout = run.stdout_text();
             Some(Outcome {
                 run,

@@ -10,7 +10,9 @@
  * each check after the page's sentence. Run with an empty scratch
  * directory as the guest root and cwd (irix-emu's default): the root has
  * no /dev, so /dev/null is the host's, lent read-only, and /tmp is a
- * private bind, a file system of its own. It removes what it makes. */
+ * private bind, a file system of its own. It removes what it makes.
+ * Without the argument "scratch-root", or anywhere but such a root, it
+ * prints one line and changes nothing. */
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
@@ -387,8 +389,28 @@ static void status(void)
 	close(fd);
 }
 
-int main(void)
+/* The checks unlink, rename and chmod absolute guest paths (/dev/null,
+ * /tmp): they belong in an empty scratch root only. So the program does
+ * nothing unless told "scratch-root" and its cwd is the guest root, which
+ * has no /etc (a whole system's root, such as --root /, has one). */
+static int in_scratch_root(int argc, char **argv)
 {
+	static unsigned char dot[136], root[136];
+	if (argc != 2 || strcmp(argv[1], "scratch-root") != 0)
+		return 0;
+	if (syscall(N_XSTAT, 2, ".", dot) < 0 || syscall(N_XSTAT, 2, "/", root) < 0)
+		return 0;
+	if (memcmp(dot, root, 20) != 0)
+		return 0;
+	return syscall(N_XSTAT, 2, "/etc", st) < 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (!in_scratch_root(argc, argv)) {
+		printf("fs_files: run as \"fs_files scratch-root\" with an empty directory as the guest root and cwd\n");
+		return 0;
+	}
 	names();
 	attributes();
 	status();
