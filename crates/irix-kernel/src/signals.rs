@@ -9,11 +9,39 @@ pub use crate::abi::signal::*;
 
 /// The signal name, for messages ("killed by SIGSEGV").
 pub fn name(sig: u32) -> String {
-    const NAMES: [&str; 28] = [
-        "", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGEMT", "SIGFPE",
-        "SIGKILL", "SIGBUS", "SIGSEGV", "SIGSYS", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGUSR1",
-        "SIGUSR2", "SIGCHLD", "SIGPWR", "SIGWINCH", "SIGURG", "SIGPOLL", "SIGSTOP", "SIGTSTP",
-        "SIGCONT", "SIGTTIN", "SIGTTOU",
+    const NAMES: [&str; 32] = [
+        "",
+        "SIGHUP",
+        "SIGINT",
+        "SIGQUIT",
+        "SIGILL",
+        "SIGTRAP",
+        "SIGABRT",
+        "SIGEMT",
+        "SIGFPE",
+        "SIGKILL",
+        "SIGBUS",
+        "SIGSEGV",
+        "SIGSYS",
+        "SIGPIPE",
+        "SIGALRM",
+        "SIGTERM",
+        "SIGUSR1",
+        "SIGUSR2",
+        "SIGCHLD",
+        "SIGPWR",
+        "SIGWINCH",
+        "SIGURG",
+        "SIGPOLL",
+        "SIGSTOP",
+        "SIGTSTP",
+        "SIGCONT",
+        "SIGTTIN",
+        "SIGTTOU",
+        "SIGVTALRM",
+        "SIGPROF",
+        "SIGXCPU",
+        "SIGXFSZ",
     ];
     NAMES
         .get(sig as usize)
@@ -34,9 +62,8 @@ pub enum DefaultAction {
 
 pub fn default_action(sig: u32) -> DefaultAction {
     match sig {
-        SIGQUIT | SIGILL | SIGTRAP | SIGABRT | SIGEMT | SIGFPE | SIGBUS | SIGSEGV | SIGSYS => {
-            DefaultAction::Core
-        }
+        SIGQUIT | SIGILL | SIGTRAP | SIGABRT | SIGEMT | SIGFPE | SIGBUS | SIGSEGV | SIGSYS
+        | SIGXCPU | SIGXFSZ => DefaultAction::Core,
         SIGCHLD | SIGPWR | SIGWINCH | SIGURG => DefaultAction::Ignore,
         SIGSTOP | SIGTSTP | SIGTTIN | SIGTTOU => DefaultAction::Stop,
         SIGCONT => DefaultAction::Continue,

@@ -28,6 +28,9 @@ pub const SIGTSTP: u32 = 24;
 pub const SIGCONT: u32 = 25;
 pub const SIGTTIN: u32 = 26;
 pub const SIGTTOU: u32 = 27;
+/// RLIMIT_CPU's and RLIMIT_FSIZE's signals (getrlimit(2)).
+pub const SIGXCPU: u32 = 30;
+pub const SIGXFSZ: u32 = 31;
 /// Signals are 1..=NSIG-1 (IRIX has 64 slots; 1..32 are the classic ones).
 pub const NSIG: u32 = 65;
 

@@ -5,12 +5,14 @@ use cpu_mips::{CpuConfig, Reg};
 use loader::Executable;
 
 use super::{Kernel, FIRST_PID, INIT_PID};
+use crate::abi::limits::OPEN_MAX;
 use crate::dynamic;
 use crate::files::FdTable;
 use crate::image;
 use crate::memory::AddressSpace;
 use crate::process::{Accounting, Brk, Pid, Process, RunState, Zombie};
 use crate::profiling::ProfState;
+use crate::rlimits::Limits;
 use crate::signals::SignalState;
 use crate::Errno;
 
@@ -84,6 +86,10 @@ impl Kernel {
             prda: None,
             execs: 0,
             exec_path: None,
+            ids: crate::identity::Identity::first(pid),
+            limits: Limits::new(OPEN_MAX as u64, image::STACK_MAX as u64),
+            wait_event: None,
+            xcpu_sent: None,
         };
         self.procs.insert(pid, p);
         self.run_queue.push_back(pid);
@@ -127,6 +133,8 @@ impl Kernel {
         child.share_group = None; // a fork copies the address space
         child.acct = Accounting::default();
         child.signals.pending = 0;
+        child.wait_event = None;
+        child.xcpu_sent = None;
         // The child's PRDA holds its own pid.
         for addr in image::PRDA_PID {
             let _ = child.mem.poke_bytes(addr, &pid.to_be_bytes());
@@ -196,6 +204,8 @@ impl Kernel {
         child.ppid = parent.pid;
         child.acct = Accounting::default();
         child.signals.pending = 0;
+        child.wait_event = None;
+        child.xcpu_sent = None;
         child.cpu.set_pc(entry);
         for (r, v) in [
             (Reg::A0, arg),

@@ -18,10 +18,15 @@
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
 //! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
-//! - `info`: getpid, getuid, getgid, utssys (uname), ulimit
+//! - `info`: getpid, utssys and uname, ulimit
+//! - `ids`: getuid, getgid, the setuid family, groups, pgrpsys and the
+//!   process-group calls, nice, schedctl's priorities
+//! - `rlimit`: getrlimit, setrlimit and their 64-bit forms, and the limit
+//!   checks other calls make
+//! - `unsupported`: the rows of the calls refused on purpose or missing
 //! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
 //! - `prof`: profil, sprofil (through syssgi), pcsample
-//! - `proc`: exit, fork, sproc, sprocsp, execve, waitsys, kill, sigaction,
+//! - `proc`: exit, fork, sproc, sprocsp, execv, execve, waitsys, kill, sigaction,
 //!   sigprocmask, sigreturn
 
 mod args;
@@ -29,14 +34,17 @@ mod dirs;
 mod elfmap;
 mod filelocks;
 mod fs;
+mod ids;
 mod info;
 mod mem;
 mod proc;
 mod prof;
+mod rlimit;
 mod sgi;
 mod strace;
 pub mod syssgi;
 mod time;
+mod unsupported;
 mod usema;
 
 pub use args::Args;
@@ -85,13 +93,20 @@ pub enum Arg {
     Oct,
 }
 
-/// How far irix-emu implements a call, as the README lists it.
+/// How far irix-emu implements a call, as the README lists it (gVisor's
+/// support levels: every row says what a guest gets, and why).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Support {
     /// Every documented behaviour of the call.
     Full,
     /// Implemented with the limits the note names.
     Partial(&'static str),
+    /// Refused on purpose: the guest gets the errno an unprivileged IRIX
+    /// process (uid 100) gets from the call, as its page names it; the note
+    /// says why irix-emu stops there.
+    Refused(Errno, &'static str),
+    /// Not implemented yet: ENOSYS, with a one-line warning naming the call.
+    Missing(&'static str),
 }
 
 /// A handler: the kernel, the calling process, and its arguments.
@@ -102,7 +117,9 @@ pub struct Syscall {
     pub nr: u32,
     pub name: &'static str,
     pub args: &'static [Arg],
-    pub handler: Handler,
+    /// The code that runs the call; none for a refused or missing call,
+    /// whose answer is its support level's errno.
+    pub handler: Option<Handler>,
     pub support: Support,
 }
 
@@ -118,8 +135,41 @@ pub const fn call(
         nr,
         name,
         args,
-        handler,
+        handler: Some(handler),
         support,
+    }
+}
+
+/// A row for a call refused on purpose with `errno` (see `Support::Refused`).
+pub const fn refused(
+    nr: u32,
+    name: &'static str,
+    args: &'static [Arg],
+    errno: Errno,
+    note: &'static str,
+) -> Syscall {
+    Syscall {
+        nr,
+        name,
+        args,
+        handler: None,
+        support: Support::Refused(errno, note),
+    }
+}
+
+/// A row for a call not implemented yet (ENOSYS, see `Support::Missing`).
+pub const fn missing(
+    nr: u32,
+    name: &'static str,
+    args: &'static [Arg],
+    note: &'static str,
+) -> Syscall {
+    Syscall {
+        nr,
+        name,
+        args,
+        handler: None,
+        support: Support::Missing(note),
     }
 }
 
@@ -139,34 +189,43 @@ pub static TABLE: &[Syscall] = &[
     call(sys::CREAT,        "creat",        &[Str, Oct], fs::creat, Full),
     call(sys::LINK,         "link",         &[Str, Str], fs::link, Full),
     call(sys::UNLINK,       "unlink",       &[Str], fs::unlink, Full),
+    call(sys::EXECV,        "execv",        &[Str, Ptr], proc::execv, Full),
     call(sys::CHDIR,        "chdir",        &[Str], fs::chdir, Full),
     call(sys::TIME,         "time",         &[], time::time, Full),
     call(sys::CHMOD,        "chmod",        &[Str, Oct], fs::chmod, Full),
     call(sys::BRK,          "brk",          &[Hex], mem::brk, Full),
     call(sys::LSEEK,        "lseek",        &[Fd, Int, Int], fs::lseek, Full),
     call(sys::GETPID,       "getpid",       &[], info::getpid, Full),
-    call(sys::GETUID,       "getuid",       &[], info::getuid, Full),
+    call(sys::SETUID,       "setuid",       &[Int], ids::setuid, Full),
+    call(sys::GETUID,       "getuid",       &[], ids::getuid, Full),
     call(sys::ACCESS,       "access",       &[Str, Oct], fs::access, Full),
+    call(sys::NICE,         "nice",         &[Int], ids::nice, Full),
     call(sys::KILL,         "kill",         &[Int, Int], proc::kill, Partial("one process group: the run's")),
+    call(sys::PGRPSYS,      "pgrpsys",      &[Int, Int, Int], ids::pgrpsys, Full),
     call(sys::SYSSGI,       "syssgi",       &[Int, Hex, Hex, Hex, Hex], syssgi::unknown_request, Partial("the requests in its own table")),
     call(sys::DUP,          "dup",          &[Fd], fs::dup, Full),
     call(sys::PIPE,         "pipe",         &[], fs::pipe, Full),
     call(sys::TIMES,        "times",        &[Ptr], time::times, Full),
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
-    call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
+    call(sys::SETGID,       "setgid",       &[Int], ids::setgid, Full),
+    call(sys::GETGID,       "getgid",       &[], ids::getgid, Full),
     call(sys::IOCTL,        "ioctl",        &[Fd, Hex, Hex], fs::ioctl, Partial("TCGETA on a terminal, the usema(7M) requests on a semaphore device; other requests ENOTTY or EINVAL")),
-    call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE; other commands ENOSYS")),
+    call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE, and MP_SCHED's nice commands (getpriority, setpriority); other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
     call(sys::FCNTL,        "fcntl",        &[Fd, Int, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
-    call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
+    call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Full),
+    call(sys::GETRLIMIT64,  "getrlimit64",  &[Int, Ptr], rlimit::getrlimit64, Full),
+    call(sys::SETRLIMIT64,  "setrlimit64",  &[Int, Ptr], rlimit::setrlimit64, Full),
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
     call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
     call(sys::FTRUNCATE,    "ftruncate",    &[Fd, Int], fs::ftruncate, Full),
+    call(sys::SETREGID,     "setregid",     &[Int, Int], ids::setregid, Full),
+    call(sys::SETREUID,     "setreuid",     &[Int, Int], ids::setreuid, Full),
     call(sys::GETTIMEOFDAY, "gettimeofday", &[Ptr], time::gettimeofday, Full),
     call(sys::SPROC,        "sproc",        &[Hex, Hex, Hex], proc::sproc, Partial("inh bits beyond the address space not modelled: descriptors, cwd and umask are copied")),
     call(sys::PRCTL,        "prctl",        &[Int, Hex, Hex], sgi::prctl, Partial("PR_MAXPROCS, PR_MAXPPROCS, PR_ISBLOCKED, PR_GETNSHARE; other options ENOSYS")),
@@ -176,8 +235,13 @@ pub static TABLE: &[Syscall] = &[
     call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Hex], mem::mprotect, Full),
     call(sys::MSYNC,        "msync",        &[Hex, Int, Hex], mem::msync, Full),
     call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
+    call(sys::BSDGETPGRP,   "BSDgetpgrp",   &[Int], ids::getpgid, Full),
+    call(sys::BSDSETPGRP,   "BSDsetpgrp",   &[Int, Int], ids::bsd_setpgrp, Full),
+    call(sys::GETRLIMIT,    "getrlimit",    &[Int, Ptr], rlimit::getrlimit, Full),
+    call(sys::SETRLIMIT,    "setrlimit",    &[Int, Ptr], rlimit::setrlimit, Full),
     call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
     call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),
+    call(sys::UNAME,        "uname",        &[Ptr], info::uname, Full),
     call(sys::XSTAT,        "xstat",        &[Int, Str, Ptr], fs::xstat, Partial("version 2 (o32 stat); version 3 (stat64) EINVAL")),
     call(sys::LXSTAT,       "lxstat",       &[Int, Str, Ptr], fs::lxstat, Partial("as xstat")),
     call(sys::FXSTAT,       "fxstat",       &[Int, Fd, Ptr], fs::fxstat, Partial("as xstat")),
@@ -185,6 +249,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::SIGPROCMASK,  "sigprocmask",  &[Int, Ptr, Ptr], proc::sigprocmask, Full),
     call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
     call(sys::NGETDENTS64,  "ngetdents64",  &[Fd, Ptr, Int, Ptr], dirs::ngetdents64, Full),
+    call(sys::XPG4_SETREGID, "xpg4_setregid", &[Int, Int], ids::setregid, Full),
     call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
     call(sys::NANOSLEEP,    "nanosleep",    &[Ptr, Ptr], time::nanosleep, Full),
 ];
@@ -197,30 +262,76 @@ pub fn find(table: &'static [Syscall], nr: u32) -> Option<&'static Syscall> {
         .map(|i| &table[i])
 }
 
-/// The table entry for system call `nr`, if irix-emu implements it.
+/// The row for system call `nr`: implemented (`TABLE`), or refused or
+/// missing on purpose (`unsupported::TABLE`).
 pub fn lookup(nr: u32) -> Option<&'static Syscall> {
-    find(TABLE, nr)
+    find(TABLE, nr).or_else(|| find(unsupported::TABLE, nr))
 }
 
 /// The README's summary of the tables: how many calls and requests are
-/// implemented, and one line per partly supported one with its note. A
-/// test keeps the README's copy identical to this.
+/// implemented, one line per partly supported, refused or missing one with
+/// its note, and IRIX's names that have no row yet. A test keeps the
+/// README's copy identical to this.
 pub fn support_summary() -> String {
+    let implemented = |t: &[Syscall]| t.iter().filter(|r| r.handler.is_some()).count();
     let mut out = format!(
-        "irix-emu implements {} system calls and {} syssgi requests. Unlisted \
-         numbers return ENOSYS, and `--strace` shows them. These are partial:\n\n",
-        TABLE.len(),
-        syssgi::TABLE.len()
+        "irix-emu implements {} system calls and {} syssgi requests. Every \
+         other number returns ENOSYS, and `--strace` shows it.\n",
+        implemented(TABLE),
+        implemented(syssgi::TABLE)
     );
-    let rows = TABLE.iter().map(|r| (r.name.to_string(), r)).chain(
-        syssgi::TABLE
+    let rows: Vec<(String, &Syscall)> = TABLE
+        .iter()
+        .chain(unsupported::TABLE)
+        .map(|r| (r.name.to_string(), r))
+        .chain(
+            syssgi::TABLE
+                .iter()
+                .map(|r| (format!("syssgi({})", r.name), r)),
+        )
+        .collect();
+    let mut section = |title: &str, pick: &dyn Fn(&Support) -> Option<String>| {
+        let mut lines: Vec<(u32, String)> = rows
             .iter()
-            .map(|r| (format!("syssgi({})", r.name), r)),
-    );
-    for (name, row) in rows {
-        if let Support::Partial(note) = row.support {
-            out += &format!("- `{name}` ({}): {note}\n", row.nr);
+            .filter_map(|(name, r)| {
+                Some((
+                    r.nr,
+                    format!("- `{name}` ({}): {}\n", r.nr, pick(&r.support)?),
+                ))
+            })
+            .collect();
+        // The system calls by number, then the syssgi requests (below 1000).
+        lines.sort_by_key(|(nr, _)| (*nr < 1000, *nr));
+        if !lines.is_empty() {
+            out += &format!("\n{title}\n\n");
+            lines.iter().for_each(|(_, l)| out += l);
         }
+    };
+    section("Partly implemented:", &|s| match s {
+        Support::Partial(note) => Some(note.to_string()),
+        _ => None,
+    });
+    section(
+        "Refused on purpose, as IRIX refuses an unprivileged process:",
+        &|s| match s {
+            Support::Refused(e, note) => Some(format!("{}, {note}", e.name())),
+            _ => None,
+        },
+    );
+    section("Not implemented yet (ENOSYS):", &|s| match s {
+        Support::Missing(note) => Some(note.to_string()),
+        _ => None,
+    });
+    let unlisted: Vec<String> = crate::abi::names::CALLS
+        .iter()
+        .filter(|(nr, _)| lookup(*nr).is_none())
+        .map(|(nr, name)| format!("`{name}` ({nr})"))
+        .collect();
+    if !unlisted.is_empty() {
+        out += &format!(
+            "\nIRIX calls without a row yet (ENOSYS): {}.\n",
+            unlisted.join(", ")
+        );
     }
     out
 }
@@ -268,7 +379,20 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         .config
         .strace
         .then(|| strace::format_call(p, def, &args, family));
-    let result = (def.handler)(k, p, &args);
+    let result = match (def.handler, def.support) {
+        (Some(handler), _) => handler(k, p, &args),
+        (None, Support::Refused(errno, _)) => Err(errno),
+        (None, _) => {
+            k.warn(&format!(
+                "{}: unimplemented system call {} ({}) at pc 0x{:08x}: ENOSYS",
+                p.name,
+                def.nr,
+                def.name,
+                p.cpu.pc()
+            ));
+            Err(Errno::ENOSYS)
+        }
+    };
     // A kernel copy the budget refused is the call's ENOMEM, not a user
     // access's fault: forget it, so the next fault is judged on its own.
     k.budget.take_exhausted();
@@ -367,6 +491,24 @@ mod tests {
             for s in table {
                 assert_eq!(find(table, s.nr).map(|d| d.name), Some(s.name));
             }
+        }
+    }
+
+    #[test]
+    fn only_refused_and_missing_rows_lack_a_handler() {
+        for s in TABLE.iter().chain(unsupported::TABLE).chain(syssgi::TABLE) {
+            let answered = matches!(s.support, Support::Refused(..) | Support::Missing(_));
+            assert_eq!(s.handler.is_none(), answered, "{}", s.name);
+        }
+    }
+
+    #[test]
+    fn unsupported_rows_are_sorted_and_none_is_also_implemented() {
+        for w in unsupported::TABLE.windows(2) {
+            assert!(w[0].nr < w[1].nr, "{} before {}", w[0].name, w[1].name);
+        }
+        for s in unsupported::TABLE {
+            assert!(find(TABLE, s.nr).is_none(), "{} is in both tables", s.name);
         }
     }
 

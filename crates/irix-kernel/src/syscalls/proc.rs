@@ -151,6 +151,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         current: img.brk,
     };
     p.stack_limit = img.stack_limit;
+    super::rlimit::apply_stack_limit(p)?;
     p.n32 = exe.is_n32();
     p.name = String::from_utf8_lossy(&path)
         .rsplit('/')
@@ -166,6 +167,14 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     p.exec_path = Some(guest);
     k.reschedule_ticks(p);
     Ok(Ret::Jumped)
+}
+
+/// execv(path, argv): SVR4's exec without an environment; the new image
+/// gets an empty one.
+pub fn execv(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let mut words = *a.words();
+    words[2] = 0;
+    execve(k, p, &Args::new(words))
 }
 
 /// siginfo_t: 128 bytes (SI_MAXSZ), si_signo@0, si_code@4, si_errno@8,

@@ -5,7 +5,7 @@
 
 use super::Arg::*;
 use super::Support::{Full, Partial};
-use super::{call, elfmap, prof, Args, Ret, SysResult, Syscall};
+use super::{call, elfmap, ids, prof, Args, Ret, SysResult, Syscall};
 use crate::abi::limits::{ARG_MAX, CHILD_MAX, OPEN_MAX, PAGE_SIZE, PATH_MAX};
 use crate::abi::sgi::*;
 use crate::kernel::Kernel;
@@ -18,9 +18,15 @@ pub static TABLE: &[Syscall] = &[
     call(SGI_SYSID,        "SGI_SYSID",        &[Ptr], sysid, Full),
     call(SGI_INVENT,       "SGI_INVENT",       &[Int, Ptr, Int], invent, Partial("the processor only: an R4000 board, CPU and FPU at --cpu-mhz")),
     call(SGI_RDNAME,       "SGI_RDNAME",       &[Int, Ptr, Int], rdname, Full),
+    call(SGI_SETSID,       "SGI_SETSID",       &[], ids::setsid, Full),
+    call(SGI_SETPGID,      "SGI_SETPGID",      &[Int, Int], ids::setpgid, Full),
     call(SGI_SYSCONF,      "SGI_SYSCONF",      &[Int], sysconf, Full),
     call(SGI_PATHCONF,     "SGI_PATHCONF",     &[Hex, Int, Int], pathconf, Partial("LINK_MAX, NAME_MAX, PATH_MAX, PIPE_BUF; other names EINVAL")),
+    call(SGI_SETGROUPS,    "SGI_SETGROUPS",    &[Int, Ptr], ids::setgroups, Full),
+    call(SGI_GETGROUPS,    "SGI_GETGROUPS",    &[Int, Ptr], ids::getgroups, Full),
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
+    call(SGI_GETPGID,      "SGI_GETPGID",      &[Int], ids::getpgid, Full),
+    call(SGI_GETSID,       "SGI_GETSID",       &[Int], ids::getsid, Full),
     call(SGI_ELFMAP,       "SGI_ELFMAP",       &[Fd, Ptr, Int], elfmap::sgi_elfmap, Full),
     call(SGI_TOSSTSAVE,    "SGI_TOSSTSAVE",    &[], tosstsave, Full),
     call(SGI_FDHI,         "SGI_FDHI",         &[], fdhi, Full),
@@ -54,12 +60,15 @@ fn sysid(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 
 /// SGI_SYSCONF(name): the values sysconf(3C) reports; EINVAL for names
 /// irix-emu does not know.
-fn sysconf(k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
+fn sysconf(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     Ok(Ret::Val(match a.word(0) {
         SC_ARG_MAX => ARG_MAX as u32,
         SC_CHILD_MAX => CHILD_MAX,
         SC_CLK_TCK => k.config.tunables.hz,
-        SC_OPEN_MAX => OPEN_MAX as u32,
+        SC_OPEN_MAX => p
+            .limits
+            .soft(crate::rlimits::Resource::Nofile)
+            .min(OPEN_MAX as u64) as u32,
         SC_PAGESIZE => PAGE_SIZE,
         _ => return Err(Errno::EINVAL),
     }))
