@@ -7,6 +7,7 @@
 //! - `ticks`: the profiling clock's ticks, the guest's and the outside
 //!   profiler's;
 //! - `signals`: delivering pending signals and faults;
+//! - `limits`: RLIMIT_CPU's signals on virtual time;
 //! - `exit`: a process's end, zombies and orphans;
 //! - `debug`: the debugger's hook into the run loop, and its access to
 //!   registers and memory.
@@ -23,6 +24,7 @@
 mod config;
 mod debug;
 mod exit;
+mod limits;
 mod proctable;
 mod sched;
 mod signals;

@@ -4,7 +4,7 @@
 use cpu_mips::{CpuConfig, Reg};
 use loader::Executable;
 
-use super::{Kernel, FIRST_PID, INIT_PID};
+use super::{Kernel, INIT_PID};
 use crate::abi::limits::OPEN_MAX;
 use crate::dynamic;
 use crate::files::FdTable;
@@ -260,11 +260,6 @@ impl Kernel {
 
     pub(crate) fn process_mut(&mut self, pid: Pid) -> Option<&mut Process> {
         self.procs.get_mut(&pid)
-    }
-
-    /// The run's one process group: the first process's pid.
-    pub(crate) fn process_group(&self) -> Pid {
-        self.first.unwrap_or(FIRST_PID)
     }
 
     /// Every process in the table that has not exited (the running one is
