@@ -143,6 +143,9 @@ pub struct Process {
     /// The CPU second (user + system) at which RLIMIT_CPU last sent
     /// SIGXCPU: the next goes a second later.
     pub xcpu_sent: Option<u64>,
+    /// System calls made since the image was loaded (the first one tells
+    /// a Linux program from an IRIX one).
+    pub syscalls_made: u64,
 }
 
 impl Process {

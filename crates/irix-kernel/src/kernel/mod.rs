@@ -62,6 +62,11 @@ pub enum Outcome {
     TimeLimit,
     /// Every remaining process is blocked and none can wake the others.
     Deadlock,
+    /// The first process is a Linux MIPS (o32) program, not an IRIX one:
+    /// its first system call, `nr`, is numbered in Linux's 4000 range.
+    LinuxProgram {
+        nr: u32,
+    },
 }
 
 /// Counters of a whole run, for --stats.
@@ -194,6 +199,11 @@ impl Kernel {
 
     pub fn stats(&self) -> RunStats {
         self.stats
+    }
+
+    /// The guest's file system view.
+    pub fn vfs(&self) -> &Vfs {
+        &self.vfs
     }
 
     /// The host file an absolute guest path names, resolved inside the root

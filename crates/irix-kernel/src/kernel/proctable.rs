@@ -90,6 +90,7 @@ impl Kernel {
             limits: Limits::new(OPEN_MAX as u64, image::STACK_MAX as u64),
             wait_event: None,
             xcpu_sent: None,
+            syscalls_made: 0,
         };
         self.procs.insert(pid, p);
         self.run_queue.push_back(pid);

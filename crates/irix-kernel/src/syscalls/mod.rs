@@ -356,6 +356,10 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         },
         d => (d, args, None),
     };
+    if def.is_none() && LINUX_O32.contains(&nr) && p.syscalls_made == 0 {
+        return linux_program(k, p, nr);
+    }
+    p.syscalls_made += 1;
     let Some(def) = def else {
         let pc = p.cpu.pc();
         // IRIX's name for it, when it has one: the call exists, irix-emu
@@ -416,6 +420,30 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
             Next::Continue
         }
     }
+}
+
+/// Linux's o32 system call numbers (4000 + n): no IRIX program makes one.
+const LINUX_O32: std::ops::Range<u32> = 4000..5000;
+
+/// A process whose first system call is numbered in Linux's range is a
+/// Linux MIPS program that the loader could not tell from an IRIX one
+/// (both are big-endian ELF32 MIPS with OSABI 0): it ends at once, killed
+/// by SIGSYS, with one line saying what it is and what runs it. Were it
+/// to go on, ENOSYS on every call could leave it spinning forever.
+fn linux_program(k: &mut Kernel, p: &mut Process, nr: u32) -> Next {
+    if Some(p.pid) == k.first && p.execs == 0 {
+        k.outcome = Some(crate::kernel::Outcome::LinuxProgram { nr });
+    } else {
+        k.warn(&format!(
+            "{}: a Linux MIPS (o32) program (its first system call is Linux's {nr}), \
+             not an IRIX one: run it with qemu-mips",
+            p.name
+        ));
+    }
+    Next::Exit(ExitStatus::Killed {
+        signal: crate::signals::SIGSYS,
+        core: false,
+    })
 }
 
 /// Reads the call number and up to eight arguments.

@@ -164,6 +164,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     p.signals.exec();
     p.prof.exec();
     p.execs += 1;
+    p.syscalls_made = 0;
     p.exec_path = Some(guest);
     k.reschedule_ticks(p);
     Ok(Ret::Jumped)
