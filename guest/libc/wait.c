@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <string.h>
 #include <errno.h>
+#include <unistd.h>
 
 pid_t waitpid(pid_t pid, int *status, int options)
 {
@@ -23,9 +24,13 @@ pid_t waitpid(pid_t pid, int *status, int options)
 	} else if (pid == -1) {
 		idtype = P_ALL;
 		id = 0;
+	} else if (pid == 0) {
+		/* The caller's process group: getpgrp() is pgrpsys(0). */
+		idtype = P_PGID;
+		id = syscall(1039, 0);
 	} else {
-		errno = EINVAL; /* process groups: not needed by these programs */
-		return -1;
+		idtype = P_PGID;
+		id = -pid;
 	}
 	if (options & WNOHANG)
 		opts |= WNOHANG;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY};
 use irix_kernel::signals;
-use irix_kernel::vfs::Vfs;
+use irix_kernel::vfs::{Follow, Vfs};
 use irix_kernel::{Errno, SpawnError};
 use loader::{Executable, LoadOptions};
 
@@ -136,7 +136,8 @@ fn binds(m: &MachineArgs) -> Result<Vec<(PathBuf, String)>, Failure> {
         .collect()
 }
 
-/// The guest's file system: the root, the binds, private /tmp and /usr/tmp.
+/// The guest's file system: the root, the binds, private /tmp, /usr/tmp
+/// and /var/tmp.
 fn guest_vfs(config: &KernelConfig, m: &MachineArgs) -> Result<Vfs, Failure> {
     Vfs::with_binds(config.root.clone(), &binds(m)?, true)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))
@@ -183,6 +184,34 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
     })
 }
 
+/// The guest path of PROGRAM when it lies inside the root or a bind (its
+/// directory seen from the guest, then its own name, which may be a link):
+/// the guest's argv[0], so programs that find their helpers from argv[0]
+/// (SGI's nm, ar, size and strip wrappers) look in the guest. None for a
+/// program outside what the guest sees (argv[0] is then PROGRAM as given).
+fn guest_program_path(vfs: &Vfs, cwd: &str, program: &Path) -> Option<String> {
+    let name = program.file_name()?;
+    // PROGRAM as given, when the guest finds the same file by that name
+    // (a relative path under the root, which is the current directory by
+    // default): argv[0] is then what the user typed, as a shell passes it.
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if let Ok((host, _)) = vfs.resolve(cwd, program.as_os_str().as_bytes(), Follow::Yes) {
+        if same(&host, program) {
+            return Some(program.to_string_lossy().into_owned());
+        }
+    }
+    let dir = match program.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.canonicalize().ok()?,
+        _ => std::env::current_dir().ok()?.canonicalize().ok()?,
+    };
+    let guest_dir = vfs.guest_path_of(&dir)?;
+    let sep = if guest_dir.ends_with('/') { "" } else { "/" };
+    Some(format!("{guest_dir}{sep}{}", name.to_string_lossy()))
+}
+
 /// Loads PROGRAM and creates its process with `args` as argv[1..]. The
 /// options are checked first, so a bad option is 125 whatever PROGRAM is.
 pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Launched, Failure> {
@@ -202,7 +231,12 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Laun
     // Kept for finding what starting takes when the budget is too small.
     let trial = (config.clone(), vfs.clone());
     let mut kernel = Kernel::with_vfs(config, vfs);
-    let mut argv = vec![program.as_os_str().as_bytes().to_vec()];
+    let mut argv = vec![
+        guest_program_path(kernel.vfs(), &kernel.config.cwd, program).map_or_else(
+            || program.as_os_str().as_bytes().to_vec(),
+            String::into_bytes,
+        ),
+    ];
     argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
     let pid = kernel
         .spawn(&exe, &name, &argv, &env)
@@ -297,6 +331,13 @@ pub fn outcome_status(name: &str, outcome: &Outcome) -> (u8, Option<String>) {
         Outcome::TimeLimit => (
             exit::CYCLE_LIMIT,
             Some(format!("{name}: stopped at the --timeout limit")),
+        ),
+        Outcome::LinuxProgram { nr } => (
+            exit::NOT_RUNNABLE,
+            Some(format!(
+                "{name}: a Linux MIPS (o32) program, not an IRIX one (its first system call \
+                 is Linux's {nr}): run it with qemu-mips"
+            )),
         ),
         Outcome::Deadlock => (
             exit::EMULATOR_FAILURE,

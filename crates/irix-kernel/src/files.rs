@@ -274,6 +274,9 @@ struct Slot {
 #[derive(Clone, Default)]
 pub struct FdTable {
     slots: Vec<Option<Slot>>,
+    /// RLIMIT_NOFILE's soft limit, when set below OPEN_MAX: no new
+    /// descriptor at or above it (open descriptors above it stay).
+    limit: Option<usize>,
 }
 
 impl FdTable {
@@ -296,6 +299,18 @@ impl FdTable {
         t
     }
 
+    /// The most descriptors the process may have (RLIMIT_NOFILE).
+    fn max(&self) -> usize {
+        self.limit.unwrap_or(OPEN_MAX).min(OPEN_MAX)
+    }
+
+    /// Sets RLIMIT_NOFILE's soft limit (getrlimit(2): "Functions that
+    /// attempt to create new file descriptors beyond this limit will fail
+    /// with errno set to EMFILE").
+    pub fn set_limit(&mut self, n: u64) {
+        self.limit = Some(n.min(OPEN_MAX as u64) as usize);
+    }
+
     /// The highest open descriptor plus one (0 when none is open).
     pub fn high_water(&self) -> u32 {
         self.slots
@@ -314,12 +329,14 @@ impl FdTable {
             file,
             close_on_exec: false,
         });
+        let max = self.max();
         match self.slots.iter().skip(lowest).position(Option::is_none) {
-            Some(i) => {
+            Some(i) if lowest + i < max => {
                 self.slots[lowest + i] = slot;
                 Ok((lowest + i) as u32)
             }
-            None if self.slots.len().max(lowest) < OPEN_MAX => {
+            Some(_) => Err(Errno::EMFILE),
+            None if self.slots.len().max(lowest) < max => {
                 self.slots.resize(self.slots.len().max(lowest), None);
                 self.slots.push(slot);
                 Ok((self.slots.len() - 1) as u32)
@@ -349,7 +366,7 @@ impl FdTable {
     /// dup / fcntl(F_DUPFD): the lowest free descriptor >= `lowest`.
     pub fn dup(&mut self, fd: u32, lowest: u32) -> Result<u32, Errno> {
         let file = self.get(fd)?;
-        if lowest as usize >= OPEN_MAX {
+        if lowest as usize >= self.max() {
             return Err(Errno::EINVAL);
         }
         self.install_shared(file, lowest as usize)

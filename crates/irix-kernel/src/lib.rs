@@ -3,7 +3,9 @@
 //!
 //! Table of contents:
 //! - `kernel`: the process table, scheduler and run loop (`Kernel::run`).
-//! - `process`: one process's state; `image`: building it from an ELF file;
+//! - `process`: one process's state (`identity`: its IDs, groups, process
+//!   group, session and nice value; `rlimits`: its resource limits);
+//!   `image`: building it from an ELF file;
 //!   `dynamic`: the interpreter of a dynamic program, mapping ELF objects.
 //! - `memory`: address spaces of regions whose pages exist once touched,
 //!   and the run's one memory budget with the cost model of memory work;
@@ -34,6 +36,7 @@ pub mod dynamic;
 pub mod files;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod identity;
 pub mod image;
 pub mod kernel;
 pub mod locks;
@@ -41,6 +44,7 @@ pub mod memory;
 pub mod pipe;
 pub mod process;
 pub mod profiling;
+pub mod rlimits;
 pub mod sigframe;
 pub mod signals;
 pub mod syscalls;

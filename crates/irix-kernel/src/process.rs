@@ -5,8 +5,10 @@
 use cpu_mips::{Cpu, Reg};
 
 use crate::files::FdTable;
+use crate::identity::Identity;
 use crate::memory::AddressSpace;
 use crate::profiling::ProfState;
+use crate::rlimits::Limits;
 use crate::signals::SignalState;
 
 pub type Pid = u32;
@@ -26,6 +28,8 @@ pub enum RunState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Zombie {
     pub ppid: Pid,
+    /// Its process group (waitpid(0) and waitpid(-pgid) select by it).
+    pub pgid: Pid,
     pub status: ExitStatus,
     /// Its user and system cycles, its own collected children's included
     /// (what the parent's cutime and cstime gain).
@@ -41,6 +45,7 @@ impl Zombie {
     pub fn of(p: &Process, status: ExitStatus) -> Zombie {
         Zombie {
             ppid: p.ppid,
+            pgid: p.ids.pgid,
             status,
             user_cycles: p.user_cycles() + p.acct.child_user_cycles,
             sys_cycles: p.acct.sys_cycles + p.acct.child_sys_cycles,
@@ -63,6 +68,15 @@ impl ExitStatus {
             ExitStatus::Killed { signal, core } => signal | if core { 0x80 } else { 0 },
         }
     }
+}
+
+/// A change of a child's state its parent's waitsys(2) may report before
+/// it exits: stopped by a signal (WSTOPPED), continued by SIGCONT
+/// (WCONTINUED). Reported once; a later change replaces an unreported one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitEvent {
+    Stopped(u32),
+    Continued,
 }
 
 /// CPU time a process has used, in pipeline cycles.
@@ -125,6 +139,18 @@ pub struct Process {
     /// The system call the process is waiting in, between its first
     /// `Ret::Block` and its completion (None: not waiting).
     pub wait: Option<crate::timers::Wait>,
+    /// Its user and group IDs, process group, session and nice value.
+    pub ids: Identity,
+    /// Its resource limits (getrlimit(2)).
+    pub limits: Limits,
+    /// A stop or continue its parent has not been told of yet.
+    pub wait_event: Option<WaitEvent>,
+    /// The CPU second (user + system) at which RLIMIT_CPU last sent
+    /// SIGXCPU: the next goes a second later.
+    pub xcpu_sent: Option<u64>,
+    /// System calls made since the image was loaded (the first one tells
+    /// a Linux program from an IRIX one).
+    pub syscalls_made: u64,
 }
 
 impl Process {
@@ -133,7 +159,8 @@ impl Process {
         self.cpu.cycles()
     }
 
-    /// User plus system time so far, in cycles (ITIMER_PROF's clock).
+    /// User plus system time so far, in cycles (ITIMER_PROF's clock, and
+    /// what RLIMIT_CPU limits).
     pub fn cpu_cycles(&self) -> u64 {
         self.user_cycles() + self.acct.sys_cycles
     }

@@ -12,8 +12,8 @@
 //! resolution stays component by component, so `..` and links inside a bound
 //! tree never reach the host directory above it. A bind whose guest
 //! directories do not exist in the root gets them as empty directories in a
-//! private scratch directory; `/tmp` and `/usr/tmp`, when the root lacks
-//! them, are private writable directories there too. The scratch directory
+//! private scratch directory; `/tmp`, `/usr/tmp` and `/var/tmp`, when the
+//! root lacks them, are private writable directories there too. The scratch directory
 //! is removed when the last `Vfs` sharing it is dropped (at exit).
 //!
 //! Known limit (documented in the README): resolution and the later host
@@ -51,7 +51,7 @@ pub enum BindError {
 }
 
 /// The guest directories a run gets when its root lacks them.
-pub const PRIVATE_TMP: [&str; 2] = ["/tmp", "/usr/tmp"];
+pub const PRIVATE_TMP: [&str; 3] = ["/tmp", "/usr/tmp", "/var/tmp"];
 /// Devices a run gets when its root lacks them: the host's own, which hold
 /// nothing of the host (IRIX 6's rld maps /dev/zero for its heap).
 pub const PRIVATE_DEVICES: [&str; 2] = ["/dev/null", "/dev/zero"];

@@ -104,6 +104,8 @@ pub mod wait {
     pub const CLD_EXITED: u32 = 1;
     pub const CLD_KILLED: u32 = 2;
     pub const CLD_DUMPED: u32 = 3;
+    pub const CLD_STOPPED: u32 = 5;
+    pub const CLD_CONTINUED: u32 = 6;
 }
 
 /// sigsend(2)'s id types beyond waitsys' (SVR4 <sys/procset.h>, the
@@ -131,6 +133,8 @@ pub mod sigmask {
     pub const SA_RESETHAND: u32 = 2;
     pub const SA_RESTART: u32 = 4;
     pub const SA_NODEFER: u32 = 0x10;
+    /// No SIGCHLD when a child stops or continues (sigaction(2)).
+    pub const SA_NOCLDSTOP: u32 = 0x0002_0000;
 }
 
 /// ulimit commands.

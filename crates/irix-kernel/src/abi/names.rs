@@ -33,7 +33,7 @@ pub const CALLS: &[(u32, &str)] = &[
     (1127, "adjtime"), (1128, "gettimeofday"), (1129, "sproc"), (1130, "sgiprctl"),
     (1131, "procblk"), (1132, "sprocsp"), (1134, "mmap"), (1135, "munmap"), (1136, "mprotect"),
     (1137, "msync"), (1138, "madvise"), (1139, "pagelock"), (1140, "getpagesize"),
-    (1141, "quotactl"), (1143, "getpgid"), (1144, "setpgid"), (1145, "vhangup"),
+    (1141, "quotactl"), (1143, "BSDgetpgrp"), (1144, "BSDsetpgrp"), (1145, "vhangup"),
     (1146, "fsync"), (1147, "fchdir"), (1148, "getrlimit"), (1149, "setrlimit"),
     (1150, "cacheflush"), (1151, "cachectl"), (1152, "fchown"), (1153, "fchmod"),
     (1155, "socketpair"), (1156, "sysinfosgi"), (1157, "uname"), (1158, "xstat"),

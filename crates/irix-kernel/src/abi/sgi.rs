@@ -19,6 +19,9 @@ pub const INV_FPUCHIP: u32 = 3;
 /// from memory of <sys/invent.h>, which is not in the public headers we
 /// could check.
 pub const INV_IP20BOARD: u32 = 11;
+/// setsid(2) and setpgid(2), as IRIX's libc makes them.
+pub const SGI_SETSID: u32 = 20;
+pub const SGI_SETPGID: u32 = 21;
 pub const SGI_SYSCONF: u32 = 22;
 /// pathconf(2)/fpathconf(2): `syssgi(SGI_PATHCONF, path or fd, name, which)`.
 pub const SGI_PATHCONF: u32 = 24;
@@ -27,6 +30,12 @@ pub const SGI_SPROFIL: u32 = 55;
 /// sigaltstack(2) as IRIX 5.3's libc makes it: `syssgi(SGI_SIGALTSTACK,
 /// ss, oss)`.
 pub const SGI_SIGALTSTACK: u32 = 60;
+/// The supplementary groups: setgroups(2), getgroups(2).
+pub const SGI_SETGROUPS: u32 = 40;
+pub const SGI_GETGROUPS: u32 = 41;
+/// getpgid(2) and getsid(2), as IRIX's libc makes them.
+pub const SGI_GETPGID: u32 = 64;
+pub const SGI_GETSID: u32 = 65;
 /// Map an ELF object's PT_LOAD segments: `syssgi(SGI_ELFMAP, fd, phdrs, count)`.
 pub const SGI_ELFMAP: u32 = 68;
 /// "Toss any saved pregions".
@@ -97,6 +106,8 @@ pub const PATHCONF_FD: u32 = 2;
 /// sysmp commands (<sys/sysmp.h>).
 pub const MP_NPROCS: u32 = 1;
 pub const MP_NAPROCS: u32 = 2;
+/// schedctl(2) is sysmp(MP_SCHED, cmd, ...) in IRIX's libc.
+pub const MP_SCHED: u32 = 13;
 pub const MP_PGSIZE: u32 = 14;
 
 /// prctl options (<sys/prctl.h>).

@@ -30,6 +30,7 @@ pub const SIGTTIN: u32 = 26;
 pub const SIGTTOU: u32 = 27;
 pub const SIGVTALRM: u32 = 28;
 pub const SIGPROF: u32 = 29;
+/// RLIMIT_CPU's and RLIMIT_FSIZE's signals (getrlimit(2)).
 pub const SIGXCPU: u32 = 30;
 pub const SIGXFSZ: u32 = 31;
 /// Signals are 1..=NSIG-1 (IRIX has 64 slots; 1..32 are the classic ones).

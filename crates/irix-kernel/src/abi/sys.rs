@@ -5,6 +5,8 @@
 
 pub const SYSCALL: u32 = 1000;
 pub const EXIT: u32 = 1001;
+/// SVR4's exec without an environment (the new image gets none).
+pub const EXECV: u32 = 1011;
 pub const FORK: u32 = 1002;
 pub const READ: u32 = 1003;
 pub const WRITE: u32 = 1004;
@@ -22,6 +24,7 @@ pub const CHOWN: u32 = 1016;
 pub const BRK: u32 = 1017;
 pub const LSEEK: u32 = 1019;
 pub const GETPID: u32 = 1020;
+pub const SETUID: u32 = 1023;
 pub const GETUID: u32 = 1024;
 pub const UTIME: u32 = 1030;
 pub const ALARM: u32 = 1027;
@@ -32,11 +35,16 @@ pub const STATFS: u32 = 1035;
 pub const SYNC: u32 = 1036;
 pub const KILL: u32 = 1037;
 pub const FSTATFS: u32 = 1038;
+pub const NICE: u32 = 1034;
+/// pgrpsys(cmd, ...): getpgrp 0, setpgrp 1, getsid 2, setsid 3, getpgid 4,
+/// setpgid 5 (SVR4's commands).
+pub const PGRPSYS: u32 = 1039;
 pub const SYSSGI: u32 = 1040;
 pub const DUP: u32 = 1041;
 pub const PIPE: u32 = 1042;
 pub const TIMES: u32 = 1043;
 pub const PROFIL: u32 = 1044;
+pub const SETGID: u32 = 1046;
 pub const GETGID: u32 = 1047;
 pub const IOCTL: u32 = 1054;
 /// sysmp: multiprocessor control and information.
@@ -50,6 +58,8 @@ pub const ULIMIT: u32 = 1063;
 /// nanosleep(2): 77 in IRIX's <sys.s> (SYS_nanosleep), what libc.so.1's
 /// nanosleep traps with.
 pub const NANOSLEEP: u32 = 1077;
+pub const GETRLIMIT64: u32 = 1075;
+pub const SETRLIMIT64: u32 = 1076;
 pub const LSEEK64: u32 = 1078;
 pub const RMDIR: u32 = 1079;
 pub const MKDIR: u32 = 1080;
@@ -65,6 +75,8 @@ pub const SYMLINK: u32 = 1115;
 pub const READLINK: u32 = 1116;
 pub const GETITIMER: u32 = 1125;
 pub const SETITIMER: u32 = 1126;
+pub const SETREGID: u32 = 1123;
+pub const SETREUID: u32 = 1124;
 pub const SIGRETURN: u32 = 1088;
 pub const SELECT: u32 = 1100;
 pub const GETTIMEOFDAY: u32 = 1128;
@@ -80,9 +92,17 @@ pub const GETPAGESIZE: u32 = 1140;
 pub const FSYNC: u32 = 1146;
 pub const FCHDIR: u32 = 1147;
 pub const FCHOWN: u32 = 1152;
+/// The 4.3BSD process-group calls IRIX's libc keeps as BSDgetpgrp(pid)
+/// and BSDsetpgrp(pid, pgrp).
+pub const BSDGETPGRP: u32 = 1143;
+pub const BSDSETPGRP: u32 = 1144;
+pub const GETRLIMIT: u32 = 1148;
+pub const SETRLIMIT: u32 = 1149;
 pub const FCHMOD: u32 = 1153;
 /// sysinfo, SVR4's system-information strings (`sysinfosgi` in qemu-irix).
 pub const SYSINFO: u32 = 1156;
+/// uname(2)'s own number (IRIX's libc calls utssys instead).
+pub const UNAME: u32 = 1157;
 pub const XSTAT: u32 = 1158;
 pub const LXSTAT: u32 = 1159;
 pub const FXSTAT: u32 = 1160;
@@ -109,6 +129,8 @@ pub const PREAD: u32 = 1187;
 pub const PWRITE: u32 = 1188;
 /// ngetdents64: 64-bit directory entries with an end-of-directory flag.
 pub const NGETDENTS64: u32 = 1208;
+/// setregid with XPG4's rules (IRIX 6's libc): the same as setregid here.
+pub const XPG4_SETREGID: u32 = 1233;
 /// pcsample is Solaris' (number 26 there); irix-emu offers it in every
 /// personality as 2000 + 26, outside IRIX's range.
 pub const PCSAMPLE: u32 = 2026;

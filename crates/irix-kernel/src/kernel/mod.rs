@@ -9,6 +9,7 @@
 //! - `signals`: delivering pending signals and faults;
 //! - `timers`: the interval timers' expiries, and moving virtual time on
 //!   to the next timeout when every process waits;
+//! - `limits`: RLIMIT_CPU's signals on virtual time;
 //! - `exit`: a process's end, zombies and orphans;
 //! - `debug`: the debugger's hook into the run loop, and its access to
 //!   registers and memory.
@@ -25,6 +26,7 @@
 mod config;
 mod debug;
 mod exit;
+mod limits;
 mod proctable;
 mod sched;
 mod signals;
@@ -63,6 +65,11 @@ pub enum Outcome {
     TimeLimit,
     /// Every remaining process is blocked and none can wake the others.
     Deadlock,
+    /// The first process is a Linux MIPS (o32) program, not an IRIX one:
+    /// its first system call, `nr`, is numbered in Linux's 4000 range.
+    LinuxProgram {
+        nr: u32,
+    },
 }
 
 /// Counters of a whole run, for --stats.
@@ -219,6 +226,11 @@ impl Kernel {
     /// so far.
     pub fn memory_peak(&self) -> u64 {
         self.budget.peak()
+    }
+
+    /// The guest's file system view.
+    pub fn vfs(&self) -> &Vfs {
+        &self.vfs
     }
 
     /// The host file an absolute guest path names, resolved inside the root

@@ -4,13 +4,15 @@
 use cpu_mips::{CpuConfig, Reg};
 use loader::Executable;
 
-use super::{Kernel, FIRST_PID, INIT_PID};
+use super::{Kernel, INIT_PID};
+use crate::abi::limits::OPEN_MAX;
 use crate::dynamic;
 use crate::files::FdTable;
 use crate::image;
 use crate::memory::AddressSpace;
 use crate::process::{Accounting, Brk, Pid, Process, RunState, Zombie};
 use crate::profiling::ProfState;
+use crate::rlimits::Limits;
 use crate::signals::SignalState;
 use crate::Errno;
 
@@ -86,6 +88,11 @@ impl Kernel {
             exec_path: None,
             timers: Default::default(),
             wait: None,
+            ids: crate::identity::Identity::first(pid),
+            limits: Limits::new(OPEN_MAX as u64, image::STACK_MAX as u64),
+            wait_event: None,
+            xcpu_sent: None,
+            syscalls_made: 0,
         };
         self.procs.insert(pid, p);
         self.run_queue.push_back(pid);
@@ -130,6 +137,8 @@ impl Kernel {
         child.acct = Accounting::default();
         child.signals.pending = 0;
         child.timers.fork();
+        child.wait_event = None;
+        child.xcpu_sent = None;
         // The child's PRDA holds its own pid.
         for addr in image::PRDA_PID {
             let _ = child.mem.poke_bytes(addr, &pid.to_be_bytes());
@@ -200,6 +209,8 @@ impl Kernel {
         child.acct = Accounting::default();
         child.signals.pending = 0;
         child.timers.fork();
+        child.wait_event = None;
+        child.xcpu_sent = None;
         child.cpu.set_pc(entry);
         for (r, v) in [
             (Reg::A0, arg),
@@ -254,11 +265,6 @@ impl Kernel {
 
     pub(crate) fn process_mut(&mut self, pid: Pid) -> Option<&mut Process> {
         self.procs.get_mut(&pid)
-    }
-
-    /// The run's one process group: the first process's pid.
-    pub(crate) fn process_group(&self) -> Pid {
-        self.first.unwrap_or(FIRST_PID)
     }
 
     /// Every process in the table that has not exited (the running one is

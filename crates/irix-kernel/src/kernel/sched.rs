@@ -6,7 +6,7 @@ use cpu_mips::{ExcCode, Observer, StopReason};
 
 use super::debug::{DebugHook, Paused, RunEnd};
 use super::{Kernel, Outcome};
-use crate::process::{ExitStatus, Process, RunState};
+use crate::process::{ExitStatus, Process, RunState, WaitEvent};
 use crate::profiling::Tracker;
 use crate::signals;
 use crate::syscalls::{self, Next};
@@ -99,6 +99,7 @@ impl Kernel {
                     continue;
                 }
                 p.state = RunState::Runnable;
+                self.child_changed(&mut p, WaitEvent::Continued);
             }
             let (was_blocked, slice_end) = match resumed {
                 Some(r) => (r.was_blocked, r.slice_end),
@@ -237,6 +238,7 @@ impl Kernel {
                 .min(self.timer_deadline(p))
                 .min(outside_next)
                 .min(limit)
+                .min(self.cpu_limit_deadline(p))
                 .min(dbg.deadline(p));
             let instret = p.cpu.instructions();
             let in_blocks = p.cpu.instructions_in_blocks();
@@ -254,6 +256,7 @@ impl Kernel {
             self.stats.instructions_compiled += p.cpu.instructions_compiled() - compiled;
             self.charge_memory_work(p);
             self.deliver_ticks(p);
+            self.check_cpu_limit(p);
             match stop {
                 StopReason::Deadline => {
                     if self.config.max_cycles.is_some_and(|max| self.now >= max) {
@@ -270,6 +273,7 @@ impl Kernel {
                     let (next_pid, execs) = (self.next_pid, p.execs);
                     let next = syscalls::dispatch(self, p);
                     self.syscalls += 1;
+                    self.check_cpu_limit(p);
                     if dbg.traces(p.pid) {
                         let forked = (next_pid..self.next_pid).filter(|c| {
                             self.procs

@@ -5,7 +5,8 @@ use cpu_mips::{Exception, Reg};
 
 use super::sched::SliceEnd;
 use super::{Kernel, Outcome};
-use crate::process::{ExitStatus, Process};
+use crate::abi::flags::sigmask::SA_NOCLDSTOP;
+use crate::process::{ExitStatus, Process, WaitEvent};
 use crate::sigframe;
 use crate::signals::{self, DefaultAction, FaultSignal};
 use crate::Errno;
@@ -69,6 +70,7 @@ impl Kernel {
             DefaultAction::Stop => {
                 // A stop discards a pending continue, as POSIX has it.
                 p.signals.pending &= !signals::bit(signals::SIGCONT);
+                self.child_changed(p, WaitEvent::Stopped(sig));
                 Some(SliceEnd::Stopped)
             }
             action => {
@@ -80,6 +82,19 @@ impl Kernel {
                     });
                 }
                 Some(SliceEnd::Exited(ExitStatus::Killed { signal: sig, core }))
+            }
+        }
+    }
+
+    /// `p` stopped or continued: its parent's waitsys can report it, and
+    /// the parent gets SIGCHLD unless its SIGCHLD action has SA_NOCLDSTOP
+    /// (sigaction(2)).
+    pub(super) fn child_changed(&mut self, p: &mut Process, event: WaitEvent) {
+        p.wait_event = Some(event);
+        if let Some(parent) = self.procs.get_mut(&p.ppid) {
+            let flags = parent.signals.handler_flags[signals::SIGCHLD as usize];
+            if flags & SA_NOCLDSTOP == 0 {
+                parent.signals.pending |= signals::bit(signals::SIGCHLD);
             }
         }
     }

@@ -39,6 +39,7 @@ fn ftruncate_to(k: &mut Kernel, p: &mut Process, fd: u32, length: i64) -> SysRes
     if f.flags & oflag::O_ACCMODE == oflag::O_RDONLY {
         return Err(Errno::EBADF);
     }
+    super::rlimit::check_file_size(p, length.max(0) as u64)?;
     set_size(k, &f, length)?;
     Ok(Ret::Val(0))
 }
@@ -65,6 +66,7 @@ fn truncate_to(k: &mut Kernel, p: &mut Process, path: u32, length: i64) -> SysRe
         return Err(Errno::EINVAL);
     }
     at.writable()?;
+    super::rlimit::check_file_size(p, length as u64)?;
     let file = OpenOptions::new()
         .write(true)
         .open(&at.host)
@@ -180,7 +182,7 @@ pub fn fchown(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             }
         }
         FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Usema(_) => {
-            let ids = (super::info::GUEST_UID, super::info::GUEST_GID);
+            let ids = (crate::identity::GUEST_UID, crate::identity::GUEST_GID);
             owner::check_chown(ids, owner, group)?;
         }
     }

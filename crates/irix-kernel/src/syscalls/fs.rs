@@ -65,8 +65,9 @@ pub fn read(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// with its mappings (see [`changing`]).
 pub fn write(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let file = p.fds.get(a.fd(0))?;
+    let total = super::rlimit::file_size_room(p, &file.borrow(), a.size(2))?;
     let pages = k.mapped_pages(&file.borrow());
-    changing(pages, || write_pieces(p, &file, a))
+    changing(pages, || write_pieces(p, &file, a.ptr(1), total))
 }
 
 /// Runs `change`, a change of a file's bytes or size, with the file's
@@ -90,9 +91,9 @@ pub(super) fn changing<R>(
 fn write_pieces(
     p: &mut Process,
     file: &std::rc::Rc<std::cell::RefCell<OpenFile>>,
-    a: &Args,
+    buf: u32,
+    total: u32,
 ) -> SysResult {
-    let (buf, total) = (a.ptr(1), a.size(2));
     let mut done = 0u32;
     loop {
         let n = (total - done).min(MAX_IO);

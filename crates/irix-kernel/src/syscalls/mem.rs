@@ -25,6 +25,7 @@ pub fn brk(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         return Err(Errno::ENOMEM);
     }
     let (old_end, new_end) = (page_ceil(p.brk.current as u64), page_ceil(want as u64));
+    super::rlimit::check_data_size(p, want)?;
     if new_end > old_end {
         if new_end > p.stack_limit as u64
             || p.mem.any_mapped(old_end, new_end)

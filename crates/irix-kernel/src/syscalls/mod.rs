@@ -27,10 +27,15 @@
 //! - `timers`: alarm, getitimer, setitimer
 //! - `sigwait`: pause, sigsuspend, sigpending, sigaltstack, sigsendset
 //! - `vio`: readv, writev, pread, pwrite; `poll`: poll, select
-//! - `info`: getpid, getuid, getgid, utssys (uname), ulimit
+//! - `info`: getpid, utssys and uname, ulimit
+//! - `ids`: getuid, getgid, the setuid family, groups, pgrpsys and the
+//!   process-group calls, nice, schedctl's priorities
+//! - `rlimit`: getrlimit, setrlimit and their 64-bit forms, and the limit
+//!   checks other calls make
+//! - `unsupported`: the rows of the calls refused on purpose or missing
 //! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
 //! - `prof`: profil, sprofil (through syssgi), pcsample
-//! - `proc`: exit, fork, sproc, sprocsp, execve, waitsys, kill, sigaction,
+//! - `proc`: exit, fork, sproc, sprocsp, execv, execve, waitsys, kill, sigaction,
 //!   sigprocmask, sigreturn
 
 mod args;
@@ -41,6 +46,7 @@ mod elfmap;
 mod filelocks;
 mod fs;
 mod fsinfo;
+mod ids;
 mod info;
 mod ioctl;
 mod mem;
@@ -49,6 +55,7 @@ mod paths;
 mod poll;
 mod proc;
 mod prof;
+mod rlimit;
 mod sgi;
 mod sigwait;
 mod stat;
@@ -56,6 +63,7 @@ mod strace;
 pub mod syssgi;
 mod time;
 mod timers;
+mod unsupported;
 mod usema;
 mod vio;
 
@@ -131,13 +139,20 @@ pub enum Arg {
     TimespecIn,
 }
 
-/// How far irix-emu implements a call, as the README lists it.
+/// How far irix-emu implements a call, as the README lists it (gVisor's
+/// support levels: every row says what a guest gets, and why).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Support {
     /// Every documented behaviour of the call.
     Full,
     /// Implemented with the limits the note names.
     Partial(&'static str),
+    /// Refused on purpose: the guest gets the errno an unprivileged IRIX
+    /// process (uid 100) gets from the call, as its page names it; the note
+    /// says why irix-emu stops there.
+    Refused(Errno, &'static str),
+    /// Not implemented yet: ENOSYS, with a one-line warning naming the call.
+    Missing(&'static str),
 }
 
 /// A handler: the kernel, the calling process, and its arguments.
@@ -148,7 +163,9 @@ pub struct Syscall {
     pub nr: u32,
     pub name: &'static str,
     pub args: &'static [Arg],
-    pub handler: Handler,
+    /// The code that runs the call; none for a refused or missing call,
+    /// whose answer is its support level's errno.
+    pub handler: Option<Handler>,
     pub support: Support,
 }
 
@@ -164,8 +181,41 @@ pub const fn call(
         nr,
         name,
         args,
-        handler,
+        handler: Some(handler),
         support,
+    }
+}
+
+/// A row for a call refused on purpose with `errno` (see `Support::Refused`).
+pub const fn refused(
+    nr: u32,
+    name: &'static str,
+    args: &'static [Arg],
+    errno: Errno,
+    note: &'static str,
+) -> Syscall {
+    Syscall {
+        nr,
+        name,
+        args,
+        handler: None,
+        support: Support::Refused(errno, note),
+    }
+}
+
+/// A row for a call not implemented yet (ENOSYS, see `Support::Missing`).
+pub const fn missing(
+    nr: u32,
+    name: &'static str,
+    args: &'static [Arg],
+    note: &'static str,
+) -> Syscall {
+    Syscall {
+        nr,
+        name,
+        args,
+        handler: None,
+        support: Support::Missing(note),
     }
 }
 
@@ -185,6 +235,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::CREAT,        "creat",        &[Str, Oct], fs::creat, Full),
     call(sys::LINK,         "link",         &[Str, Str], paths::link, Full),
     call(sys::UNLINK,       "unlink",       &[Str], fs::unlink, Full),
+    call(sys::EXECV,        "execv",        &[Str, Ptr], proc::execv, Full),
     call(sys::CHDIR,        "chdir",        &[Str], fs::chdir, Full),
     call(sys::TIME,         "time",         &[], time::time, Full),
     call(sys::CHMOD,        "chmod",        &[Str, Oct], fs::chmod, Full),
@@ -192,29 +243,35 @@ pub static TABLE: &[Syscall] = &[
     call(sys::BRK,          "brk",          &[Hex], mem::brk, Full),
     call(sys::LSEEK,        "lseek",        &[Fd, Int, Whence], fs::lseek, Full),
     call(sys::GETPID,       "getpid",       &[], info::getpid, Full),
-    call(sys::GETUID,       "getuid",       &[], info::getuid, Full),
+    call(sys::SETUID,       "setuid",       &[Int], ids::setuid, Full),
+    call(sys::GETUID,       "getuid",       &[], ids::getuid, Full),
     call(sys::ALARM,        "alarm",        &[Int], timers::alarm, Full),
     call(sys::PAUSE,        "pause",        &[], sigwait::pause, Full),
     call(sys::UTIME,        "utime",        &[Str, Ptr], attrs::utime, Full),
     call(sys::ACCESS,       "access",       &[Str, Access], fs::access, Full),
+    call(sys::NICE,         "nice",         &[Int], ids::nice, Full),
     call(sys::STATFS,       "statfs",       &[Str, Ptr, Int, Int], fsinfo::statfs, Full),
     call(sys::SYNC,         "sync",         &[], attrs::sync, Full),
-    call(sys::KILL,         "kill",         &[Int, Signal], proc::kill, Partial("one process group: the run's")),
+    call(sys::KILL,         "kill",         &[Int, Signal], proc::kill, Full),
     call(sys::FSTATFS,      "fstatfs",      &[Fd, Ptr, Int, Int], fsinfo::fstatfs, Full),
+    call(sys::PGRPSYS,      "pgrpsys",      &[Int, Int, Int], ids::pgrpsys, Full),
     call(sys::SYSSGI,       "syssgi",       &[Int, Hex, Hex, Hex, Hex], syssgi::unknown_request, Partial("the requests in its own table")),
     call(sys::DUP,          "dup",          &[Fd], fs::dup, Full),
     call(sys::PIPE,         "pipe",         &[], fs::pipe, Full),
     call(sys::TIMES,        "times",        &[Ptr], time::times, Full),
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
-    call(sys::GETGID,       "getgid",       &[], info::getgid, Full),
+    call(sys::SETGID,       "setgid",       &[Int], ids::setgid, Full),
+    call(sys::GETGID,       "getgid",       &[], ids::getgid, Full),
     call(sys::IOCTL,        "ioctl",        &[Fd, IoctlReq, Hex], fs::ioctl, Partial("FIONREAD, FIONBIO; on a terminal TCGETA, TCSETA/TCSETAW/TCSETAF, TCGETS, TCSETS/TCSETSW/TCSETSF (kept by irix-emu, not applied to the host terminal), TIOCGWINSZ, TIOCSWINSZ, TCSBRK, TCXONC, TCFLSH; the usema(7M) requests on a semaphore device; other requests ENOTTY, or EINVAL on a terminal")),
-    call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE; other commands ENOSYS")),
+    call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE, and MP_SCHED's nice commands (getpriority, setpriority); other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
     call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
     call(sys::CHROOT,       "chroot",       &[Str], paths::chroot, Full),
     call(sys::FCNTL,        "fcntl",        &[Fd, FcntlCmd, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
-    call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Partial("UL_SETFSIZE accepted, not enforced")),
+    call(sys::ULIMIT,       "ulimit",       &[Int, Int], info::ulimit, Full),
+    call(sys::GETRLIMIT64,  "getrlimit64",  &[Int, Ptr], rlimit::getrlimit64, Full),
+    call(sys::SETRLIMIT64,  "setrlimit64",  &[Int, Ptr], rlimit::setrlimit64, Full),
     call(sys::NANOSLEEP,    "nanosleep",    &[TimespecIn, Ptr], time::nanosleep, Full),
     call(sys::LSEEK64,      "lseek64",      &[Fd, Int, Int, Int, Int], fs::lseek64, Full),
     call(sys::RMDIR,        "rmdir",        &[Str], paths::rmdir, Full),
@@ -230,6 +287,8 @@ pub static TABLE: &[Syscall] = &[
     call(sys::RENAME,       "rename",       &[Str, Str], paths::rename, Full),
     call(sys::SYMLINK,      "symlink",      &[Str, Str], paths::symlink, Full),
     call(sys::READLINK,     "readlink",     &[Str, Ptr, Int], paths::readlink, Full),
+    call(sys::SETREGID,     "setregid",     &[Int, Int], ids::setregid, Full),
+    call(sys::SETREUID,     "setreuid",     &[Int, Int], ids::setreuid, Full),
     call(sys::GETITIMER,    "getitimer",    &[Int, Ptr], timers::getitimer, Full),
     call(sys::SETITIMER,    "setitimer",    &[Int, Ptr, Ptr], timers::setitimer, Full),
     call(sys::GETTIMEOFDAY, "gettimeofday", &[TimevalOut], time::gettimeofday, Full),
@@ -241,11 +300,16 @@ pub static TABLE: &[Syscall] = &[
     call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Prot], mem::mprotect, Full),
     call(sys::MSYNC,        "msync",        &[Hex, Int, Hex], mem::msync, Full),
     call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
+    call(sys::BSDGETPGRP,   "BSDgetpgrp",   &[Int], ids::getpgid, Full),
+    call(sys::BSDSETPGRP,   "BSDsetpgrp",   &[Int, Int], ids::bsd_setpgrp, Full),
     call(sys::FSYNC,        "fsync",        &[Fd], attrs::fsync, Full),
     call(sys::FCHDIR,       "fchdir",       &[Fd], paths::fchdir, Partial("a directory renamed or removed since it was opened: ENOENT")),
+    call(sys::GETRLIMIT,    "getrlimit",    &[Int, Ptr], rlimit::getrlimit, Full),
+    call(sys::SETRLIMIT,    "setrlimit",    &[Int, Ptr], rlimit::setrlimit, Full),
     call(sys::FCHOWN,       "fchown",       &[Fd, Int, Int], attrs::fchown, Full),
     call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
     call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),
+    call(sys::UNAME,        "uname",        &[Ptr], info::uname, Full),
     call(sys::XSTAT,        "xstat",        &[Int, Str, StatOut], stat::xstat, Full),
     call(sys::LXSTAT,       "lxstat",       &[Int, Str, StatOut], stat::lxstat, Full),
     call(sys::FXSTAT,       "fxstat",       &[Int, Fd, StatOut], stat::fxstat, Full),
@@ -254,7 +318,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::SIGPENDING,   "sigpending",   &[Ptr], sigwait::sigpending, Full),
     call(sys::SIGPROCMASK,  "sigprocmask",  &[SigHow, Ptr, Ptr], proc::sigprocmask, Full),
     call(sys::SIGSUSPEND,   "sigsuspend",   &[Ptr], sigwait::sigsuspend, Full),
-    call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("exited children; stopped and continued ones are not reported")),
+    call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("WTRAPPED reports nothing: no guest process is traced")),
     call(sys::SIGALTSTACK,  "sigaltstack",  &[Ptr, Ptr], sigwait::sigaltstack, Full),
     call(sys::SIGSENDSET,   "sigsendset",   &[Ptr, Int], sigwait::sigsendset, Partial("the run is one process group and session, every process has the guest's user and group id and one scheduling class")),
     call(sys::STATVFS,      "statvfs",      &[Str, Ptr], fsinfo::statvfs, Full),
@@ -267,6 +331,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::PREAD,        "pread",        &[Fd, Ptr, Int, Int], vio::pread, Full),
     call(sys::PWRITE,       "pwrite",       &[Fd, Buf, Int, Int], vio::pwrite, Full),
     call(sys::NGETDENTS64,  "ngetdents64",  &[Fd, Ptr, Int, Ptr], dirs::ngetdents64, Full),
+    call(sys::XPG4_SETREGID, "xpg4_setregid", &[Int, Int], ids::setregid, Full),
     call(sys::PCSAMPLE,     "pcsample",     &[Ptr, Int], prof::pcsample, Full),
 ];
 
@@ -278,30 +343,76 @@ pub fn find(table: &'static [Syscall], nr: u32) -> Option<&'static Syscall> {
         .map(|i| &table[i])
 }
 
-/// The table entry for system call `nr`, if irix-emu implements it.
+/// The row for system call `nr`: implemented (`TABLE`), or refused or
+/// missing on purpose (`unsupported::TABLE`).
 pub fn lookup(nr: u32) -> Option<&'static Syscall> {
-    find(TABLE, nr)
+    find(TABLE, nr).or_else(|| find(unsupported::TABLE, nr))
 }
 
 /// The README's summary of the tables: how many calls and requests are
-/// implemented, and one line per partly supported one with its note. A
-/// test keeps the README's copy identical to this.
+/// implemented, one line per partly supported, refused or missing one with
+/// its note, and IRIX's names that have no row yet. A test keeps the
+/// README's copy identical to this.
 pub fn support_summary() -> String {
+    let implemented = |t: &[Syscall]| t.iter().filter(|r| r.handler.is_some()).count();
     let mut out = format!(
-        "irix-emu implements {} system calls and {} syssgi requests. Unlisted \
-         numbers return ENOSYS, and `--strace` shows them. These are partial:\n\n",
-        TABLE.len(),
-        syssgi::TABLE.len()
+        "irix-emu implements {} system calls and {} syssgi requests. Every \
+         other number returns ENOSYS, and `--strace` shows it.\n",
+        implemented(TABLE),
+        implemented(syssgi::TABLE)
     );
-    let rows = TABLE.iter().map(|r| (r.name.to_string(), r)).chain(
-        syssgi::TABLE
+    let rows: Vec<(String, &Syscall)> = TABLE
+        .iter()
+        .chain(unsupported::TABLE)
+        .map(|r| (r.name.to_string(), r))
+        .chain(
+            syssgi::TABLE
+                .iter()
+                .map(|r| (format!("syssgi({})", r.name), r)),
+        )
+        .collect();
+    let mut section = |title: &str, pick: &dyn Fn(&Support) -> Option<String>| {
+        let mut lines: Vec<(u32, String)> = rows
             .iter()
-            .map(|r| (format!("syssgi({})", r.name), r)),
-    );
-    for (name, row) in rows {
-        if let Support::Partial(note) = row.support {
-            out += &format!("- `{name}` ({}): {note}\n", row.nr);
+            .filter_map(|(name, r)| {
+                Some((
+                    r.nr,
+                    format!("- `{name}` ({}): {}\n", r.nr, pick(&r.support)?),
+                ))
+            })
+            .collect();
+        // The system calls by number, then the syssgi requests (below 1000).
+        lines.sort_by_key(|(nr, _)| (*nr < 1000, *nr));
+        if !lines.is_empty() {
+            out += &format!("\n{title}\n\n");
+            lines.iter().for_each(|(_, l)| out += l);
         }
+    };
+    section("Partly implemented:", &|s| match s {
+        Support::Partial(note) => Some(note.to_string()),
+        _ => None,
+    });
+    section(
+        "Refused on purpose, as IRIX refuses an unprivileged process:",
+        &|s| match s {
+            Support::Refused(e, note) => Some(format!("{}, {note}", e.name())),
+            _ => None,
+        },
+    );
+    section("Not implemented yet (ENOSYS):", &|s| match s {
+        Support::Missing(note) => Some(note.to_string()),
+        _ => None,
+    });
+    let unlisted: Vec<String> = crate::abi::names::CALLS
+        .iter()
+        .filter(|(nr, _)| lookup(*nr).is_none())
+        .map(|(nr, name)| format!("`{name}` ({nr})"))
+        .collect();
+    if !unlisted.is_empty() {
+        out += &format!(
+            "\nIRIX calls without a row yet (ENOSYS): {}.\n",
+            unlisted.join(", ")
+        );
     }
     out
 }
@@ -326,6 +437,10 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         },
         d => (d, args, None),
     };
+    if def.is_none() && LINUX_O32.contains(&nr) && p.syscalls_made == 0 {
+        return linux_program(k, p, nr);
+    }
+    p.syscalls_made += 1;
     let Some(def) = def else {
         let pc = p.cpu.pc();
         // IRIX's name for it, when it has one: the call exists, irix-emu
@@ -358,7 +473,20 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
     if p.wait.is_some_and(|w| w.call != def.name) {
         p.wait = None;
     }
-    let result = (def.handler)(k, p, &args);
+    let result = match (def.handler, def.support) {
+        (Some(handler), _) => handler(k, p, &args),
+        (None, Support::Refused(errno, _)) => Err(errno),
+        (None, _) => {
+            k.warn(&format!(
+                "{}: unimplemented system call {} ({}) at pc 0x{:08x}: ENOSYS",
+                p.name,
+                def.nr,
+                def.name,
+                p.cpu.pc()
+            ));
+            Err(Errno::ENOSYS)
+        }
+    };
     // A kernel copy the budget refused is the call's ENOMEM, not a user
     // access's fault: forget it, so the next fault is judged on its own.
     k.budget.take_exhausted();
@@ -434,6 +562,30 @@ pub(crate) fn interrupt(k: &mut Kernel, p: &mut Process, sig: u32) {
     write_back(p, result);
 }
 
+/// Linux's o32 system call numbers (4000 + n): no IRIX program makes one.
+const LINUX_O32: std::ops::Range<u32> = 4000..5000;
+
+/// A process whose first system call is numbered in Linux's range is a
+/// Linux MIPS program that the loader could not tell from an IRIX one
+/// (both are big-endian ELF32 MIPS with OSABI 0): it ends at once, killed
+/// by SIGSYS, with one line saying what it is and what runs it. Were it
+/// to go on, ENOSYS on every call could leave it spinning forever.
+fn linux_program(k: &mut Kernel, p: &mut Process, nr: u32) -> Next {
+    if Some(p.pid) == k.first && p.execs == 0 {
+        k.outcome = Some(crate::kernel::Outcome::LinuxProgram { nr });
+    } else {
+        k.warn(&format!(
+            "{}: a Linux MIPS (o32) program (its first system call is Linux's {nr}), \
+             not an IRIX one: run it with qemu-mips",
+            p.name
+        ));
+    }
+    Next::Exit(ExitStatus::Killed {
+        signal: crate::signals::SIGSYS,
+        core: false,
+    })
+}
+
 /// Reads the call number and up to eight arguments.
 fn read_args(p: &Process) -> (u32, Args) {
     let mut raw = [0u32; 9];
@@ -507,6 +659,24 @@ mod tests {
             for s in table {
                 assert_eq!(find(table, s.nr).map(|d| d.name), Some(s.name));
             }
+        }
+    }
+
+    #[test]
+    fn only_refused_and_missing_rows_lack_a_handler() {
+        for s in TABLE.iter().chain(unsupported::TABLE).chain(syssgi::TABLE) {
+            let answered = matches!(s.support, Support::Refused(..) | Support::Missing(_));
+            assert_eq!(s.handler.is_none(), answered, "{}", s.name);
+        }
+    }
+
+    #[test]
+    fn unsupported_rows_are_sorted_and_none_is_also_implemented() {
+        for w in unsupported::TABLE.windows(2) {
+            assert!(w[0].nr < w[1].nr, "{} before {}", w[0].name, w[1].name);
+        }
+        for s in unsupported::TABLE {
+            assert!(find(TABLE, s.nr).is_none(), "{} is in both tables", s.name);
         }
     }
 

@@ -19,7 +19,7 @@
 use std::fs::Metadata;
 use std::os::unix::fs::MetadataExt;
 
-use super::info::{GUEST_GID, GUEST_UID};
+use crate::identity::{GUEST_GID, GUEST_UID};
 use crate::Errno;
 
 /// The user running irix-emu, whose files are the guest's.

@@ -8,7 +8,7 @@ use crate::abi::flags::{sigmask::*, wait::*};
 use crate::abi::limits::{ARG_MAX, PATH_MAX};
 use crate::kernel::Kernel;
 use crate::memory::FileSource;
-use crate::process::{ExitStatus, Process, RunState};
+use crate::process::{ExitStatus, Process, RunState, WaitEvent};
 use crate::signals::{self, NSIG, SIGKILL, SIGSTOP};
 use crate::vfs::Follow;
 use crate::{image, Errno};
@@ -151,6 +151,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         current: img.brk,
     };
     p.stack_limit = img.stack_limit;
+    super::rlimit::apply_stack_limit(p)?;
     p.n32 = exe.is_n32();
     p.name = String::from_utf8_lossy(&path)
         .rsplit('/')
@@ -163,9 +164,18 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     p.signals.exec();
     p.prof.exec();
     p.execs += 1;
+    p.syscalls_made = 0;
     p.exec_path = Some(guest);
     k.reschedule_ticks(p);
     Ok(Ret::Jumped)
+}
+
+/// execv(path, argv): SVR4's exec without an environment; the new image
+/// gets an empty one.
+pub fn execv(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let mut words = *a.words();
+    words[2] = 0;
+    execve(k, p, &Args::new(words))
 }
 
 /// siginfo_t: 128 bytes (SI_MAXSZ), si_signo@0, si_code@4, si_errno@8,
@@ -197,8 +207,36 @@ fn collect(k: &mut Kernel, p: &mut Process, child: u32) {
     p.acct.child_sys_cycles += stime;
 }
 
-/// waitsys(idtype, id, info, options, rusage): SVR4 waitid. Blocks until a
-/// matching child has exited unless WNOHANG; ECHILD without such children.
+/// What waitsys found to report about a child.
+enum Report {
+    Exited(ExitStatus),
+    Changed(WaitEvent),
+}
+
+/// The first of `candidates` (pid order) with something `options` asks
+/// for: an exit (WEXITED), a stop (WSTOPPED), a continue (WCONTINUED).
+fn reportable(k: &Kernel, candidates: &[u32], options: u32) -> Option<(u32, Report)> {
+    candidates.iter().find_map(|&c| {
+        if let Some(z) = k.zombie(c) {
+            return (options & WEXITED != 0).then_some((c, Report::Exited(z.status)));
+        }
+        let event = k.procs.get(&c)?.wait_event?;
+        let wanted = match event {
+            WaitEvent::Stopped(_) => WSTOPPED,
+            WaitEvent::Continued => WCONTINUED,
+        };
+        (options & wanted != 0).then_some((c, Report::Changed(event)))
+    })
+}
+
+/// waitsys(idtype, id, info, options, rusage): SVR4 waitid, as wait(2)
+/// describes it. idtype P_PID (that child), P_PGID (the children in
+/// process group id), P_ALL. Reports an exited child (WEXITED, collecting
+/// it unless WNOWAIT), a child stopped by a signal (WSTOPPED: CLD_STOPPED
+/// with the signal) or continued by SIGCONT (WCONTINUED: CLD_CONTINUED);
+/// each stop or continue is reported once. Blocks until there is one
+/// unless WNOHANG (then 0 and a zeroed siginfo); ECHILD without such
+/// children; EINVAL for bad options or idtype.
 pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (idtype, id, info, options) = (a.word(0), a.word(1), a.ptr(2), a.word(3));
     if options & (WEXITED | WTRAPPED | WSTOPPED | WCONTINUED) == 0
@@ -206,8 +244,19 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     {
         return Err(Errno::EINVAL);
     }
+    let group_of = |c: u32| {
+        k.procs
+            .get(&c)
+            .map(|o| o.ids.pgid)
+            .or_else(|| k.zombie(c).map(|z| z.pgid))
+    };
     let candidates: Vec<_> = match idtype {
-        P_ALL | P_PGID => k.children_of(p.pid),
+        P_ALL => k.children_of(p.pid),
+        P_PGID => k
+            .children_of(p.pid)
+            .into_iter()
+            .filter(|&c| group_of(c) == Some(id))
+            .collect(),
         P_PID => k
             .children_of(p.pid)
             .into_iter()
@@ -218,8 +267,7 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if candidates.is_empty() {
         return Err(Errno::ECHILD);
     }
-    let zombie = exited_child(k, &candidates).filter(|_| options & WEXITED != 0);
-    let Some((child, status)) = zombie else {
+    let Some((child, report)) = reportable(k, &candidates, options) else {
         if options & WNOHANG != 0 {
             if info != 0 {
                 p.mem.write_bytes(info, &[0; SIGINFO_SIZE])?;
@@ -228,15 +276,23 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         }
         return Ok(Ret::Block);
     };
-    let (code, value) = match status {
-        ExitStatus::Exited(c) => (CLD_EXITED, c as u32),
-        ExitStatus::Killed {
+    let (code, value) = match report {
+        Report::Exited(ExitStatus::Exited(c)) => (CLD_EXITED, c as u32),
+        Report::Exited(ExitStatus::Killed {
             signal,
             core: false,
-        } => (CLD_KILLED, signal),
-        ExitStatus::Killed { signal, core: true } => (CLD_DUMPED, signal),
+        }) => (CLD_KILLED, signal),
+        Report::Exited(ExitStatus::Killed { signal, core: true }) => (CLD_DUMPED, signal),
+        Report::Changed(WaitEvent::Stopped(signal)) => (CLD_STOPPED, signal),
+        Report::Changed(WaitEvent::Continued) => (CLD_CONTINUED, signals::SIGCONT),
     };
-    let (utime, stime) = child_cycles(k, child);
+    let (utime, stime) = match report {
+        Report::Exited(_) => child_cycles(k, child),
+        Report::Changed(_) => k
+            .procs
+            .get(&child)
+            .map_or((0, 0), |c| (c.user_cycles(), c.acct.sys_cycles)),
+    };
     if info != 0 {
         let mut si = [0u8; SIGINFO_SIZE];
         let mut put = |off: usize, v: u32| si[off..off + 4].copy_from_slice(&v.to_be_bytes());
@@ -249,7 +305,14 @@ pub fn waitsys(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         p.mem.write_bytes(info, &si)?;
     }
     if options & WNOWAIT == 0 {
-        collect(k, p, child);
+        match report {
+            Report::Exited(_) => collect(k, p, child),
+            Report::Changed(_) => {
+                if let Some(c) = k.process_mut(child) {
+                    c.wait_event = None;
+                }
+            }
+        }
     }
     Ok(Ret::Val(0))
 }
@@ -270,21 +333,30 @@ pub fn wait(k: &mut Kernel, p: &mut Process, _a: &Args) -> SysResult {
     Ok(Ret::Pair(child, status.wait_status()))
 }
 
-/// kill(pid, sig). A run is one process group (its id is the first
-/// process's pid): pid 0, -1 and -(that id) signal every live process of
-/// the run, pid > 0 one process; any other group is ESRCH. sig 0 only
-/// checks that the target exists.
+/// kill(pid, sig), by kill(2): pid > 0 is that process; 0 every process
+/// in the caller's process group; -1 every process the caller may signal
+/// (all of the run's: they are all the guest user's); below -1 every
+/// process in group -pid. ESRCH when none is found; sig 0 only checks.
 pub fn kill(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (pid, sig) = (a.int(0), a.word(1));
     if sig >= NSIG {
         return Err(Errno::EINVAL);
     }
-    let targets: Vec<u32> = if pid > 0 {
-        vec![pid as u32]
-    } else if pid == 0 || pid == -1 || pid.unsigned_abs() == k.process_group() {
-        std::iter::once(p.pid).chain(k.live_pids()).collect()
-    } else {
-        vec![]
+    // Every live process with its group, the caller first.
+    let all: Vec<(u32, u32)> = std::iter::once((p.pid, p.ids.pgid))
+        .chain(k.procs.values().map(|o| (o.pid, o.ids.pgid)))
+        .collect();
+    let in_group = |g: u32| {
+        all.iter()
+            .filter(|&&(_, pg)| pg == g)
+            .map(|&(t, _)| t)
+            .collect()
+    };
+    let targets: Vec<u32> = match pid {
+        1.. => vec![pid as u32],
+        0 => in_group(p.ids.pgid),
+        -1 => all.iter().map(|&(t, _)| t).collect(),
+        _ => in_group(pid.unsigned_abs()),
     };
     let mut found = false;
     for t in targets {

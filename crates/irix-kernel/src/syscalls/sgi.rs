@@ -14,11 +14,13 @@ use crate::process::Process;
 use crate::Errno;
 
 /// sysmp(cmd, ...): MP_NPROCS and MP_NAPROCS (processors configured and
-/// available: 1), MP_PGSIZE (the page size). Other commands: ENOSYS.
-pub fn sysmp(_k: &mut Kernel, _p: &mut Process, a: &Args) -> SysResult {
+/// available: 1), MP_PGSIZE (the page size), MP_SCHED (schedctl, for the
+/// nice commands getpriority and setpriority use). Other commands: ENOSYS.
+pub fn sysmp(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     match a.word(0) {
         MP_NPROCS | MP_NAPROCS => Ok(Ret::Val(1)),
         MP_PGSIZE => Ok(Ret::Val(PAGE_SIZE)),
+        MP_SCHED => super::ids::schedctl(k, p, &a.shifted()),
         _ => Err(Errno::ENOSYS),
     }
 }

@@ -3,7 +3,6 @@
 //! (sigaltstack) and sending to sets of processes (sigsendset, which libc's
 //! sigsend(2) calls with an intersection against P_ALL).
 
-use super::info::{GUEST_GID, GUEST_UID};
 use super::{Args, Ret, SysResult};
 use crate::abi::flags::procset::*;
 use crate::abi::flags::wait::{P_ALL, P_PGID, P_PID};
@@ -125,21 +124,37 @@ pub fn sigaltstack(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 struct Member {
     pid: u32,
     ppid: u32,
+    pgid: u32,
+    sid: u32,
+    /// Effective user and group id.
+    uid: u32,
+    gid: u32,
 }
 
-/// Is `m` in the set (idtype, id)? The run is one process group and one
-/// session (the first process's pid), every process has the guest's user
-/// and group id and the one scheduling class, so P_UID, P_GID and P_CID
-/// match every process when the id is the caller's own. EINVAL for an
-/// unknown id type.
-fn in_set(k: &Kernel, m: &Member, idtype: u32, id: u32) -> Result<bool, Errno> {
+impl Member {
+    fn of(p: &Process) -> Self {
+        Member {
+            pid: p.pid,
+            ppid: p.ppid,
+            pgid: p.ids.pgid,
+            sid: p.ids.sid,
+            uid: p.ids.euid,
+            gid: p.ids.egid,
+        }
+    }
+}
+
+/// Is `m` in the set (idtype, id)? Every process is in the one scheduling
+/// class (P_CID). EINVAL for an unknown id type.
+fn in_set(m: &Member, idtype: u32, id: u32) -> Result<bool, Errno> {
     Ok(match idtype {
         P_PID => m.pid == id,
         P_PPID => m.ppid == id,
-        P_PGID | P_SID => id == k.process_group(),
+        P_PGID => m.pgid == id,
+        P_SID => m.sid == id,
         P_CID => id == GUEST_CID,
-        P_UID => id == GUEST_UID,
-        P_GID => id == GUEST_GID,
+        P_UID => m.uid == id,
+        P_GID => m.gid == id,
         P_ALL => true,
         _ => return Err(Errno::EINVAL),
     })
@@ -168,10 +183,11 @@ pub fn sigsendset(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         match idtype {
             P_PID => p.pid,
             P_PPID => p.ppid,
-            P_PGID | P_SID => k.process_group(),
+            P_PGID => p.ids.pgid,
+            P_SID => p.ids.sid,
             P_CID => GUEST_CID,
-            P_GID => GUEST_GID,
-            _ => GUEST_UID,
+            P_GID => p.ids.egid,
+            _ => p.ids.euid,
         }
     };
     let (lid, rid) = (own(lidtype, lid), own(ridtype, rid));
@@ -182,21 +198,11 @@ pub fn sigsendset(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if sig == SIGKILL && (explicit_pid(lidtype, lid) || explicit_pid(ridtype, rid)) {
         return Err(Errno::EPERM);
     }
-    let mut members: Vec<Member> = k
-        .procs
-        .values()
-        .map(|t| Member {
-            pid: t.pid,
-            ppid: t.ppid,
-        })
-        .collect();
-    members.push(Member {
-        pid: p.pid,
-        ppid: p.ppid,
-    });
+    let mut members: Vec<Member> = k.procs.values().map(Member::of).collect();
+    members.push(Member::of(p));
     let mut targets = Vec::new();
     for m in &members {
-        let (l, r) = (in_set(k, m, lidtype, lid)?, in_set(k, m, ridtype, rid)?);
+        let (l, r) = (in_set(m, lidtype, lid)?, in_set(m, ridtype, rid)?);
         let chosen = match op {
             POP_DIFF => l && !r,
             POP_AND => l && r,

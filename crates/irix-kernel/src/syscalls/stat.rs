@@ -180,8 +180,8 @@ pub fn open_file_stat(p: &Process, fd: u32) -> Result<Stat, Errno> {
     }
     let mut s = Stat {
         nlink: 1,
-        uid: super::info::GUEST_UID,
-        gid: super::info::GUEST_GID,
+        uid: crate::identity::GUEST_UID,
+        gid: crate::identity::GUEST_GID,
         ..Stat::default()
     };
     match &f.kind {

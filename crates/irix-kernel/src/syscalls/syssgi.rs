@@ -5,7 +5,7 @@
 
 use super::Arg::*;
 use super::Support::{Full, Partial};
-use super::{call, conf, elfmap, prof, sigwait, Args, Ret, SysResult, Syscall};
+use super::{call, conf, elfmap, ids, prof, sigwait, Args, Ret, SysResult, Syscall};
 use crate::abi::sgi::*;
 use crate::kernel::Kernel;
 use crate::process::Process;
@@ -17,10 +17,16 @@ pub static TABLE: &[Syscall] = &[
     call(SGI_SYSID,        "SGI_SYSID",        &[Ptr], sysid, Full),
     call(SGI_INVENT,       "SGI_INVENT",       &[Int, Ptr, Int], invent, Partial("the processor only: an R4000 board, CPU and FPU at --cpu-mhz")),
     call(SGI_RDNAME,       "SGI_RDNAME",       &[Int, Ptr, Int], rdname, Full),
+    call(SGI_SETSID,       "SGI_SETSID",       &[], ids::setsid, Full),
+    call(SGI_SETPGID,      "SGI_SETPGID",      &[Int, Int], ids::setpgid, Full),
     call(SGI_SYSCONF,      "SGI_SYSCONF",      &[Int], conf::sysconf, Full),
     call(SGI_PATHCONF,     "SGI_PATHCONF",     &[Hex, Int, Int], conf::pathconf, Full),
+    call(SGI_SETGROUPS,    "SGI_SETGROUPS",    &[Int, Ptr], ids::setgroups, Full),
+    call(SGI_GETGROUPS,    "SGI_GETGROUPS",    &[Int, Ptr], ids::getgroups, Full),
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
     call(SGI_SIGALTSTACK,  "SGI_SIGALTSTACK",  &[Ptr, Ptr], sigwait::sigaltstack, Full),
+    call(SGI_GETPGID,      "SGI_GETPGID",      &[Int], ids::getpgid, Full),
+    call(SGI_GETSID,       "SGI_GETSID",       &[Int], ids::getsid, Full),
     call(SGI_ELFMAP,       "SGI_ELFMAP",       &[Fd, Ptr, Int], elfmap::sgi_elfmap, Full),
     call(SGI_TOSSTSAVE,    "SGI_TOSSTSAVE",    &[], tosstsave, Full),
     call(SGI_FDHI,         "SGI_FDHI",         &[], fdhi, Full),

@@ -101,6 +101,9 @@ pub fn writev(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         data.resize(start + n, 0);
         p.mem.read_bytes(v.base, &mut data[start..])?;
     }
+    // RLIMIT_FSIZE: the write stops at the limit (SIGXFSZ and EFBIG at it).
+    let room = super::rlimit::file_size_room(p, &file.borrow(), data.len() as u32)?;
+    data.truncate(room as usize);
     let pages = k.mapped_pages(&file.borrow());
     let written = changing(pages, || file.borrow_mut().write(&data));
     match written {
@@ -176,6 +179,9 @@ pub fn pwrite(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let at = offset(a)?;
     let mut data = vec![0; n as usize];
     p.mem.read_bytes(buf, &mut data)?;
+    // RLIMIT_FSIZE, as for write(2): up to the limit, EFBIG at it.
+    let n = super::rlimit::pwrite_room(p, at, n)?;
+    data.truncate(n as usize);
     let pages = k.mapped_pages(&f);
     changing(pages, || host.write_all_at(&data, at)).map_err(|e| io_errno(&e))?;
     Ok(Ret::Val(n))
