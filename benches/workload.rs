@@ -18,10 +18,11 @@ use std::time::Duration;
 use cpu_mips::Engine;
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use irix_emu::report::{charge::function_regions, functions_of};
+use irix_emu::program::functions_of;
 use irix_kernel::files::oflag;
 use irix_kernel::profiling::{CallGraph, FunctionRange, HostProfile};
 use irix_kernel::{Kernel, KernelConfig, Outcome};
+use profile_formats::report::charge::function_regions;
 
 /// One pass of the workload (argv[1] = rounds).
 const ROUNDS: &str = "1";

@@ -69,18 +69,19 @@ pub fn decoder(data: &[u8]) {
 /// The gmon.out reader: parse; what parses encodes back to a file that
 /// parses to the same histograms, and reports without panicking.
 pub fn gmon(data: &[u8]) {
-    let Ok(file) = crate::gmon::parse_gmon(data) else {
+    let Ok(file) = profile_formats::gmon::parse_gmon(data) else {
         return;
     };
-    let again = crate::gmon::parse_gmon(&crate::gmon::encode_gmon(&file.histograms))
-        .expect("an encoded profile parses");
+    let again =
+        profile_formats::gmon::parse_gmon(&profile_formats::gmon::encode_gmon(&file.histograms))
+            .expect("an encoded profile parses");
     assert_eq!(again.histograms, file.histograms);
-    let symbols = [crate::report::Symbol {
+    let symbols = [profile_formats::report::Symbol {
         name: "f".into(),
         addr: file.histograms.first().map_or(0, |h| h.low_pc),
         size: 64,
     }];
-    let _ = crate::report::flat_profile(&file.histograms, &symbols);
+    let _ = profile_formats::report::flat_profile(&file.histograms, &symbols);
 }
 
 /// The system-call layer: the bytes as calls (see

@@ -1,9 +1,10 @@
-//! Turning the kernel's outside profile and the exact cycle counts into
-//! gmon.out histograms.
+//! Turning the kernel's measurements into profile files' data: its outside
+//! profile and the exact cycle counts into gmon.out histograms, its call
+//! tracker into the call-graph sidecar's [`CallProfile`].
 
-use irix_kernel::profiling::HostProfile;
-
-use crate::gmon::HistRecord;
+use irix_kernel::profiling::{ArcKind, CallGraph, HostProfile};
+use profile_formats::callgraph::{CallArcRecord, CallProfile, ExactCost};
+use profile_formats::gmon::HistRecord;
 
 /// One histogram per profiled text range, bins as the kernel counted them.
 pub fn sampled_histograms(hist: &HostProfile, rate_hz: u32) -> Vec<HistRecord> {
@@ -34,4 +35,34 @@ pub fn exact_histograms(
         rate_hz: cpu_hz.min(u32::MAX as u64) as u32,
         bins,
     }]
+}
+
+/// The kernel tracker's results (call [`CallGraph`]'s `finish` first:
+/// `Kernel::take_call_graph` does), arcs sorted by site and callee.
+pub fn call_profile(
+    cg: &CallGraph,
+    rate_hz: u32,
+    cpu_hz: u64,
+    exact: Vec<ExactCost>,
+) -> CallProfile {
+    let mut arcs: Vec<CallArcRecord> = cg
+        .arcs()
+        .iter()
+        .map(|(k, c)| CallArcRecord {
+            site: k.site,
+            callee: k.callee,
+            signal: c.kind == ArcKind::Signal,
+            calls: c.calls,
+            instructions: c.instructions,
+            cycles: c.cycles,
+        })
+        .collect();
+    arcs.sort_by_key(|a| (a.site, a.callee));
+    CallProfile {
+        rate_hz,
+        cpu_hz,
+        arcs,
+        stacks: cg.stacks(),
+        exact,
+    }
 }

@@ -24,7 +24,7 @@ use common::{
     emu, exit, guest, json_is_valid, repo, require_tool, run_command, Run, Scratch,
     KILLED_BY_SIGSEGV,
 };
-use irix_emu::callgraph::{read_sidecar, sidecar_path, CallProfile};
+use profile_formats::callgraph::{read_sidecar, sidecar_path, CallProfile};
 
 /// `irix-emu prof --callgraph --fast OPTIONS -o OUT PROGRAM ARGS`.
 fn prof(options: &[&str], out: &str, program: &str, args: &[&str]) -> Run {
@@ -430,8 +430,8 @@ fn forked_children_and_sproc_members_keep_stacks_of_their_own() {
 fn inclusive_cycles(p: &CallProfile, program: &str, caller: &str, callee: &str) -> u64 {
     let exe = std::fs::read(repo().join(guest(program))).expect("program");
     let exe = loader::load(program, &exe, &Default::default()).expect("loads");
-    let syms = irix_emu::report::functions_of(&exe);
-    let f = irix_emu::report::stacks::Functions::new(&syms, u64::MAX);
+    let syms = irix_emu::program::functions_of(&exe);
+    let f = profile_formats::report::stacks::Functions::new(&syms, u64::MAX);
     p.arcs
         .iter()
         .filter(|a| f.name(f.of(a.site)) == caller && f.name(f.of(a.callee)) == callee)

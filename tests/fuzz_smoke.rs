@@ -15,7 +15,7 @@ fn seed_elf() -> Vec<u8> {
 }
 
 fn seed_gmon() -> Vec<u8> {
-    irix_emu::gmon::encode_gmon(&[irix_emu::gmon::HistRecord {
+    profile_formats::gmon::encode_gmon(&[profile_formats::gmon::HistRecord {
         low_pc: 0x40_0000,
         high_pc: 0x40_0100,
         rate_hz: 100,

@@ -9,7 +9,6 @@ mod common;
 
 use std::io::Write;
 use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::gdb::{
@@ -557,6 +556,7 @@ fn info_sharedlibrary_lists_what_the_interpreter_mapped_and_breaks_in_a_library(
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn ido_5_3_cfe_breaks_in_main_and_in_libc_so_1() {
     // IDO 5.3's C front end: the kernel maps libc.so.1 (the program's
     // interpreter), which maps rld, which maps what the program needs;
@@ -566,20 +566,7 @@ fn ido_5_3_cfe_breaks_in_main_and_in_libc_so_1() {
     if !require_tool(GDB) {
         return;
     }
-    let root = match std::env::var_os("IRIX_ROOT_53") {
-        Some(r) if Path::new(&r).join("usr/lib/cfe").is_file() => PathBuf::from(r),
-        Some(r) => {
-            eprintln!(
-                "SKIP: IRIX_ROOT_53={} has no usr/lib/cfe",
-                Path::new(&r).display()
-            );
-            return;
-        }
-        None => {
-            eprintln!("SKIP: IRIX_ROOT_53 is not set (the path of an IRIX 5.3 root with IDO)");
-            return;
-        }
-    };
+    let root = test_support::roots::irix_root_53(&["usr/lib/cfe"]);
     let root_s = root.display().to_string();
     let cfe = root.join("usr/lib/cfe");
     let dir = Scratch::new("gdb-cfe");

@@ -1,7 +1,7 @@
 //! gmon.out encoding, parsing and rejection (src/gmon.rs), against the format in
 //! docs/abi.md ("gmon.out").
 
-use irix_emu::gmon::{
+use profile_formats::gmon::{
     check_histograms, encode_gmon, parse_gmon, read_gmon, write_gmon, GmonError, GmonFile,
     HistRecord, PcRange,
 };

@@ -10,7 +10,8 @@
 //!
 //! Needs `IRIX_ROOT_53`: an IRIX 5.3 root with IDO (usr/bin/cc, lib/rld,
 //! usr/lib/libc.so.1) plus usr/bin/prof, usr/lib/libprof.a and
-//! usr/lib/mcrt1.o; skips with a line when unset.
+//! usr/lib/mcrt1.o; ignored ("needs IRIX_ROOT_53") when the variable was
+//! not set at build time (test_support::roots).
 
 mod common;
 
@@ -95,28 +96,13 @@ int main(void) {
 }
 "#;
 
-fn irix_root() -> Option<PathBuf> {
-    match std::env::var_os("IRIX_ROOT_53") {
-        Some(root) => {
-            let root = PathBuf::from(root);
-            for f in [
-                "usr/bin/cc",
-                "usr/bin/prof",
-                "usr/lib/libprof.a",
-                "usr/lib/mcrt1.o",
-            ] {
-                if !root.join(f).is_file() {
-                    eprintln!("SKIP: IRIX_ROOT_53={} has no {f}", root.display());
-                    return None;
-                }
-            }
-            Some(root)
-        }
-        None => {
-            eprintln!("SKIP: IRIX_ROOT_53 is not set (an IRIX 5.3 root with IDO and prof)");
-            None
-        }
-    }
+fn irix_root() -> PathBuf {
+    test_support::roots::irix_root_53(&[
+        "usr/bin/cc",
+        "usr/bin/prof",
+        "usr/lib/libprof.a",
+        "usr/lib/mcrt1.o",
+    ])
 }
 
 /// `irix-emu CMD --root ROOT --bind DIR -E PWD=DIR -E LD_LIBRARY_PATH=DIR
@@ -200,8 +186,9 @@ fn outside_flat(stderr: &str) -> BTreeMap<String, u64> {
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn cc_p_program_writes_mon_out_that_irix_prof_lists() {
-    let Some(root) = irix_root() else { return };
+    let root = irix_root();
     let dir = Scratch::new("irix-prof");
     let prog = cc_p(&root, &dir, "hot", SOURCE);
     let r = emu("run", &root, &dir, &[&prog]);
@@ -221,7 +208,7 @@ fn cc_p_program_writes_mon_out_that_irix_prof_lists() {
 
 /// One run under `irix-emu prof` with `env`; IRIX prof reads its mon.out.
 fn differential(env: &[&str], fast: bool) {
-    let Some(root) = irix_root() else { return };
+    let root = irix_root();
     let dir = Scratch::new("irix-prof-diff");
     let prog = cc_p(&root, &dir, "hot", SOURCE);
     let gmon = dir.path().join("gmon.out").display().to_string();
@@ -257,16 +244,19 @@ fn differential(env: &[&str], fast: bool) {
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn irix_prof_of_mon_out_equals_the_outside_profile() {
     differential(&[], false);
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn prof_sampling_1_is_prof_fast_and_equals_the_fast_outside_profile() {
     differential(&["-E", "PROF_SAMPLING=1"], true);
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn prof_countsize_2_gives_the_same_listing() {
     differential(&["-E", "PROF_COUNTSIZE=2"], false);
 }
@@ -275,8 +265,9 @@ fn prof_countsize_2_gives_the_same_listing() {
 /// prof(1)'s `PID.progname`), so the program runs by its bare name; IRIX
 /// prof reads it.
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn profdir_names_the_file_progname_mon_pid() {
-    let Some(root) = irix_root() else { return };
+    let root = irix_root();
     let dir = Scratch::new("irix-profdir");
     cc_p(&root, &dir, "hot", SOURCE);
     dir.mkdir("pd");
@@ -297,8 +288,9 @@ fn profdir_names_the_file_progname_mon_pid() {
 /// with the IRIX root's usr and lib bound into it, so nothing is written
 /// into the IRIX files.
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn an_empty_profdir_writes_progname_mon_pid_at_the_root() {
-    let Some(irix) = irix_root() else { return };
+    let irix = irix_root();
     let dir = Scratch::new("irix-profdir-empty");
     cc_p(&irix, &dir, "hot", SOURCE);
     let top = dir.mkdir("top");
@@ -334,8 +326,9 @@ fn an_empty_profdir_writes_progname_mon_pid_at_the_root() {
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn a_forking_program_writes_a_file_per_process_and_prof_sums_them() {
-    let Some(root) = irix_root() else { return };
+    let root = irix_root();
     let dir = Scratch::new("irix-prof-fork");
     let prog = cc_p(&root, &dir, "forky", FORKS);
     let r = emu("run", &root, &dir, &[&prog]);
@@ -361,8 +354,9 @@ fn a_forking_program_writes_a_file_per_process_and_prof_sums_them() {
 /// prof(1): a program that sprocs writes one `progname.mon.PID` per
 /// process (parent 100, member 101), and prof sums them.
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn a_sprocing_program_writes_a_file_per_process_and_prof_sums_them() {
-    let Some(root) = irix_root() else { return };
+    let root = irix_root();
     let dir = Scratch::new("irix-prof-sproc");
     let prog = cc_p(&root, &dir, "sprocky", SPROCS);
     let r = emu("run", &root, &dir, &[&prog]);
@@ -454,12 +448,14 @@ fn exact_instructions(stderr: &str) -> BTreeMap<String, u64> {
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn pixie_counts_equal_the_exact_instruction_counts() {
-    let Some(root) = irix_root() else { return };
-    if !root.join("usr/bin/pixie").is_file() {
-        eprintln!("SKIP: IRIX_ROOT_53 has no usr/bin/pixie");
-        return;
-    }
+    let root = irix_root();
+    assert!(
+        test_support::roots::has(&root, "usr/bin/pixie"),
+        "IRIX_ROOT_53={} has no usr/bin/pixie",
+        root.display()
+    );
     let dir = Scratch::new("irix-pixie");
     dir.write("plain.c", SOURCE.as_bytes());
     let cc = root.join("usr/bin/cc").display().to_string();

@@ -5,9 +5,10 @@
 //! These tests need SGI's files, which the repository never holds: they read
 //! `IRIX_ROOT_53` and `IRIX_ROOT_71` (IRIX roots holding IDO 5.3 and 7.1:
 //! usr/bin/cc, usr/lib/{cfe,uopt,ugen,as1,ld...}, usr/lib/libc.so.1,
-//! lib/rld) and print a SKIP line when unset. The comparisons with qemu-irix
-//! (the reference IRIX user-mode emulator) need `QEMU_IRIX`, the path of its
-//! `qemu-irix` binary, and skip without it.
+//! lib/rld) and are ignored ("needs IRIX_ROOT_53") when the variable was
+//! not set at build time (test_support::roots). The comparisons with
+//! qemu-irix (the reference IRIX user-mode emulator) also need `QEMU_IRIX`,
+//! the path of its `qemu-irix` binary.
 //!
 //! - `cc -c` with the default flags, -O2, -mips2 and the N64 decompilation
 //!   flag set: the object files are byte-identical to qemu-irix's.
@@ -65,33 +66,9 @@ const FLAG_SETS: &[&[&str]] = &[
     ],
 ];
 
-/// The IRIX root in `var`, or None with a SKIP line.
-fn irix_root(var: &str) -> Option<PathBuf> {
-    match std::env::var_os(var) {
-        Some(root) if Path::new(&root).join("usr/bin/cc").is_file() => Some(PathBuf::from(root)),
-        Some(root) => {
-            eprintln!(
-                "SKIP: {var}={} has no usr/bin/cc",
-                Path::new(&root).display()
-            );
-            None
-        }
-        None => {
-            eprintln!("SKIP: {var} is not set (the path of an IRIX root with IDO)");
-            None
-        }
-    }
-}
-
-/// qemu-irix from `QEMU_IRIX`, or None with a SKIP line.
-fn qemu_irix() -> Option<PathBuf> {
-    match std::env::var_os("QEMU_IRIX") {
-        Some(q) if Path::new(&q).is_file() => Some(PathBuf::from(q)),
-        _ => {
-            eprintln!("SKIP: QEMU_IRIX is not set (the path of a qemu-irix binary)");
-            None
-        }
-    }
+/// The IRIX root in `var`, holding IDO's cc.
+fn irix_root(var: &str) -> PathBuf {
+    test_support::roots::path_from(var, &["usr/bin/cc"])
 }
 
 /// `irix-emu run --root ROOT --bind DIR ROOT/usr/bin/cc ARGS` in `dir`.
@@ -127,8 +104,8 @@ fn qemu_cc(qemu: &Path, root: &Path, dir: &Scratch, args: &[&str]) -> common::Ru
 
 /// Compiles SOURCE with each flag set under both emulators and compares.
 fn objects_match_qemu_irix(var: &str) {
-    let Some(root) = irix_root(var) else { return };
-    let Some(qemu) = qemu_irix() else { return };
+    let root = irix_root(var);
+    let qemu = test_support::roots::qemu_irix();
     let dir = Scratch::new("ido");
     dir.write("prog.c", SOURCE.as_bytes());
     for flags in FLAG_SETS {
@@ -169,23 +146,29 @@ fn objects_match_qemu_irix(var: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(all(irix_root_53, qemu_irix)),
+    ignore = "needs IRIX_ROOT_53 and QEMU_IRIX"
+)]
 fn ido_5_3_cc_c_objects_are_byte_identical_to_qemu_irix() {
     objects_match_qemu_irix("IRIX_ROOT_53");
 }
 
 #[test]
+#[cfg_attr(
+    not(all(irix_root_71, qemu_irix)),
+    ignore = "needs IRIX_ROOT_71 and QEMU_IRIX"
+)]
 fn ido_7_1_cc_c_objects_are_byte_identical_to_qemu_irix() {
     objects_match_qemu_irix("IRIX_ROOT_71");
 }
 
-#[test]
-fn ido_5_3_cc_links_a_program_that_runs_as_under_qemu_irix() {
-    let Some(root) = irix_root("IRIX_ROOT_53") else {
-        return;
-    };
-    let dir = Scratch::new("ido-link");
+/// Links SOURCE with IDO 5.3's `cc -o prog` and runs it under irix-emu
+/// with the argument "one": its output must be fib's table and the mean,
+/// its status 7.
+fn link_and_run(root: &Path, dir: &Scratch) -> (PathBuf, common::Run) {
     dir.write("prog.c", SOURCE.as_bytes());
-    let r = emu_cc(&root, &dir, &["prog.c", "-o", "prog"]);
+    let r = emu_cc(root, dir, &["prog.c", "-o", "prog"]);
     assert_eq!(r.status, Status::Code(0), "cc -o prog: {}", r.stderr);
     assert_eq!(r.stderr, "", "cc -o prog is silent");
     let prog = dir.path().join("prog");
@@ -212,7 +195,26 @@ fn ido_5_3_cc_links_a_program_that_runs_as_under_qemu_irix() {
         ours.stdout_text()
     );
     assert_eq!(ours.status, Status::Code(7));
-    let Some(qemu) = qemu_irix() else { return };
+    (prog, ours)
+}
+
+#[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
+fn ido_5_3_cc_links_a_program_that_runs() {
+    let root = irix_root("IRIX_ROOT_53");
+    link_and_run(&root, &Scratch::new("ido-link"));
+}
+
+#[test]
+#[cfg_attr(
+    not(all(irix_root_53, qemu_irix)),
+    ignore = "needs IRIX_ROOT_53 and QEMU_IRIX"
+)]
+fn ido_5_3_cc_links_a_program_that_runs_as_under_qemu_irix() {
+    let root = irix_root("IRIX_ROOT_53");
+    let dir = Scratch::new("ido-link");
+    let (prog, ours) = link_and_run(&root, &dir);
+    let qemu = test_support::roots::qemu_irix();
     let mut cmd = Command::new(qemu);
     cmd.arg("-silent")
         .arg("-L")
@@ -229,7 +231,7 @@ fn ido_5_3_cc_links_a_program_that_runs_as_under_qemu_irix() {
 /// libc's getcwd walks up through `..` with getdents, across the bind and
 /// the private /tmp, so the guest's working directory must list correctly.
 fn cc_g_records_the_guest_host_name_and_path(var: &str) {
-    let Some(root) = irix_root(var) else { return };
+    let root = irix_root(var);
     let dir = Scratch::new("ido-g");
     dir.write("prog.c", SOURCE.as_bytes());
     let r = emu_cc(&root, &dir, &["-c", "-g", "prog.c"]);
@@ -247,22 +249,23 @@ fn cc_g_records_the_guest_host_name_and_path(var: &str) {
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn ido_5_3_cc_g_records_the_guest_host_name_and_path() {
     cc_g_records_the_guest_host_name_and_path("IRIX_ROOT_53");
 }
 
 #[test]
+#[cfg_attr(not(irix_root_71), ignore = "needs IRIX_ROOT_71")]
 fn ido_7_1_cc_g_records_the_guest_host_name_and_path() {
     cc_g_records_the_guest_host_name_and_path("IRIX_ROOT_71");
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn cc_without_a_bind_cannot_see_host_files() {
     // The source file lies outside the root and nothing binds it: cc (its
     // cfe) must fail to open it, like any file outside a chroot.
-    let Some(root) = irix_root("IRIX_ROOT_53") else {
-        return;
-    };
+    let root = irix_root("IRIX_ROOT_53");
     let dir = Scratch::new("ido-nobind");
     dir.write("prog.c", SOURCE.as_bytes());
     let cc = root.join("usr/bin/cc");
@@ -329,10 +332,9 @@ int main(void) {
 "#;
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn usema_semaphores_put_an_sproc_member_to_sleep_until_released() {
-    let Some(root) = irix_root("IRIX_ROOT_53") else {
-        return;
-    };
+    let root = irix_root("IRIX_ROOT_53");
     let dir = Scratch::new("ido-usema");
     dir.write("sema.c", SEMAPHORES.as_bytes());
     let r = emu_cc(&root, &dir, &["sema.c", "-o", "sema"]);

@@ -10,7 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{flat_profile_lines, guest_program, run_emu, Scratch, Status};
-use irix_emu::monout::{parse_mon_out, MonOutError};
+use profile_formats::monout::{parse_mon_out, MonOutError};
 
 /// One segment to write: its text, counter size and scale, counts per
 /// counter index, and names.
@@ -120,7 +120,7 @@ fn program() -> Option<Program> {
     let bytes = std::fs::read(&path).unwrap();
     let exe = loader::load("workload", &bytes, &loader::LoadOptions::STATIC).unwrap();
     let text = exe.text_ranges()[0];
-    let funcs = irix_emu::report::functions_of(&exe);
+    let funcs = irix_emu::program::functions_of(&exe);
     let main = funcs.iter().find(|s| s.name == "main").unwrap().addr;
     let other = funcs
         .iter()
@@ -222,7 +222,7 @@ fn shared_object_segments_are_totalled_and_named_from_the_root() {
     let (llo, lhi) = lib_exe.text_ranges()[0];
     // Where the library ran: moved to 0x30000000 as its link address is 0.
     let at = 0x3000_0000u32;
-    let lib_funcs = irix_emu::report::functions_at(&lib_exe, at);
+    let lib_funcs = irix_emu::program::functions_at(&lib_exe, at);
     let add = lib_funcs.iter().find(|s| s.name == "greet_add").unwrap();
     let (lo, hi) = p.text;
     let file = segmented(

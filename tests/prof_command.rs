@@ -3,7 +3,7 @@
 //!
 //! Contents:
 //! 1. prof: the guest's stdout passes through untouched; gmon.out parses
-//!    with irix_emu::gmon and its samples sum to the guest's user ticks
+//!    with profile_formats::gmon and its samples sum to the guest's user ticks
 //!    (also when the guest dies by a signal or hits --max-cycles); GNU gprof
 //!    reads it and agrees; two runs write the same bytes; --fast; --granularity;
 //!    an unwritable -o.
@@ -24,7 +24,7 @@ use common::{
     emu, exit, exited, guest, json_is_valid, lines_with, require_tool, run_command, user_cycles,
     Run, Scratch, Status, KILLED_BY_SIGSEGV, USER_CYCLES_PER_TICK,
 };
-use irix_emu::gmon::{read_gmon, GmonFile};
+use profile_formats::gmon::{read_gmon, GmonFile};
 
 /// `irix-emu prof --stats OPTIONS -o OUT PROGRAM ARGS` from the repository root.
 fn prof(options: &[&str], out: &str, program: &str, args: &[&str]) -> Run {

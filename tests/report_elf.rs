@@ -10,10 +10,10 @@ use test_support::tools::require_tool;
 use test_support::Scratch;
 
 use goblin::elf::{sym::STT_FUNC, Elf};
-use irix_emu::gmon::{read_gmon, write_gmon, HistRecord};
-use irix_emu::report::{
-    code_of, find_function, flat_profile, functions_of, line_profile, render_annotate,
-    source_lines, texts_of, SourceLine, Symbol,
+use irix_emu::program::{code_of, functions_of, texts_of};
+use profile_formats::gmon::{read_gmon, write_gmon, HistRecord};
+use profile_formats::report::{
+    find_function, flat_profile, line_profile, render_annotate, source_lines, SourceLine, Symbol,
 };
 
 /// The guest program: four functions of different sizes, one of them local.

@@ -1,7 +1,7 @@
 //! The flat profile and its text forms (src/report/flat.rs, src/report/text.rs).
 
-use irix_emu::gmon::HistRecord;
-use irix_emu::report::{
+use profile_formats::gmon::HistRecord;
+use profile_formats::report::{
     flat_profile, flat_profile_with_exact, render_exact_comparison, render_text, FlatEntry, Symbol,
 };
 

@@ -1,8 +1,8 @@
 //! The other report formats: folded stacks, JSON, SVG, annotated disassembly
 //! (src/report/{folded,json,svg,annotate}.rs).
 
-use irix_emu::gmon::HistRecord;
-use irix_emu::report::{
+use profile_formats::gmon::HistRecord;
+use profile_formats::report::{
     find_function, flat_profile, flat_profile_with_exact, render_annotate, render_folded,
     render_json, render_svg, LineEntry, Symbol,
 };

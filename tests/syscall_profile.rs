@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{guest, repo_path, run_emu, user_cycles, Scratch, Status};
-use irix_emu::syscalls::{read_sidecar, SyscallProfile, FAULTS};
+use profile_formats::syscalls::{read_sidecar, SyscallProfile, FAULTS};
 
 /// `prof --syscalls --strace --stats PROGRAM` in a scratch directory: the
 /// run's stderr and the sidecar it kept.

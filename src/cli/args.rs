@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use cpu_mips::Engine;
 use irix_kernel::profiling::Personality;
 
-use crate::gdb::Listen;
+use gdb_stub::Listen;
 
 #[derive(Parser, Debug)]
 #[command(

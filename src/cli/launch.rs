@@ -5,15 +5,24 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
+use cpu_mips::Observer;
+use gdb_stub::{Debugged, GdbError, Listen, Listener};
 use irix_kernel::kernel::{Kernel, KernelConfig, Outcome, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY};
 use irix_kernel::signals;
 use irix_kernel::vfs::{Follow, Vfs};
 use irix_kernel::{Errno, SpawnError};
 use loader::{Executable, LoadOptions};
 
+use profile_formats::files::{read_bounded, InputError};
+
 use super::args::{EnvEdit, MachineArgs};
-use super::Failure;
+use super::{say, Failure};
 use crate::exit;
+
+/// The largest executable read: 512 MiB. Its segments must fit the 2 GiB
+/// user address space, and no IRIX-era program, debug information
+/// included, came near this.
+pub const MAX_PROGRAM_BYTES: u64 = 512 << 20;
 
 /// A loaded program and the kernel about to run it.
 pub struct Launched {
@@ -31,19 +40,18 @@ pub struct Launched {
 /// executable, or refused by the loader).
 pub fn load_program(program: &Path) -> Result<(Executable, Vec<u8>, String), Failure> {
     let name = program.display().to_string();
-    let bytes = crate::input::read_bounded(program, "executable", crate::input::MAX_PROGRAM_BYTES)
-        .map_err(|e| {
-            let status = if e.is_not_found() {
-                exit::NOT_FOUND
-            } else {
-                exit::NOT_RUNNABLE
-            };
-            let message = match &e {
-                crate::input::InputError::Io(io) => io_message(io),
-                other => other.to_string(),
-            };
-            Failure::new(status, format!("{name}: {message}"))
-        })?;
+    let bytes = read_bounded(program, "executable", MAX_PROGRAM_BYTES).map_err(|e| {
+        let status = if e.is_not_found() {
+            exit::NOT_FOUND
+        } else {
+            exit::NOT_RUNNABLE
+        };
+        let message = match &e {
+            InputError::Io(io) => io_message(io),
+            other => other.to_string(),
+        };
+        Failure::new(status, format!("{name}: {message}"))
+    })?;
     let exe = loader::load(&name, &bytes, &LoadOptions::PROGRAM)
         .map_err(|e| Failure::new(exit::NOT_RUNNABLE, e.to_string()))?;
     Ok((exe, bytes, name))
@@ -306,6 +314,33 @@ fn budget_too_small(name: &str, limit: u64, smallest_kib: Option<u64>) -> Failur
             "the smallest budget that starts it is --max-memory {kib}K; it may need more as it runs (the default is 1G)"
         )),
         None => failure.hint("not even the default budget (1G) starts it"),
+    }
+}
+
+/// Runs the kernel to the end: straight through, or under GDB when `gdb`
+/// names where to wait for it (saying where on stderr, and saying so when
+/// GDB detaches and the program runs on).
+pub fn run_kernel<O: Observer>(
+    kernel: &mut Kernel,
+    pid: u32,
+    obs: &mut O,
+    gdb: Option<&Listen>,
+) -> Result<Outcome, Failure> {
+    let Some(listen) = gdb else {
+        return Ok(kernel.run_observed(obs));
+    };
+    let listening = |e: std::io::Error| Failure::new(exit::EMULATOR_FAILURE, format!("--gdb: {e}"));
+    let listener = Listener::bind(listen).map_err(listening)?;
+    let at = listener.address().map_err(listening)?;
+    say(format_args!("waiting for GDB on {at} (target remote {at})"));
+    match gdb_stub::debug(kernel, pid, obs, listener) {
+        Ok(Debugged::Ended(outcome)) => Ok(outcome),
+        Ok(Debugged::Detached { finished }) => {
+            say(format_args!("GDB detached; the program runs on"));
+            Ok(finished.unwrap_or_else(|| kernel.run_observed(obs)))
+        }
+        Err(GdbError::Accept(e)) => Err(listening(e)),
+        Err(e) => Err(Failure::new(exit::EMULATOR_FAILURE, e.to_string())),
     }
 }
 

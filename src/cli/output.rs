@@ -8,13 +8,14 @@ use std::io::{self, Write};
 
 use super::args::Format;
 use super::Failure;
-use crate::callgraph::{CallArcRecord, CallProfile};
 use crate::exit;
-use crate::gmon::{CallArc, HistRecord, PcRange};
-use crate::report::callgrind::{render_callgrind, CallSite, Callgrind};
-use crate::report::graph::{render_call_graph, GraphInput};
-use crate::report::stacks::{function_costs, named_stacks, Func, Functions};
-use crate::report::{self, Symbol};
+use profile_formats::callgraph::{CallArcRecord, CallProfile};
+use profile_formats::files::write_atomically;
+use profile_formats::gmon::{CallArc, HistRecord, PcRange};
+use profile_formats::report::callgrind::{render_callgrind, CallSite, Callgrind};
+use profile_formats::report::graph::{render_call_graph, GraphInput};
+use profile_formats::report::stacks::{function_costs, named_stacks, Func, Functions};
+use profile_formats::report::{self, Symbol};
 
 /// Everything a profile report is drawn from.
 pub struct ProfileView<'a> {
@@ -299,7 +300,7 @@ pub fn write_report(
     let mut buf = Vec::new();
     render(&mut buf)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("{}: {e}", path.display())))?;
-    crate::gmon::write_atomically(path, &buf).map_err(|e| cannot_write(path, &e))
+    write_atomically(path, &buf).map_err(|e| cannot_write(path, &e))
 }
 
 /// "FILE: cannot write: REASON", status 125.

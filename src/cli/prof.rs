@@ -8,19 +8,18 @@
 
 use std::io::Write;
 
-use crate::callgraph::{self, CallProfile, ExactCost};
-use crate::profile::{exact_histograms, sampled_histograms};
+use crate::profile::{call_profile, exact_histograms, sampled_histograms};
+use crate::program;
 use cpu_mips::Observer;
 use irix_kernel::profiling::{CallGraph, FunctionRange, HostProfile};
+use profile_formats::callgraph::{self, CallProfile, ExactCost};
 
 use super::args::{split_command, Format, ProfArgs};
-use super::launch::{launch, outcome_status};
+use super::launch::{launch, outcome_status, run_kernel};
 use super::output::{cannot_write, write_report, ProfileView};
 use super::{say, Failure};
 use crate::exit;
-use crate::gdb::run_kernel;
-use crate::gmon;
-use crate::report;
+use profile_formats::{gmon, report};
 
 /// Cycles and instructions retired at each instruction of the text, for --exact.
 pub struct ExactCycles {
@@ -103,7 +102,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         ranges.iter().map(|r| r.0).min().unwrap_or(0),
         ranges.iter().map(|r| r.1).max().unwrap_or(0),
     );
-    let symbols = report::functions_of(&l.exe);
+    let symbols = program::functions_of(&l.exe);
     if tracking {
         let (regions, kept) = report::charge::function_regions(&symbols, u64::from(high));
         let functions: Vec<FunctionRange> = regions
@@ -136,7 +135,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
 
     let call = l.kernel.take_call_graph().map(|cg| {
         let costs = exact.as_ref().map(ExactCycles::costs).unwrap_or_default();
-        CallProfile::from_graph(&cg, hz, l.kernel.config.cpu_hz, costs)
+        call_profile(&cg, hz, l.kernel.config.cpu_hz, costs)
     });
     let Some(outside) = l.kernel.outside_profile() else {
         return Err(Failure::new(
@@ -159,7 +158,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         .map(|t| syscall_profile(t, l.kernel.config.cpu_hz));
     write_or_remove_syscalls(&args.output, syscalls.as_ref())?;
 
-    let texts = report::texts_of(&l.exe);
+    let texts = program::texts_of(&l.exe);
     let view = ProfileView {
         name: &l.name,
         elf: &l.bytes,
@@ -298,19 +297,19 @@ fn format_name(format: Format) -> String {
 fn syscall_profile(
     tally: &irix_kernel::profiling::SyscallTally,
     cpu_hz: u64,
-) -> crate::syscalls::SyscallProfile {
-    crate::syscalls::SyscallProfile {
+) -> profile_formats::syscalls::SyscallProfile {
+    profile_formats::syscalls::SyscallProfile {
         cpu_hz,
         processes: tally
             .processes
             .iter()
-            .map(|(&pid, p)| crate::syscalls::ProcessRows {
+            .map(|(&pid, p)| profile_formats::syscalls::ProcessRows {
                 pid,
                 name: p.name.clone(),
                 calls: p
                     .calls
                     .iter()
-                    .map(|(name, t)| crate::syscalls::CallRow {
+                    .map(|(name, t)| profile_formats::syscalls::CallRow {
                         name: name.clone(),
                         calls: t.calls,
                         errors: t.errors,
@@ -325,11 +324,11 @@ fn syscall_profile(
 /// Writes the system-call sidecar beside gmon.out, or removes a stale one.
 fn write_or_remove_syscalls(
     gmon: &std::path::Path,
-    syscalls: Option<&crate::syscalls::SyscallProfile>,
+    syscalls: Option<&profile_formats::syscalls::SyscallProfile>,
 ) -> Result<(), Failure> {
-    let path = crate::syscalls::sidecar_path(gmon);
+    let path = profile_formats::syscalls::sidecar_path(gmon);
     let result = match syscalls {
-        Some(s) => gmon::write_atomically(&path, s.encode().as_bytes()),
+        Some(s) => profile_formats::files::write_atomically(&path, s.encode().as_bytes()),
         None => match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
@@ -421,7 +420,7 @@ fn objects_of(
             let low = object.text.iter().map(|t| t.0).min().unwrap_or(0);
             let symbols = kernel
                 .host_path(&object.path)
-                .map(|host| report::object_functions(&host, low))
+                .map(|host| program::object_functions(&host, low))
                 .unwrap_or_default();
             report::ObjectSamples {
                 name: object

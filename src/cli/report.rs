@@ -15,7 +15,9 @@ use super::launch::load_program;
 use super::output::{write_report, ProfileView};
 use super::{say, Failure};
 use crate::exit;
-use crate::{callgraph, gmon, monout, report};
+use crate::program;
+use profile_formats::files::{read_bounded, InputError};
+use profile_formats::{callgraph, gmon, monout, report};
 
 fn bad_profile(message: impl std::fmt::Display) -> Failure {
     Failure::new(exit::EMULATOR_FAILURE, message.to_string())
@@ -40,23 +42,22 @@ fn read_profile(
     name: &str,
 ) -> Result<Profile, Failure> {
     // A regular file of gmon.out's size limit, whichever format it holds.
-    let bytes = crate::input::read_bounded(&args.gmon, "gmon.out", crate::input::MAX_GMON_BYTES)
-        .map_err(|e| {
-            bad_profile(gmon::GmonFileError::Read {
-                path: args.gmon.clone(),
-                source: match e {
-                    crate::input::InputError::Io(io) => io,
-                    other => std::io::Error::other(other.to_string()),
-                },
-            })
-        })?;
+    let bytes = read_bounded(&args.gmon, "gmon.out", gmon::MAX_GMON_BYTES).map_err(|e| {
+        bad_profile(gmon::GmonFileError::Read {
+            path: args.gmon.clone(),
+            source: match e {
+                InputError::Io(io) => io,
+                other => std::io::Error::other(other.to_string()),
+            },
+        })
+    })?;
     if monout::is_mon_out(&bytes) {
         let file = monout::parse_mon_out(&bytes)
             .map_err(|e| bad_profile(format!("{}: {e}", args.gmon.display())))?;
         return Ok(split_mon_out(file, exe, args.root.as_deref()));
     }
     let file = gmon::parse_gmon(&bytes).map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
-    file.check_against_texts(name, &report::texts_of(exe))
+    file.check_against_texts(name, &program::texts_of(exe))
         .map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
     let Some(rate) = file.rate_hz() else {
         return Err(bad_profile(format!(
@@ -109,7 +110,7 @@ fn split_mon_out(
         }
         let symbols = match root {
             Some(root) if !seg.path.is_empty() => {
-                report::object_functions(&root.join(seg.path.trim_start_matches('/')), h.low_pc)
+                program::object_functions(&root.join(seg.path.trim_start_matches('/')), h.low_pc)
             }
             _ => Vec::new(),
         };
@@ -136,8 +137,8 @@ fn split_mon_out(
 
 /// `report --syscalls`: the table `prof --syscalls` kept beside FILE.
 fn syscall_report(args: &ReportArgs) -> Result<u8, Failure> {
-    let path = crate::syscalls::sidecar_path(&args.gmon);
-    let profile = crate::syscalls::read_sidecar(&args.gmon)
+    let path = profile_formats::syscalls::sidecar_path(&args.gmon);
+    let profile = profile_formats::syscalls::read_sidecar(&args.gmon)
         .map_err(bad_profile)?
         .ok_or_else(|| {
             bad_profile(format!("{}: no system calls were recorded", path.display()))
@@ -215,7 +216,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         call,
     } = read_profile(args, &exe, &name)?;
     let hists = &hists;
-    let symbols = report::functions_of(&exe);
+    let symbols = program::functions_of(&exe);
     // --annotate's function is looked up before anything is printed.
     let annotated = match &args.annotate {
         Some(function) => Some(report::find_function(&symbols, function).ok_or_else(|| {
@@ -231,7 +232,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         })?),
         None => None,
     };
-    let texts = report::texts_of(&exe);
+    let texts = program::texts_of(&exe);
     let view = ProfileView {
         name: &name,
         elf: &bytes,
@@ -301,14 +302,14 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
             other => view.render(other, &mut out)?,
         }
         if args.format == Format::Text {
-            if let Some(s) =
-                crate::syscalls::read_sidecar(&args.gmon).map_err(std::io::Error::other)?
+            if let Some(s) = profile_formats::syscalls::read_sidecar(&args.gmon)
+                .map_err(std::io::Error::other)?
             {
                 s.render_text(&mut out)?;
             }
         }
         if let Some(f) = annotated {
-            let code = report::code_of(&exe, f);
+            let code = program::code_of(&exe, f);
             writeln!(out)?;
             report::render_annotate(f, &code, hists, rate, cpu_mips::disassemble, &mut out)?;
         }

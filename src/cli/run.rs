@@ -3,9 +3,8 @@
 use std::time::Instant;
 
 use super::args::{split_command, RunArgs};
-use super::launch::{launch, outcome_status};
+use super::launch::{launch, outcome_status, run_kernel};
 use super::{say, Failure};
-use crate::gdb::run_kernel;
 
 /// Runs the program; Ok(status) is the guest's (or 128+N, 124).
 pub fn run(args: &RunArgs) -> Result<u8, Failure> {

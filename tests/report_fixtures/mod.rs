@@ -3,8 +3,8 @@
 
 #![allow(dead_code)] // each test file uses what it needs
 
-use irix_emu::gmon::HistRecord;
-use irix_emu::report::{FlatEntry, Symbol};
+use profile_formats::gmon::HistRecord;
+use profile_formats::report::{FlatEntry, Symbol};
 
 /// A function symbol.
 pub fn sym(name: &str, addr: u32, size: u32) -> Symbol {

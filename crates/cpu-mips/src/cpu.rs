@@ -197,6 +197,13 @@ pub(crate) struct JitExit {
     pub block: usize,
 }
 
+/// The one way a page's decoded code goes: its instructions and blocks,
+/// and the jump-table entries of its compiled blocks.
+fn drop_decoded(pages: &mut PageStore, jit: &mut JitCache, page_no: u32) {
+    pages.invalidate(page_no);
+    jit.forget_page(page_no);
+}
+
 impl Cpu {
     /// A CPU in user mode (KSU = user), FPU usable (CU1), FR and UX set
     /// when `config.mode64`; all registers zero, PC 0.
@@ -356,10 +363,18 @@ impl Cpu {
         // Only marked pages have decoded code: the bitmap is walked a word
         // (64 pages) at a time, so unmapping a gigabyte costs little.
         let (pages, jit) = (&mut self.code_pages, &mut self.jit);
-        self.code_marks.unmark_range(first, last, |page| {
-            pages.invalidate(page);
-            jit.forget_page(page);
-        });
+        self.code_marks
+            .unmark_range(first, last, |page| drop_decoded(pages, jit, page));
+    }
+
+    /// Page `page_no` was written while it held decoded code (a store the
+    /// run loop saw, on any tier): its decoded instructions and blocks go,
+    /// and compiled code no longer chains to them. `pages` is the page
+    /// store the run loop holds.
+    pub(crate) fn drop_code_page(&mut self, pages: &mut PageStore, page_no: u32) {
+        if self.code_marks.unmark(page_no) {
+            drop_decoded(pages, &mut self.jit, page_no);
+        }
     }
 
     /// Drops every decoded instruction (exec(2), a new address space).

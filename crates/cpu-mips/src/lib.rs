@@ -8,12 +8,16 @@
 //! - `lib.rs`: this overview, [`Observer`], [`StopReason`].
 //! - `cpu`: [`Cpu`], [`CpuConfig`]: state, PC/delay-slot control, counters,
 //!   code-cache invalidation, the one exception entry point.
-//! - `run`: [`Cpu::run`] and [`Cpu::step`], the hot loop (the interpreter).
-//! - `block`, `block_run`: the block tier ([`Engine::Block`]): basic blocks
-//!   with a precomputed schedule, run as units.
-//! - `jit/`: the compiled tier ([`Engine::Jit`]): hot blocks translated to
-//!   host code with Cranelift (`emit`), the helpers it calls, its soft TLB
-//!   for direct guest-memory access, and its bounded code memory (`arena`).
+//! - `run`: [`Cpu::run`] and [`Cpu::step`]: a run enters its engine's tier.
+//! - `interp`: the interpreter ([`Engine::Interp`]), the hot loop every
+//!   other tier is held to.
+//! - `block/`: the block tier ([`Engine::Block`]): basic blocks with a
+//!   precomputed schedule (`block`), run as units (`block::run`). No unsafe
+//!   code, no Cranelift type.
+//! - `jit/`: the compiled tier ([`Engine::Jit`]): when a block is compiled
+//!   and the entry into its code (`tier`), hot blocks translated to host
+//!   code with Cranelift (`emit`), the helpers it calls, its soft TLB for
+//!   direct guest-memory access, and its bounded code memory (`arena`).
 //! - `lockstep`: [`Cpu::differences`], for differential tests of engines.
 //! - `insn`: [`Instruction`] (field accessors) and [`Reg`].
 //! - `decode`: the one decode, [`decode`] -> [`Op`], [`is_r4000_encoding`].
@@ -70,16 +74,12 @@
 //! dispatch per instruction); the per-instruction deadline check is one
 //! comparison.
 //!
-//! Measured: the criterion benchmark `benches/interp.rs` (a 5-instruction
-//! integer loop, 5,000,002 instructions per run, timing model on, `O = ()`),
-//! `cargo bench -p cpu-mips --bench interp -- --warm-up-time 2
-//! --measurement-time 6`, on this project's 2-core machine with nothing else
-//! running: 336 million guest instructions per second (criterion's mean
-//! thrpt; 327-347 interval), with the release profile's codegen-units = 1
-//! and thin LTO (297 M/s without them). Under a load average of 4-5 from
-//! other builds the same loop measured 142-146 M/s. The compiled C
-//! workload through the whole kernel is measured by the root package's
-//! `benches/workload.rs` (171 M/s; see the README).
+//! Measured by the criterion benchmark `benches/interp.rs` (a 5-instruction
+//! integer loop, timing model on, `O = ()`, on each engine):
+//! `cargo bench -p cpu-mips --bench interp`. The compiled C workload
+//! through the whole kernel is the root package's `benches/workload.rs`.
+//! The figures of a given machine are in the README's Performance section,
+//! not here: a number in a doc comment is not re-measured.
 //!
 //! # Deliberately not implemented
 //! - Kernel mode, the TLB, caches and their miss penalties (no public fixed
@@ -96,7 +96,6 @@
 
 mod access;
 mod block;
-mod block_run;
 mod code_cache;
 pub mod cp0;
 mod cpu;
@@ -106,6 +105,7 @@ mod exception;
 mod exec;
 pub mod fpu;
 mod insn;
+mod interp;
 mod jit;
 mod lockstep;
 mod memory;

@@ -24,7 +24,7 @@
 //! the next block when that one is compiled and chaining is allowed.
 //! Anything else returns to the caller with the state of just before the
 //! instruction that stopped it (and the block's address in
-//! `Cpu::jit_exit`), and the caller applies the timing (see `block_run`).
+//! `Cpu::jit_exit`), and the caller applies the timing (see `block::run`).
 //! The result (see `super::status`) says how the block ended: at its end,
 //! at a branch-likely that nullified its delay slot, at an instruction that
 //! faulted (which had no effect), or just after a store into decoded code,
@@ -406,7 +406,7 @@ impl Emitter<'_, '_> {
         self.b.ins().iconst(I32, v as i64)
     }
 
-    // --- the timing (see `block_run::exec_block`) ---
+    // --- the timing (see `block::run`, `exec_block`) ---
     /// Leaves with INTERPRET unless the block may run as a unit (see
     /// `Block::holds`) from the cycle its first instruction issues at when
     /// the clock reads `now` (`Block::start`), which it returns.

@@ -2,7 +2,8 @@
 //!
 //! Contents: [`JitCache`] (the CPU's compiler and code memory, created on
 //! first use), [`JitFn`] (a compiled block), `status` (what a compiled block
-//! and the helpers return), and the files `emit` (block -> Cranelift IR),
+//! and the helpers return), and the files `tier` (when a block is compiled,
+//! and the unsafe entry into its code), `emit` (block -> Cranelift IR),
 //! `helpers` (what compiled code calls), `tlb` (direct access to guest
 //! memory) and `arena` (code memory).
 //!
@@ -29,6 +30,9 @@
 mod arena;
 mod emit;
 mod helpers;
+#[cfg(test)]
+mod listing;
+mod tier;
 mod tlb;
 
 use cranelift_codegen::control::ControlPlane;
@@ -285,17 +289,27 @@ impl Jit {
         Some(jit)
     }
 
-    /// Compiles the function `emit` builds into `self.ctx.func` with
-    /// signature `sig`, and installs it: the address of its code.
+    /// Builds the function `emit` writes into `self.ctx.func`, with
+    /// signature `sig`.
+    fn build(
+        &mut self,
+        sig: Signature,
+        emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
+    ) {
+        let ptr = self.isa.pointer_type();
+        self.ctx.clear();
+        self.ctx.func.signature = sig;
+        emit(&mut self.ctx.func, &mut self.fctx, ptr);
+    }
+
+    /// Compiles the function `emit` builds (see [`Jit::build`]) and
+    /// installs it: the address of its code.
     fn finish(
         &mut self,
         sig: Signature,
         emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
     ) -> Option<usize> {
-        let ptr = self.isa.pointer_type();
-        self.ctx.clear();
-        self.ctx.func.signature = sig;
-        emit(&mut self.ctx.func, &mut self.fctx, ptr);
+        self.build(sig, emit);
         let code = self
             .ctx
             .compile(&*self.isa, &mut ControlPlane::default())
@@ -309,9 +323,23 @@ impl Jit {
     }
 
     fn compile(&mut self, block: &Block, pc: u32, status: u32) -> Option<JitFn> {
+        let (sig, emit) = self.block_function(block, pc, status);
+        self.finish(sig, emit).map(JitFn)
+    }
+
+    /// The signature and the IR builder of `block`'s function.
+    fn block_function<'b>(
+        &self,
+        block: &'b Block,
+        pc: u32,
+        status: u32,
+    ) -> (
+        Signature,
+        impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type) + 'b,
+    ) {
         let sig = emit::block_signature(CallConv::Tail, self.isa.pointer_type());
         let (helpers, jump, fma) = (self.helpers, self.jump.as_ptr() as usize, self.fma);
-        let code = self.finish(sig, |f, fctx, ptr| {
+        let emit = move |f: &mut Function, fctx: &mut FunctionBuilderContext, ptr: Type| {
             f.name = UserFuncName::user(0, pc);
             let setting = emit::Setting {
                 helpers: &helpers,
@@ -320,8 +348,8 @@ impl Jit {
                 fma,
             };
             emit::translate(f, fctx, block, pc, setting, ptr);
-        })?;
-        Some(JitFn(code))
+        };
+        (sig, emit)
     }
 }
 

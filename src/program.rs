@@ -1,15 +1,16 @@
-//! What the reports need from the loader's [`loader::Executable`].
+//! What the reports need from the loader's [`loader::Executable`]: the
+//! loader's symbols and segments as [`profile_formats`] types.
 //!
 //! Contents
 //! - [`functions_of`]: the text symbols as report [`Symbol`]s.
 //! - [`texts_of`]: the executable segments as ranges, for
-//!   [`crate::gmon::GmonFile::check_against_texts`].
+//!   [`GmonFile::check_against_texts`](profile_formats::gmon::GmonFile::check_against_texts).
 //! - [`code_of`]: a function's instruction words, for `--annotate`.
 
 use loader::Executable;
 
-use crate::gmon::PcRange;
-use crate::report::Symbol;
+use profile_formats::gmon::PcRange;
+use profile_formats::report::Symbol;
 
 /// Functions and text labels (STT_FUNC, and STT_NOTYPE in executable
 /// sections); objects are left out, since no PC is ever inside one.

@@ -14,7 +14,6 @@
 //!   [`line_profile`], [`render_lines_text`]).
 //! - [`objects`]: samples in shared objects, `function@object` names and
 //!   per-object totals ([`profile_with_objects`], [`render_object_totals`]).
-//! - [`program`]: symbols, text ranges and code from the loader's Executable.
 //! - Call graphs (`prof --callgraph`): [`stacks`] (PCs to functions, costs
 //!   from real stacks), [`graph`] (gprof -q style text), [`flame`] (flame
 //!   graph SVG), [`callgrind`], [`pprof`] (profile.proto, gzipped) and
@@ -36,7 +35,6 @@ pub mod json;
 pub mod lines;
 pub mod objects;
 pub mod pprof;
-pub mod program;
 pub mod speedscope;
 pub mod stacks;
 pub mod svg;
@@ -50,7 +48,6 @@ pub use lines::{line_profile, render_lines_text, source_lines, LineEntry, Source
 pub use objects::{
     object_totals, profile_with_objects, render_object_totals, ObjectSamples, ObjectTotal,
 };
-pub use program::{code_of, functions_at, functions_of, object_functions, texts_of};
 pub use svg::render_svg;
 pub use text::{render_exact_comparison, render_text};
 

@@ -1,4 +1,4 @@
-//! The call-graph side of a profile (`prof --callgraph`): what the kernel's
+//! The call-graph side of a profile (`prof --callgraph`): what a call
 //! tracker measured, and the sidecar file that carries it from `prof` to
 //! `report`.
 //!
@@ -30,9 +30,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use irix_kernel::profiling::{ArcKind, CallGraph};
 use thiserror::Error;
 
+use crate::files::write_atomically;
 use crate::gmon::{self, CallArc};
 
 /// First line of a sidecar.
@@ -86,31 +86,6 @@ pub enum SidecarError {
 }
 
 impl CallProfile {
-    /// The kernel tracker's results (call [`CallGraph`]'s `finish` first:
-    /// `Kernel::take_call_graph` does).
-    pub fn from_graph(cg: &CallGraph, rate_hz: u32, cpu_hz: u64, exact: Vec<ExactCost>) -> Self {
-        let mut arcs: Vec<CallArcRecord> = cg
-            .arcs()
-            .iter()
-            .map(|(k, c)| CallArcRecord {
-                site: k.site,
-                callee: k.callee,
-                signal: c.kind == ArcKind::Signal,
-                calls: c.calls,
-                instructions: c.instructions,
-                cycles: c.cycles,
-            })
-            .collect();
-        arcs.sort_by_key(|a| (a.site, a.callee));
-        CallProfile {
-            rate_hz,
-            cpu_hz,
-            arcs,
-            stacks: cg.stacks(),
-            exact,
-        }
-    }
-
     /// The call arcs as gmon.out records: from the call instruction to the
     /// callee's entry, with exact counts. Signal deliveries are left out (no
     /// instruction called the trampoline; gprof lists it as spontaneous).
@@ -248,7 +223,7 @@ pub fn sidecar_path(gmon: &Path) -> PathBuf {
 
 /// Writes the sidecar atomically.
 pub fn write_sidecar(path: &Path, p: &CallProfile) -> std::io::Result<()> {
-    gmon::write_atomically(path, p.encode().as_bytes())
+    write_atomically(path, p.encode().as_bytes())
 }
 
 /// Reads the sidecar beside `gmon`: `Ok(None)` when there is none.

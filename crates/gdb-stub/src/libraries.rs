@@ -20,8 +20,6 @@ use std::fmt::Write;
 
 use irix_kernel::memory::MappedObject;
 
-use crate::report::svg::xml_escape;
-
 /// The library list document for `objects`.
 pub fn library_list(objects: &[MappedObject]) -> String {
     let mut xml = String::from("<library-list version=\"1.0\">");
@@ -34,6 +32,24 @@ pub fn library_list(objects: &[MappedObject]) -> String {
     }
     xml.push_str("</library-list>");
     xml
+}
+
+/// `s` as XML attribute text.
+fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Characters XML 1.0 forbids: shown as U+FFFD.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

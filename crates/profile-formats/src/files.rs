@@ -1,22 +1,12 @@
-//! Reading an input file (PROGRAM, a gmon.out) with a bound: only a regular
-//! file, and only up to a size no real one could exceed, so a FIFO, a
-//! device such as /dev/zero or a runaway file never blocks irix-emu or
-//! fills the host's memory.
+//! Profile files on the host: reading an input with a bound
+//! ([`read_bounded`]) and writing an output atomically ([`write_atomically`]).
 
-use std::fs::File;
-use std::io::{self, Read};
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
-
-/// The largest executable read: 512 MiB. Its segments must fit the 2 GiB
-/// user address space, and no IRIX-era program, debug information
-/// included, came near this.
-pub const MAX_PROGRAM_BYTES: u64 = 512 << 20;
-/// The largest gmon.out read: 256 MiB, 2 bytes per bin at one bin per
-/// 4-byte instruction, i.e. a histogram of 512 MiB of text.
-pub const MAX_GMON_BYTES: u64 = 256 << 20;
 
 /// Why an input file was not read.
 #[derive(Debug, Error)]
@@ -96,6 +86,50 @@ pub fn read_bounded(path: &Path, what: &'static str, limit: u64) -> Result<Vec<u
         });
     }
     Ok(bytes)
+}
+
+/// Writes `bytes` to `path` atomically: a new temporary file in the same
+/// directory, synced and renamed over `path`; on failure it is removed and
+/// `path` is untouched.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let (tmp_path, mut file) = create_temp_beside(path)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| {
+            drop(file);
+            fs::rename(&tmp_path, path)
+        });
+    if let Err(e) = written {
+        // Best effort: the write already failed, and that is the error to report.
+        let _ = fs::remove_file(&tmp_path);
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// Create `.NAME.PID.N.tmp` next to `path`, never reusing an existing file.
+pub(crate) fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
+        .to_string_lossy()
+        .into_owned();
+    let pid = std::process::id();
+    let mut last_err = None;
+    for n in 0..100u32 {
+        let tmp = path.with_file_name(format!(".{name}.{pid}.{n}.tmp"));
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last_err = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last_err.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
 #[cfg(test)]

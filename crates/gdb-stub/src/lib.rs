@@ -1,5 +1,5 @@
 //! A GDB remote-protocol stub: `irix-emu run --gdb PORT` (and `prof
-//! --gdb`) waits for GDB before the first instruction and lets it debug
+//! --gdb`) waits for GDB before the first instruction ([`debug`]) and lets it debug
 //! the first process and the processes it forks, speaking GDB's remote
 //! protocol (the multiprocess dialect: fork and exec events, one process
 //! detached or killed while the session goes on).
@@ -26,8 +26,9 @@
 //!
 //! Stopping costs no virtual time: the kernel's clock advances only with
 //! the instructions the guest retires, so a debugged run's profile is the
-//! undebugged run's. A connection that breaks or closes ends the run with
-//! one line and status 125.
+//! undebugged run's. A connection that breaks or closes ends the session
+//! with [`GdbError::ConnectionLost`]; the stub prints nothing itself (the
+//! command line says where it waits, and that GDB detached).
 
 mod arch;
 mod conn;
@@ -45,27 +46,42 @@ mod target;
 use cpu_mips::Observer;
 use irix_kernel::process::Pid;
 use irix_kernel::{signals, Kernel, Outcome};
+use thiserror::Error;
 
-pub use conn::Listen;
-
-use crate::cli::{say, Failure};
-use crate::exit;
+pub use conn::{Listen, Listener};
 use session::{End, Session};
 use stop::DebugState;
 
-/// Runs the kernel to the end: under GDB when `gdb` names where to wait
-/// for it, else straight through.
-pub fn run_kernel<O: Observer>(
+/// Why a debugging session failed.
+#[derive(Debug, Error)]
+pub enum GdbError {
+    /// GDB never got on: the wait for its connection failed.
+    #[error("{0}")]
+    Accept(std::io::Error),
+    /// The connection broke or closed in the middle of the session.
+    #[error("GDB connection lost: {0}")]
+    ConnectionLost(std::io::Error),
+}
+
+/// How a debugging session ended.
+#[derive(Debug)]
+pub enum Debugged {
+    /// The program ran to its end (or GDB killed it) under GDB.
+    Ended(Outcome),
+    /// GDB detached: the caller runs the program on (unobserved by GDB)
+    /// unless it had already `finished`.
+    Detached { finished: Option<Outcome> },
+}
+
+/// Waits on `listener` for GDB, then serves it until the program ends, GDB
+/// kills it or GDB detaches. The kernel runs only when GDB resumes it.
+pub fn debug<O: Observer>(
     kernel: &mut Kernel,
     pid: Pid,
     obs: &mut O,
-    gdb: Option<&Listen>,
-) -> Result<Outcome, Failure> {
-    let Some(listen) = gdb else {
-        return Ok(kernel.run_observed(obs));
-    };
-    let mut conn = conn::accept(listen)
-        .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("--gdb: {e}")))?;
+    listener: Listener,
+) -> Result<Debugged, GdbError> {
+    let mut conn = listener.accept().map_err(GdbError::Accept)?;
     let mut state = DebugState::new(pid);
     let history = history::start(kernel, &mut state);
     let mut session = Session {
@@ -79,20 +95,17 @@ pub fn run_kernel<O: Observer>(
     };
     let ended = session.serve(&mut conn);
     let finished = session.finished.take();
-    match ended {
-        Ok(End::Killed) => Ok(Outcome::Killed {
+    match ended.map_err(GdbError::ConnectionLost)? {
+        End::Killed => Ok(Debugged::Ended(Outcome::Killed {
             signal: signals::SIGKILL,
             fault: None,
-        }),
-        Ok(end) => {
-            if end == End::Detached {
-                say(format_args!("GDB detached; the program runs on"));
-            }
-            Ok(finished.unwrap_or_else(|| session.kernel.run_observed(session.obs)))
+        })),
+        End::Detached => Ok(Debugged::Detached { finished }),
+        // The last debugged process ended; the run may go on.
+        End::Exited => {
+            Ok(Debugged::Ended(finished.unwrap_or_else(|| {
+                session.kernel.run_observed(session.obs)
+            })))
         }
-        Err(e) => Err(Failure::new(
-            exit::EMULATOR_FAILURE,
-            format!("GDB connection lost: {e}"),
-        )),
     }
 }

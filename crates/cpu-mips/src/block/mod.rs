@@ -14,13 +14,15 @@
 //! whether the assumption holds; when it does, the block's cycles, retired
 //! count and scoreboard are exactly what the per-instruction path would
 //! have produced, and they are applied in one step. When it does not, the
-//! run loop interprets the block instead (`block_run`).
+//! run loop interprets the block instead (`block::run`).
 //!
 //! One kind of late register does not spoil the schedule: one the first
 //! instruction reads (a load's result read at the top of the next block,
 //! the usual case). The first instruction then stalls until it is ready,
 //! and from there on the block runs exactly as if it had been entered at
 //! that cycle, so the schedule holds from [`Block::start`].
+
+pub(crate) mod run;
 
 use crate::code_cache::{Entry, Page, PAGE_SHIFT, PAGE_WORDS};
 use crate::decode::{decode_for_mode, Op};

@@ -2,10 +2,14 @@
 //! the per-instruction loop of `run` as the fallback.
 //!
 //! Contents: `Cpu::run_blocks`, `Cpu::exec_block` (a block's instructions
-//! one by one in `run_body`, or its compiled code in `exec_compiled`; the
-//! timing in `finish_block`), the two ways a block stops early
-//! (`block_fault`, `block_stopped_after`), and when a hot block is compiled
-//! (`compile`, see `jit`).
+//! one by one in `run_body`, or its compiled code through the compiled
+//! tier, `jit::tier`; the timing in `finish_block`), and the two ways a
+//! block stops early (`block_fault`, `block_stopped_after`).
+//!
+//! The compiled tier is reached through four calls only, none unsafe and
+//! none naming a Cranelift type: `start_compiled_tier` (each run),
+//! `count_run` (which compiles a hot block), `run_compiled` (a block that
+//! has code) and the cache's bound and flush (`JitCache::full`, `flush`).
 //!
 //! A block runs as a unit when the CPU is not in a delay slot, its static
 //! schedule holds (every incoming register ready by its first reader, the
@@ -33,17 +37,16 @@
 
 use crate::block::{Block, MAX_LEN};
 use crate::code_cache::{Page, PageStore, NO_BLOCK, PAGE_SHIFT, PAGE_WORDS};
-use crate::cpu::{Cpu, Engine};
+use crate::cpu::Cpu;
 use crate::decode::Op;
 use crate::exec::USER_TOP;
 use crate::insn::Reg;
-use crate::jit::{status, Helpers, JitFn};
 use crate::pipeline::{Fault, Flow};
 use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
 use crate::{Memory, Observer, StopReason, Transfer};
 
 /// How a block's instructions ended, before its timing is applied.
-enum Body {
+pub(crate) enum Body {
     /// All of them ran.
     Done,
     /// Instruction `i`, a branch-likely not taken, nullified its slot.
@@ -57,7 +60,7 @@ enum Body {
 /// Tells `obs` of the transfer `op` (at `site`) made to `target`, if it is
 /// a call, return or jump; `sp` is $sp just after it executed.
 #[inline(always)]
-fn report_transfer<O: Observer>(obs: &mut O, op: &Op, site: u32, target: u32, sp: u32) {
+pub(crate) fn report_transfer<O: Observer>(obs: &mut O, op: &Op, site: u32, target: u32, sp: u32) {
     if let Some(kind) = Transfer::kind_of(op) {
         obs.transfer(Transfer {
             kind,
@@ -69,7 +72,7 @@ fn report_transfer<O: Observer>(obs: &mut O, op: &Op, site: u32, target: u32, sp
 }
 
 /// How one block run ended.
-enum BlockEnd {
+pub(crate) enum BlockEnd {
     /// It ran to its end.
     Done,
     /// Its schedule does not hold now: interpret it instead.
@@ -94,19 +97,14 @@ impl Cpu {
         obs: &mut O,
         deadline: u64,
     ) -> StopReason {
-        let helpers = Helpers::of::<M>();
-        self.jit_chain = !O::BLOCKS && !O::TRANSFERS;
-        if !self.jit.serves(&helpers) {
-            // Compiled for another memory type: start again.
-            self.flush_blocks(pages);
-        }
+        self.start_compiled_tier::<M, O>(pages);
         loop {
             if self.cycles >= deadline {
                 return StopReason::Deadline;
             }
             let pc = self.pc;
             if !self.in_delay_slot && pc & 3 == 0 && (pc as u64) < USER_TOP {
-                match self.run_page_blocks(pages, mem, obs, deadline, &helpers) {
+                match self.run_page_blocks(pages, mem, obs, deadline) {
                     BlockEnd::Done => continue,
                     BlockEnd::Interpret => {}
                     BlockEnd::Fault(f) => {
@@ -114,10 +112,7 @@ impl Cpu {
                         return StopReason::Exception(e);
                     }
                     BlockEnd::CodeWritten(page_no) => {
-                        if self.code_marks.unmark(page_no) {
-                            pages.invalidate(page_no);
-                            self.jit.forget_page(page_no);
-                        }
+                        self.drop_code_page(pages, page_no);
                         continue;
                     }
                 }
@@ -138,7 +133,6 @@ impl Cpu {
         mem: &mut M,
         obs: &mut O,
         deadline: u64,
-        helpers: &Helpers,
     ) -> BlockEnd {
         if self.cache_full() {
             self.flush_blocks(pages);
@@ -154,12 +148,7 @@ impl Cpu {
             let Some(block) = &mut page.blocks[idx] else {
                 return BlockEnd::Interpret;
             };
-            if block.compiled.is_none() && self.config.engine == Engine::Jit {
-                block.runs = block.runs.saturating_add(1);
-                if block.runs == self.config.compile_after.max(1) {
-                    self.compile(block, helpers);
-                }
-            }
+            self.count_run::<M>(block);
             match self.exec_block(block, mem, obs, deadline) {
                 BlockEnd::Done => {}
                 end => return end,
@@ -216,20 +205,10 @@ impl Cpu {
 
     /// Drops every block and all compiled code (which only blocks refer
     /// to): the caches' eviction.
-    fn flush_blocks(&mut self, pages: &mut PageStore) {
+    pub(crate) fn flush_blocks(&mut self, pages: &mut PageStore) {
         pages.drop_blocks();
         self.jit.flush();
         self.block_cache_used = 0;
-    }
-
-    /// Compiles `block`, which starts at the PC (see `jit`). A block that
-    /// cannot be compiled runs on the block tier.
-    #[cold]
-    #[inline(never)]
-    fn compile(&mut self, block: &mut Block, helpers: &Helpers) {
-        let limit = self.config.jit_cache_bytes;
-        let status = self.cp0.status;
-        block.compiled = self.jit.compile(block, self.pc, status, helpers, limit);
     }
 
     /// Runs `b`, which starts at the PC, as one unit if its schedule holds:
@@ -243,8 +222,8 @@ impl Cpu {
         obs: &mut O,
         deadline: u64,
     ) -> BlockEnd {
-        if let Some(f) = b.compiled {
-            return self.exec_compiled(f, b, mem, obs, deadline);
+        if b.compiled.is_some() {
+            return self.run_compiled(b, mem, obs, deadline);
         }
         let entry = b.start(&self.scoreboard, self.cycles);
         if !b.holds(&self.scoreboard, entry, deadline) {
@@ -289,91 +268,13 @@ impl Cpu {
         (Body::Done, taken)
     }
 
-    /// Runs the compiled code `f` of `b`, which starts at the PC: the same
-    /// as the rest of [`Cpu::exec_block`] does. The compiled code checks
-    /// the schedule and, when the block runs to its end, applies its timing
-    /// itself and may chain to the next compiled block (when `jit_chain`
-    /// allows); an early end, of `b` or of a block it chained to, is
-    /// finished here.
-    #[inline(always)]
-    fn exec_compiled<M: Memory, O: Observer>(
-        &mut self,
-        f: JitFn,
-        b: &Block,
-        mem: &mut M,
-        obs: &mut O,
-        deadline: u64,
-    ) -> BlockEnd {
-        let Some(enter) = self.jit.entry() else {
-            return BlockEnd::Interpret;
-        };
-        let (entry, pc0) = (self.cycles, self.pc);
-        // SAFETY: `f` was compiled for memory of type `M` (`run_blocks`
-        // flushes compiled code when `M` changes), and its code, like that
-        // of every block it may chain to, lives until the blocks are
-        // dropped, which never happens during the call. Compiled code
-        // reaches the CPU and the memory only through these pointers.
-        let word = unsafe { enter(self as *mut Cpu, (mem as *mut M).cast(), deadline, f.0) };
-        let (i, kind, was_taken) = status::decode(word);
-        match kind {
-            status::INTERPRET => return BlockEnd::Interpret,
-            status::NEXT => {
-                if !self.jit_chain {
-                    // Not chained: `b` ran to its end.
-                    let n = b.insns.len();
-                    if O::TRANSFERS && was_taken {
-                        let site = pc0.wrapping_add(4 * (n as u32 - 2));
-                        let (target, sp) = (self.pc, self.jit_exit.sp);
-                        report_transfer(obs, &b.insns[n - 2].op, site, target, sp);
-                    }
-                    obs.retire_block(pc0, n as u64, self.cycles - entry);
-                }
-                return BlockEnd::Done;
-            }
-            _ => {}
-        }
-        // SAFETY: the block that ended early left its address; it is alive
-        // (blocks are dropped only by the run loop, between calls).
-        let b: &Block = unsafe { &*(self.jit_exit.block as *const Block) };
-        let pc0 = self.pc;
-        let entry = b.start(&self.scoreboard, self.cycles);
-        let n = b.insns.len();
-        let taken = was_taken.then_some(self.jit_exit.target);
-        if O::TRANSFERS {
-            if let Some(target) = taken {
-                let site = pc0.wrapping_add(4 * (n as u32 - 2));
-                report_transfer(obs, &b.insns[n - 2].op, site, target, self.jit_exit.sp);
-            }
-        }
-        let body = match kind {
-            status::SKIP => Body::Skip(i),
-            status::CODE_WRITTEN => Body::CodeWritten(i),
-            _ => Body::Fault(i, self.fault_again(b, pc0, i, mem)),
-        };
-        self.finish_block(b, entry, pc0, body, taken, obs)
-    }
-
-    /// The fault instruction `i` of `b` raised in compiled code. A faulting
-    /// instruction changes nothing, so running it again from the same
-    /// state raises the same fault, built by the one implementation.
-    #[cold]
-    fn fault_again<M: Memory>(&mut self, b: &Block, pc0: u32, i: usize, mem: &mut M) -> Fault {
-        let pc = pc0.wrapping_add(4 * i as u32);
-        match self.execute(b.insns[i].op, pc, mem) {
-            Err(f) => f,
-            Ok(flow) => {
-                unreachable!("compiled code faulted at {pc:#x}, the interpreter did not ({flow:?})")
-            }
-        }
-    }
-
     /// Applies the timing of `b`, whose first instruction issued at cycle
     /// `entry` (see [`Block::start`]), after its body ended as `body`
     /// (`taken`: its branch target once taken). The observer is charged
     /// from the clock before the block, a first instruction's stall
     /// included.
     #[inline(always)]
-    fn finish_block<O: Observer>(
+    pub(crate) fn finish_block<O: Observer>(
         &mut self,
         b: &Block,
         entry: u64,

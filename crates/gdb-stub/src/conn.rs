@@ -234,39 +234,54 @@ impl Conn {
     }
 }
 
-/// Binds, says where on stderr, and waits for GDB to connect.
-pub fn accept(listen: &Listen) -> io::Result<Conn> {
-    match listen {
-        Listen::Tcp(addr) => {
-            let l = TcpListener::bind(addr)?;
-            crate::cli::say(format_args!(
-                "waiting for GDB on {} (target remote {})",
-                l.local_addr()?,
-                l.local_addr()?
-            ));
-            let (stream, _) = l.accept()?;
-            let _ = stream.set_nodelay(true);
-            Ok(Conn::new(Stream::Tcp(stream)))
-        }
-        Listen::Unix(path) => {
-            // A stale socket from an earlier run is replaced; any other
-            // file is left alone (bind then fails).
-            if std::fs::metadata(path).is_ok_and(|m| {
-                use std::os::unix::fs::FileTypeExt;
-                m.file_type().is_socket()
-            }) {
-                let _ = std::fs::remove_file(path);
+/// A bound `--gdb` address, GDB not yet connected.
+pub enum Listener {
+    Tcp(TcpListener),
+    Unix(UnixListener, PathBuf),
+}
+
+impl Listener {
+    /// Binds where `listen` says. A stale Unix socket from an earlier run is
+    /// replaced; any other file is left alone (binding then fails).
+    pub fn bind(listen: &Listen) -> io::Result<Listener> {
+        match listen {
+            Listen::Tcp(addr) => Ok(Listener::Tcp(TcpListener::bind(addr)?)),
+            Listen::Unix(path) => {
+                if std::fs::metadata(path).is_ok_and(|m| {
+                    use std::os::unix::fs::FileTypeExt;
+                    m.file_type().is_socket()
+                }) {
+                    let _ = std::fs::remove_file(path);
+                }
+                Ok(Listener::Unix(UnixListener::bind(path)?, path.clone()))
             }
-            let l = UnixListener::bind(path)?;
-            crate::cli::say(format_args!(
-                "waiting for GDB on {} (target remote {})",
-                path.display(),
-                path.display()
-            ));
-            let accepted = l.accept();
-            let _ = std::fs::remove_file(path);
-            let (stream, _) = accepted?;
-            Ok(Conn::new(Stream::Unix(stream)))
+        }
+    }
+
+    /// Where GDB should connect, as `target remote` takes it (the port the
+    /// system chose when `--gdb` asked for port 0).
+    pub fn address(&self) -> io::Result<String> {
+        match self {
+            Listener::Tcp(l) => Ok(l.local_addr()?.to_string()),
+            Listener::Unix(_, path) => Ok(path.display().to_string()),
+        }
+    }
+
+    /// Waits for GDB to connect. A Unix socket's file is removed once GDB
+    /// is on (or the wait failed).
+    pub fn accept(self) -> io::Result<Conn> {
+        match self {
+            Listener::Tcp(l) => {
+                let (stream, _) = l.accept()?;
+                let _ = stream.set_nodelay(true);
+                Ok(Conn::new(Stream::Tcp(stream)))
+            }
+            Listener::Unix(l, path) => {
+                let accepted = l.accept();
+                let _ = std::fs::remove_file(&path);
+                let (stream, _) = accepted?;
+                Ok(Conn::new(Stream::Unix(stream)))
+            }
         }
     }
 }

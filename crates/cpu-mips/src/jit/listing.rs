@@ -1,0 +1,253 @@
+//! Golden files of the code the compiled tier generates: for a few blocks
+//! that each exercise one optimisation, the Cranelift IR `emit` builds and
+//! the count of host instructions Cranelift makes of it, compared with
+//! `tests/golden/jit/NAME.clif` (the IR) and `NAME.ARCH.count`. An
+//! optimisation that silently disappears changes one of them and fails
+//! here; `IRIX_EMU_BLESS=1` rewrites them for review.
+//!
+//! The blocks:
+//! - `load_use_stall`: a load whose result the next instruction reads (the
+//!   stall is in the static schedule, no run-time check).
+//! - `self_loop`: a block that branches to its own start (a loop inside its
+//!   function, registers kept in variables, see `emit::self_loop`).
+//! - `inline_fp`: double-precision ADD and MUL inline (no call of
+//!   `execute`), with the FR/CU1 check at the entry.
+//! - `store_own_page`: a store into the block's own page (the code-page
+//!   check and the CODE_WRITTEN exit).
+//! - `chained_exit`: a jump to another block (the tail call through the
+//!   jump table).
+//!
+//! The addresses the IR holds (the jump table, the block, its decoded ops)
+//! differ from run to run; they are printed as names, and the helpers'
+//! are fixed stand-ins.
+
+use std::path::PathBuf;
+
+use cranelift_codegen::control::ControlPlane;
+
+use super::{Helpers, Jit};
+use crate::block::Block;
+use crate::code_cache::PageStore;
+use crate::cp0::status;
+use crate::{MemFault, Memory};
+
+/// Where the blocks' code starts.
+const CODE: u32 = 0x0040_0000;
+
+/// Helper addresses for the listing: fixed, so the IR is the same on every
+/// run (the code is compiled, never run).
+const FAKE_HELPERS: Helpers = Helpers {
+    exec: 0x7f00_0000_1000,
+    load8: 0x7f00_0000_2000,
+    load16: 0x7f00_0000_3000,
+    load32: 0x7f00_0000_4000,
+    load64: 0x7f00_0000_5000,
+    store8: 0x7f00_0000_6000,
+    store16: 0x7f00_0000_7000,
+    store32: 0x7f00_0000_8000,
+    store64: 0x7f00_0000_9000,
+};
+
+/// Code words at [`CODE`], fetchable; nothing else is mapped.
+struct Code(Vec<u32>);
+
+impl Memory for Code {
+    fn load8(&mut self, _: u32) -> Result<u8, MemFault> {
+        Err(MemFault::Unmapped)
+    }
+    fn load16(&mut self, _: u32) -> Result<u16, MemFault> {
+        Err(MemFault::Unmapped)
+    }
+    fn load32(&mut self, _: u32) -> Result<u32, MemFault> {
+        Err(MemFault::Unmapped)
+    }
+    fn load64(&mut self, _: u32) -> Result<u64, MemFault> {
+        Err(MemFault::Unmapped)
+    }
+    fn store8(&mut self, _: u32, _: u8) -> Result<(), MemFault> {
+        Err(MemFault::Unmapped)
+    }
+    fn store16(&mut self, _: u32, _: u16) -> Result<(), MemFault> {
+        Err(MemFault::Unmapped)
+    }
+    fn store32(&mut self, _: u32, _: u32) -> Result<(), MemFault> {
+        Err(MemFault::Unmapped)
+    }
+    fn store64(&mut self, _: u32, _: u64) -> Result<(), MemFault> {
+        Err(MemFault::Unmapped)
+    }
+    fn fetch32(&mut self, addr: u32) -> Result<u32, MemFault> {
+        let i = addr.wrapping_sub(CODE) as usize / 4;
+        self.0.get(i).copied().ok_or(MemFault::Unmapped)
+    }
+}
+
+// Encodings (R4000 manual, appendix A), each with its assembly.
+const fn itype(op: u32, rs: u32, rt: u32, imm: u16) -> u32 {
+    op << 26 | rs << 21 | rt << 16 | imm as u32
+}
+const fn special(funct: u32, rs: u32, rt: u32, rd: u32) -> u32 {
+    rs << 21 | rt << 16 | rd << 11 | funct
+}
+/// A COP1 arithmetic op in format D (17).
+const fn fp_d(funct: u32, fd: u32, fs: u32, ft: u32) -> u32 {
+    0x11 << 26 | 17 << 21 | ft << 16 | fs << 11 | fd << 6 | funct
+}
+const NOP: u32 = 0;
+const A0: u32 = 4;
+const T0: u32 = 8;
+const T1: u32 = 9;
+const T2: u32 = 10;
+
+/// The block at [`CODE`] of `words`, built as the block tier builds it.
+fn block_of(words: &[u32]) -> Block {
+    let mut mem = Code(words.to_vec());
+    let mut pages = PageStore::default();
+    let page = pages.page(CODE >> crate::code_cache::PAGE_SHIFT);
+    Block::build(page, CODE, &mut mem, false).expect("a block")
+}
+
+/// The IR of `block`'s function, with its addresses named, and the number
+/// of host instructions it compiles to.
+fn listing(block: &Block) -> Option<(String, usize)> {
+    let mut jit = Jit::new(FAKE_HELPERS, 1 << 20)?;
+    let (sig, emit) = jit.block_function(block, CODE, status::CU1 | status::FR);
+    jit.build(sig, emit);
+    let mut names = vec![
+        (jit.jump.as_ptr() as u64, "{jump_table}".to_string()),
+        (block as *const Block as u64, "{block}".to_string()),
+    ];
+    // A call of `execute` passes the instruction's decoded op.
+    for (i, insn) in block.insns.iter().enumerate() {
+        names.push((&insn.op as *const _ as u64, format!("{{op {i}}}")));
+    }
+    let ir = name_addresses(&jit.ctx.func.display().to_string(), &names);
+    jit.ctx.set_disasm(true);
+    let code = jit
+        .ctx
+        .compile(&*jit.isa, &mut ControlPlane::default())
+        .ok()?;
+    let vcode = code.vcode.clone().unwrap_or_default();
+    let insns = vcode
+        .lines()
+        .filter(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
+        .count();
+    Some((ir, insns))
+}
+
+/// `text` with each hexadecimal number equal to one of `names`' addresses
+/// replaced by its name.
+fn name_addresses(text: &str, names: &[(u64, String)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("0x") {
+        out.push_str(&rest[..at]);
+        let digits = rest[at + 2..]
+            .find(|c: char| !(c.is_ascii_hexdigit() || c == '_'))
+            .map_or(rest.len() - at - 2, |n| n);
+        let token = &rest[at..at + 2 + digits];
+        let value = u64::from_str_radix(&token[2..].replace('_', ""), 16).ok();
+        match names.iter().find(|(a, _)| Some(*a) == value) {
+            Some((_, name)) => out.push_str(name),
+            None => out.push_str(token),
+        }
+        rest = &rest[at + 2 + digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/jit")
+}
+
+/// Checks `words`' block against `NAME.clif` and `NAME.ARCH.count`.
+fn check(name: &str, words: &[u32]) {
+    let block = block_of(words);
+    let Some((ir, insns)) = listing(&block) else {
+        // Cranelift has no backend for this host: the compiled tier is off.
+        eprintln!("no compiled tier on this host: {name} not checked");
+        return;
+    };
+    let dir = golden_dir();
+    test_support::golden::check(&dir.join(format!("{name}.clif")), &ir);
+    let arch = std::env::consts::ARCH;
+    test_support::golden::check(
+        &dir.join(format!("{name}.{arch}.count")),
+        &format!("host instructions: {insns}\n"),
+    );
+}
+
+#[test]
+fn a_load_use_stall_is_in_the_static_schedule() {
+    check(
+        "load_use_stall",
+        &[
+            itype(0x23, A0, T0, 0),    // lw    t0, 0(a0)
+            special(0x21, T0, T0, T1), // addu  t1, t0, t0
+            itype(0x2b, A0, T1, 4),    // sw    t1, 4(a0)
+            special(0x08, 31, 0, 0),   // jr    ra
+            NOP,                       // nop
+        ],
+    );
+}
+
+#[test]
+fn a_block_that_branches_to_itself_loops_inside_its_function() {
+    check(
+        "self_loop",
+        &[
+            itype(0x09, T0, T0, 0xffff), // addiu t0, t0, -1
+            special(0x21, T1, T0, T1),   // addu  t1, t1, t0
+            itype(0x05, T0, 0, 0xfffd),  // bne   t0, zero, (start)
+            NOP,                         // nop
+        ],
+    );
+}
+
+#[test]
+fn double_precision_arithmetic_is_inline() {
+    check(
+        "inline_fp",
+        &[
+            fp_d(0x00, 0, 2, 4),     // add.d $f0, $f2, $f4
+            fp_d(0x02, 6, 0, 2),     // mul.d $f6, $f0, $f2
+            special(0x08, 31, 0, 0), // jr    ra
+            NOP,                     // nop
+        ],
+    );
+}
+
+#[test]
+fn a_store_into_the_blocks_own_page_ends_it_as_code_written() {
+    check(
+        "store_own_page",
+        &[
+            itype(0x0f, 0, A0, 0x0040),  // lui   a0, 0x0040
+            itype(0x2b, A0, T2, 0x0010), // sw    t2, 16(a0)
+            special(0x08, 31, 0, 0),     // jr    ra
+            NOP,                         // nop
+        ],
+    );
+}
+
+#[test]
+fn a_jump_to_another_block_chains_by_a_tail_call() {
+    check(
+        "chained_exit",
+        &[
+            special(0x21, T0, T1, T2), // addu  t2, t0, t1
+            0x0810_0040,               // j     0x400100
+            NOP,                       // nop
+        ],
+    );
+}
+
+#[test]
+fn addresses_are_named_whatever_their_digit_grouping() {
+    let names = [(0x5555_aaaa_0000, "{jump_table}".to_string())];
+    assert_eq!(
+        name_addresses("v1 = iconst.i64 0x5555_aaaa_0000 ; 0x10", &names),
+        "v1 = iconst.i64 {jump_table} ; 0x10"
+    );
+}

@@ -1,0 +1,136 @@
+//! The compiled tier's side of the run loop: when a block is compiled (its
+//! policy), and the one unsafe entry into compiled code.
+//!
+//! Contents: `Cpu::start_compiled_tier` (each run on the block tier),
+//! `Cpu::count_run` (a block that has run `CpuConfig::compile_after` times
+//! as a block is compiled), `Cpu::run_compiled` (a block's compiled code,
+//! the early ends finished by the block tier's `finish_block`) and
+//! `Cpu::fault_again`.
+//!
+//! The block tier calls only these; everything unsafe about running
+//! generated code is here and in the code memory (`arena`).
+
+use crate::block::run::{report_transfer, BlockEnd, Body};
+use crate::block::Block;
+use crate::code_cache::PageStore;
+use crate::cpu::{Cpu, Engine};
+use crate::jit::{status, Helpers};
+use crate::pipeline::Fault;
+use crate::{Memory, Observer};
+
+impl Cpu {
+    /// Readies the compiled tier for a run with memory of type `M` and
+    /// observer `O`: the soft TLB starts empty (direct access holds for one
+    /// run, see `Memory::direct_page`), blocks chain only for an observer
+    /// that needs neither blocks nor transfers, and code compiled for
+    /// another memory type is dropped with every block.
+    pub(crate) fn start_compiled_tier<M: Memory, O: Observer>(&mut self, pages: &mut PageStore) {
+        if self.config.engine == Engine::Jit {
+            self.tlb.clear();
+        }
+        self.jit_chain = !O::BLOCKS && !O::TRANSFERS;
+        if !self.jit.serves(&Helpers::of::<M>()) {
+            self.flush_blocks(pages);
+        }
+    }
+
+    /// Counts a run of `block`, which starts at the PC, as a block; on the
+    /// compiled tier the run that makes it hot compiles it. A block that
+    /// cannot be compiled runs on the block tier.
+    #[inline(always)]
+    pub(crate) fn count_run<M: Memory>(&mut self, block: &mut Block) {
+        if block.compiled.is_none() && self.config.engine == Engine::Jit {
+            block.runs = block.runs.saturating_add(1);
+            if block.runs == self.config.compile_after.max(1) {
+                self.compile::<M>(block);
+            }
+        }
+    }
+
+    /// Compiles `block`, which starts at the PC, for memory of type `M`.
+    #[cold]
+    #[inline(never)]
+    fn compile<M: Memory>(&mut self, block: &mut Block) {
+        let limit = self.config.jit_cache_bytes;
+        let status = self.cp0.status;
+        let helpers = Helpers::of::<M>();
+        block.compiled = self.jit.compile(block, self.pc, status, &helpers, limit);
+    }
+
+    /// Runs the compiled code of `b`, which starts at the PC: the same as
+    /// the block tier's `exec_block` does with its instructions. The compiled code checks
+    /// the schedule and, when the block runs to its end, applies its timing
+    /// itself and may chain to the next compiled block (when `jit_chain`
+    /// allows); an early end, of `b` or of a block it chained to, is
+    /// finished here.
+    #[inline(always)]
+    pub(crate) fn run_compiled<M: Memory, O: Observer>(
+        &mut self,
+        b: &Block,
+        mem: &mut M,
+        obs: &mut O,
+        deadline: u64,
+    ) -> BlockEnd {
+        let (Some(f), Some(enter)) = (b.compiled, self.jit.entry()) else {
+            return BlockEnd::Interpret;
+        };
+        let (entry, pc0) = (self.cycles, self.pc);
+        // SAFETY: `f` was compiled for memory of type `M` (`run_blocks`
+        // flushes compiled code when `M` changes), and its code, like that
+        // of every block it may chain to, lives until the blocks are
+        // dropped, which never happens during the call. Compiled code
+        // reaches the CPU and the memory only through these pointers.
+        let word = unsafe { enter(self as *mut Cpu, (mem as *mut M).cast(), deadline, f.0) };
+        let (i, kind, was_taken) = status::decode(word);
+        match kind {
+            status::INTERPRET => return BlockEnd::Interpret,
+            status::NEXT => {
+                if !self.jit_chain {
+                    // Not chained: `b` ran to its end.
+                    let n = b.insns.len();
+                    if O::TRANSFERS && was_taken {
+                        let site = pc0.wrapping_add(4 * (n as u32 - 2));
+                        let (target, sp) = (self.pc, self.jit_exit.sp);
+                        report_transfer(obs, &b.insns[n - 2].op, site, target, sp);
+                    }
+                    obs.retire_block(pc0, n as u64, self.cycles - entry);
+                }
+                return BlockEnd::Done;
+            }
+            _ => {}
+        }
+        // SAFETY: the block that ended early left its address; it is alive
+        // (blocks are dropped only by the run loop, between calls).
+        let b: &Block = unsafe { &*(self.jit_exit.block as *const Block) };
+        let pc0 = self.pc;
+        let entry = b.start(&self.scoreboard, self.cycles);
+        let n = b.insns.len();
+        let taken = was_taken.then_some(self.jit_exit.target);
+        if O::TRANSFERS {
+            if let Some(target) = taken {
+                let site = pc0.wrapping_add(4 * (n as u32 - 2));
+                report_transfer(obs, &b.insns[n - 2].op, site, target, self.jit_exit.sp);
+            }
+        }
+        let body = match kind {
+            status::SKIP => Body::Skip(i),
+            status::CODE_WRITTEN => Body::CodeWritten(i),
+            _ => Body::Fault(i, self.fault_again(b, pc0, i, mem)),
+        };
+        self.finish_block(b, entry, pc0, body, taken, obs)
+    }
+
+    /// The fault instruction `i` of `b` raised in compiled code. A faulting
+    /// instruction changes nothing, so running it again from the same
+    /// state raises the same fault, built by the one implementation.
+    #[cold]
+    fn fault_again<M: Memory>(&mut self, b: &Block, pc0: u32, i: usize, mem: &mut M) -> Fault {
+        let pc = pc0.wrapping_add(4 * i as u32);
+        match self.execute(b.insns[i].op, pc, mem) {
+            Err(f) => f,
+            Ok(flow) => {
+                unreachable!("compiled code faulted at {pc:#x}, the interpreter did not ({flow:?})")
+            }
+        }
+    }
+}
