@@ -1,6 +1,6 @@
 //! The bodies of the fuzz targets (fuzz/, run with cargo-fuzz) as plain
 //! functions of a byte string, so that the stable proptest smoke test
-//! (tests/fuzz_smoke.rs) runs exactly the same code on every CI run. Each
+//! (tests/all/fuzz_smoke.rs) runs exactly the same code on every CI run. Each
 //! must return, without panicking, for every input.
 
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! cargo fuzz run loader: the body is irix_emu::fuzzing::loader (also run by
-//! tests/fuzz_smoke.rs on stable).
+//! tests/all/fuzz_smoke.rs on stable).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

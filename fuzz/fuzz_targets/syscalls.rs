@@ -1,5 +1,5 @@
 //! cargo fuzz run syscalls: the body is irix_emu::fuzzing::syscalls (also
-//! run by tests/fuzz_smoke.rs on stable), in a scratch root per input.
+//! run by tests/all/fuzz_smoke.rs on stable), in a scratch root per input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -22,7 +22,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run an IRIX program: irix-emu run [OPTIONS] PROGRAM [ARGS...]
+    /// Run an IRIX program: irix-emu run \[OPTIONS\] PROGRAM \[ARGS...\]
     Run(RunArgs),
     /// Run a program with the kernel profiling it from outside; write gmon.out.
     Prof(ProfArgs),

@@ -63,7 +63,7 @@ pub const ODK_REGINFO: u8 = 1;
 /// supplement, "Special section indexes").
 pub const SHN_MIPS_TEXT: u16 = 0xff01;
 
-/// Size of Elf32_RegInfo: ri_gprmask, ri_cprmask[4], ri_gp_value.
+/// Size of Elf32_RegInfo: ri_gprmask, `ri_cprmask[4]`, ri_gp_value.
 pub const REGINFO_SIZE: usize = 24;
 /// Offset of ri_gp_value in Elf32_RegInfo.
 pub const REGINFO_GP_OFFSET: usize = 20;

@@ -42,7 +42,7 @@ const SCALE_ONE: u64 = 0x1_0000;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MonSegment {
     /// The object's full path as the program saw it ("/usr/lib/libc.so.1";
-    /// for the program, its argv[0]). Empty in the single-segment layout.
+    /// for the program, its `argv[0]`). Empty in the single-segment layout.
     pub path: String,
     /// Its short name ("libc.so.1", the program's name).
     pub name: String,
@@ -57,7 +57,7 @@ pub struct MonOut {
     pub rate_hz: u32,
     /// Bytes per counter in the file (2 or 4).
     pub count_size: u32,
-    /// The program's name as recorded (argv[0]); empty if none.
+    /// The program's name as recorded (`argv[0]`); empty if none.
     pub program: String,
     /// The pid that wrote it (0 in the single-segment layout).
     pub pid: u32,

@@ -168,8 +168,8 @@ impl Symbol {
 /// segments and symbols.
 #[derive(Debug, Clone)]
 pub struct Elf {
-    /// e_ident[EI_CLASS], [EI_DATA] (byte order of every header field),
-    /// [EI_VERSION], [EI_OSABI].
+    /// `e_ident[EI_CLASS]`, `[EI_DATA]` (byte order of every header field),
+    /// `[EI_VERSION]`, `[EI_OSABI]`.
     pub class: u8,
     pub data: u8,
     pub ident_version: u8,

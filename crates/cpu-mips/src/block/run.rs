@@ -41,6 +41,7 @@ use crate::cpu::Cpu;
 use crate::decode::Op;
 use crate::exec::USER_TOP;
 use crate::insn::Reg;
+use crate::jit::Helpers;
 use crate::pipeline::{Fault, Flow};
 use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
 use crate::{Memory, Observer, StopReason, Transfer};
@@ -97,14 +98,14 @@ impl Cpu {
         obs: &mut O,
         deadline: u64,
     ) -> StopReason {
-        self.start_compiled_tier::<M, O>(pages);
+        let helpers = self.start_compiled_tier::<M, O>(pages);
         loop {
             if self.cycles >= deadline {
                 return StopReason::Deadline;
             }
             let pc = self.pc;
             if !self.in_delay_slot && pc & 3 == 0 && (pc as u64) < USER_TOP {
-                match self.run_page_blocks(pages, mem, obs, deadline) {
+                match self.run_page_blocks(pages, mem, obs, deadline, &helpers) {
                     BlockEnd::Done => continue,
                     BlockEnd::Interpret => {}
                     BlockEnd::Fault(f) => {
@@ -133,6 +134,7 @@ impl Cpu {
         mem: &mut M,
         obs: &mut O,
         deadline: u64,
+        helpers: &Helpers,
     ) -> BlockEnd {
         if self.cache_full() {
             self.flush_blocks(pages);
@@ -148,7 +150,7 @@ impl Cpu {
             let Some(block) = &mut page.blocks[idx] else {
                 return BlockEnd::Interpret;
             };
-            self.count_run::<M>(block);
+            self.count_run(block, helpers);
             match self.exec_block(block, mem, obs, deadline) {
                 BlockEnd::Done => {}
                 end => return end,

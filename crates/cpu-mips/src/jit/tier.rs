@@ -24,37 +24,49 @@ impl Cpu {
     /// run, see `Memory::direct_page`), blocks chain only for an observer
     /// that needs neither blocks nor transfers, and code compiled for
     /// another memory type is dropped with every block.
-    pub(crate) fn start_compiled_tier<M: Memory, O: Observer>(&mut self, pages: &mut PageStore) {
+    ///
+    /// Returns the helpers for `M`, which the run compiles with. They are
+    /// taken once, here: Rust does not promise that two casts of the same
+    /// generic function to a pointer give the same address (each codegen
+    /// site may have its own copy), so helpers taken again at each compile
+    /// could differ from the ones the cache serves, and the next run would
+    /// drop every block as compiled for another memory type.
+    pub(crate) fn start_compiled_tier<M: Memory, O: Observer>(
+        &mut self,
+        pages: &mut PageStore,
+    ) -> Helpers {
         if self.config.engine == Engine::Jit {
             self.tlb.clear();
         }
         self.jit_chain = !O::BLOCKS && !O::TRANSFERS;
-        if !self.jit.serves(&Helpers::of::<M>()) {
+        let helpers = Helpers::of::<M>();
+        if !self.jit.serves(&helpers) {
             self.flush_blocks(pages);
         }
+        helpers
     }
 
     /// Counts a run of `block`, which starts at the PC, as a block; on the
     /// compiled tier the run that makes it hot compiles it. A block that
     /// cannot be compiled runs on the block tier.
     #[inline(always)]
-    pub(crate) fn count_run<M: Memory>(&mut self, block: &mut Block) {
+    pub(crate) fn count_run(&mut self, block: &mut Block, helpers: &Helpers) {
         if block.compiled.is_none() && self.config.engine == Engine::Jit {
             block.runs = block.runs.saturating_add(1);
             if block.runs == self.config.compile_after.max(1) {
-                self.compile::<M>(block);
+                self.compile(block, helpers);
             }
         }
     }
 
-    /// Compiles `block`, which starts at the PC, for memory of type `M`.
+    /// Compiles `block`, which starts at the PC, with the run's `helpers`
+    /// (see [`Cpu::start_compiled_tier`]).
     #[cold]
     #[inline(never)]
-    fn compile<M: Memory>(&mut self, block: &mut Block) {
+    fn compile(&mut self, block: &mut Block, helpers: &Helpers) {
         let limit = self.config.jit_cache_bytes;
         let status = self.cp0.status;
-        let helpers = Helpers::of::<M>();
-        block.compiled = self.jit.compile(block, self.pc, status, &helpers, limit);
+        block.compiled = self.jit.compile(block, self.pc, status, helpers, limit);
     }
 
     /// Runs the compiled code of `b`, which starts at the PC: the same as

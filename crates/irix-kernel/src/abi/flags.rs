@@ -34,7 +34,7 @@ pub mod fcntl {
     pub const F_WRLCK: i16 = 2;
     pub const F_UNLCK: i16 = 3;
     /// The o32 `struct flock`: l_type (short) @0, l_whence (short) @2,
-    /// l_start @4, l_len @8, l_sysid @12, l_pid @16, l_pad[4] @20 (the
+    /// l_start @4, l_len @8, l_sysid @12, l_pid @16, `l_pad[4]` @20 (the
     /// SVR4 MIPS ABI layout; the same numbers as SVR4's commands).
     pub const FLOCK_SIZE: usize = 36;
 }

@@ -38,7 +38,7 @@ pub struct ProfState {
 impl ProfState {
     /// sprofil(2): `syssgi(SGI_SPROFIL, profp, profcnt, tvp, flags)`. Returns 0,
     /// or the first error in the order E2BIG, EFAULT, EINVAL, EACCES (see
-    /// [`sprofil`](super::sprofil)); on error nothing changes.
+    /// [`sprofil`]); on error nothing changes.
     #[allow(clippy::too_many_arguments)]
     pub fn sprofil(
         &mut self,
@@ -58,7 +58,7 @@ impl ProfState {
         Ok(0)
     }
 
-    /// profil(2) under personality `p` (see [`profil`](super::profil)): 0, or
+    /// profil(2) under personality `p` (see [`profil`]): 0, or
     /// Darwin's EFAULT (profiling then ends) and AIX's array-form errors.
     #[allow(clippy::too_many_arguments)]
     pub fn profil(

@@ -8,7 +8,7 @@ use super::{
 /// Encode histograms as gmon.out bytes. A histogram whose largest bin exceeds
 /// 65,535 becomes several records with the same range, record `k` carrying
 /// `min(65535, count - 65535*k)` per bin, which gprof sums back. Same input,
-/// same bytes. Does not validate: [`write_gmon`] does (see [`check_histograms`]).
+/// same bytes. Does not validate: [`write_gmon`](super::write_gmon) does (see [`check_histograms`](super::check_histograms)).
 pub fn encode_gmon(hists: &[HistRecord]) -> Vec<u8> {
     encode_gmon_with_arcs(hists, &[])
 }

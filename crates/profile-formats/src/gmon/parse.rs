@@ -66,7 +66,7 @@ impl<'a> Reader<'a> {
 
 /// Parse gmon.out bytes. Rejects a foreign file (bad magic), another version,
 /// truncation anywhere, unknown tags, and histograms gprof would refuse
-/// (see [`check_histograms`]); identical ranges are summed.
+/// (see [`check_histograms`](super::check_histograms)); identical ranges are summed.
 pub fn parse_gmon(bytes: &[u8]) -> Result<GmonFile, GmonError> {
     let magic_len = bytes.len().min(4);
     if bytes[..magic_len] != GMON_MAGIC[..magic_len] {

@@ -17,7 +17,8 @@
 //! - Call graphs (`prof --callgraph`): [`stacks`] (PCs to functions, costs
 //!   from real stacks), [`graph`] (gprof -q style text), [`flame`] (flame
 //!   graph SVG), [`callgrind`], [`pprof`] (profile.proto, gzipped) and
-//!   [`speedscope`] (JSON); [`build`] assembles them from a profile.
+//!   [`speedscope`] (JSON); the command line's `ProfileView` assembles them
+//!   from a profile.
 //!
 //! Seconds are samples / rate_hz throughout (the histogram's rate). A bin that
 //! straddles two functions is split between them in proportion to the bytes it

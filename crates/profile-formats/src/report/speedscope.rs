@@ -1,4 +1,4 @@
-//! Speedscope's file format (https://www.speedscope.app/file-format-schema.json):
+//! Speedscope's file format (<https://www.speedscope.app/file-format-schema.json>):
 //! one "sampled" profile, a sample per distinct real stack, weighted in
 //! nanoseconds (samples x 10^9 / rate).
 //!

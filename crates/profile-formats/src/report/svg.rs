@@ -11,7 +11,7 @@
 //! bins than pixel columns, neighbouring bins are summed into one column.
 //! Every function with samples gets a shaded band; the busiest ones (as
 //! many as fit without overlapping) are labelled above the plot, vertically. Each bar
-//! and band carries a <title> tooltip with its addresses and count.
+//! and band carries a `<title>` tooltip with its addresses and count.
 
 use std::io::{self, Write};
 

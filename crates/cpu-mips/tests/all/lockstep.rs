@@ -1,0 +1,671 @@
+//! The lockstep differential: the block and compiled tiers against the
+//! interpreter on random programs. Both run the same program from the same state with the
+//! same deadlines, in steps of a few to a few hundred cycles; after every
+//! step the stop, every register, the FPU, CP0, the PC and delay-slot
+//! state, LLbit, the cycle and retired counts, the scoreboard and all of
+//! memory must be identical.
+//!
+//! The programs loop (so that blocks get built and run), branch forward in
+//! every way the R4000 can (likely forms, and-link forms, FP conditions),
+//! load and store (some misaligned: address errors inside blocks), divide,
+//! multiply, trap, overflow, compute in floating point, and store into
+//! their own code (self-modifying code must drop translated blocks).
+
+use crate::testmem;
+
+use cpu_mips::{Cpu, CpuConfig, Engine, StopReason, DEFAULT_BLOCK_CACHE_INSNS};
+use proptest::prelude::*;
+use test_support::mips::{self, funct, itype, jtype, opcode, regimm, regimm_code, special, Gpr};
+use testmem::{TestMem, CODE, DATA};
+
+/// The tiers held to the interpreter.
+const TIERS: [Engine; 2] = [Engine::Block, Engine::Jit];
+
+/// One generated instruction: a kind and raw operand material.
+type Gen = (u8, u8, u8, u8, u16);
+
+/// Registers the body may write: $at..$t7 (never $s0/$s1, the bases, or
+/// $t9, the loop counter).
+fn dst(n: u8) -> Gpr {
+    Gpr::new(1 + n as u32 % 15)
+}
+/// Registers the body may read: the writable ones, $zero and the bases.
+fn src(n: u8) -> Gpr {
+    Gpr::new(n as u32 % 18)
+}
+
+fn cop1(fmt: u32, ft: u32, fs: u32, fd: u32, func: u32) -> u32 {
+    0x11 << 26 | fmt << 21 | (ft & 31) << 16 | (fs & 31) << 11 | (fd & 31) << 6 | func
+}
+
+/// The word for generated instruction `g` at body index `i` of `len`.
+fn encode((kind, a, b, c, imm): Gen, i: usize, len: usize) -> u32 {
+    // A forward branch offset that stays within the body or lands on the
+    // loop's end.
+    let fwd = 1 + (imm as usize % (len - i)) as u16;
+    let base = if c % 4 == 0 { mips::S1 } else { mips::S0 };
+    // Data offsets within the mapped pages, aligned three times in four.
+    let off = |align: u16| -> i16 {
+        let o = imm % 8000;
+        (if c % 4 == 3 { o } else { o & !(align - 1) }) as i16
+    };
+    match kind % 40 {
+        0 => special(funct::ADDU, src(a), src(b), dst(c), 0),
+        1 => special(funct::SUBU, src(a), src(b), dst(c), 0),
+        2 => special(
+            [funct::AND, funct::OR, funct::XOR, funct::NOR][imm as usize % 4],
+            src(a),
+            src(b),
+            dst(c),
+            0,
+        ),
+        3 => special(
+            [funct::SLT, funct::SLTU][imm as usize % 2],
+            src(a),
+            src(b),
+            dst(c),
+            0,
+        ),
+        4 => special(
+            [funct::SLLV, funct::SRLV, funct::SRAV][imm as usize % 3],
+            src(a),
+            src(b),
+            dst(c),
+            0,
+        ),
+        5 => special(
+            [funct::SLL, funct::SRL, funct::SRA][imm as usize % 3],
+            mips::ZERO,
+            src(b),
+            dst(c),
+            imm as u32,
+        ),
+        6 => special(
+            [funct::ADD, funct::SUB][imm as usize % 2],
+            src(a),
+            src(b),
+            dst(c),
+            0,
+        ),
+        7 => itype(opcode::ADDIU, src(a), dst(c), imm),
+        8 => itype(
+            [opcode::ADDI, opcode::SLTI, opcode::SLTIU][b as usize % 3],
+            src(a),
+            dst(c),
+            imm,
+        ),
+        9 => itype(
+            [opcode::ANDI, opcode::ORI, opcode::XORI, opcode::LUI][b as usize % 4],
+            src(a),
+            dst(c),
+            imm,
+        ),
+        10 => special(
+            [funct::MULT, funct::MULTU][imm as usize % 2],
+            src(a),
+            src(b),
+            mips::ZERO,
+            0,
+        ),
+        11 => special(
+            [funct::DIV, funct::DIVU][imm as usize % 2],
+            src(a),
+            src(b),
+            mips::ZERO,
+            0,
+        ),
+        12 => special(
+            [funct::MFHI, funct::MFLO][imm as usize % 2],
+            mips::ZERO,
+            mips::ZERO,
+            dst(c),
+            0,
+        ),
+        13 => special(
+            [funct::MTHI, funct::MTLO][imm as usize % 2],
+            src(a),
+            mips::ZERO,
+            mips::ZERO,
+            0,
+        ),
+        14 | 15 => itype(
+            [opcode::LW, opcode::LB, opcode::LBU][b as usize % 3],
+            base,
+            dst(a),
+            off(4) as u16,
+        ),
+        16 => itype(
+            [opcode::LH, opcode::LHU][b as usize % 2],
+            base,
+            dst(a),
+            off(2) as u16,
+        ),
+        17 => itype(
+            [opcode::LWL, opcode::LWR][b as usize % 2],
+            base,
+            dst(a),
+            off(1) as u16,
+        ),
+        18 | 19 => itype(
+            [opcode::SW, opcode::SB][b as usize % 2],
+            base,
+            src(a),
+            off(4) as u16,
+        ),
+        20 => itype(
+            [opcode::SH, opcode::SWL, opcode::SWR][b as usize % 3],
+            mips::S0,
+            src(a),
+            off(2) as u16,
+        ),
+        21 => itype(
+            [opcode::LL, opcode::SC][b as usize % 2],
+            mips::S0,
+            dst(a),
+            off(4) as u16,
+        ),
+        22 => itype(
+            [opcode::BEQ, opcode::BNE][b as usize % 2],
+            src(a),
+            src(c),
+            fwd,
+        ),
+        23 => itype(
+            [opcode::BLEZ, opcode::BGTZ][b as usize % 2],
+            src(a),
+            mips::ZERO,
+            fwd,
+        ),
+        24 => itype(
+            [opcode::BEQL, opcode::BNEL][b as usize % 2],
+            src(a),
+            src(c),
+            fwd,
+        ),
+        25 => itype(
+            [opcode::BLEZL, opcode::BGTZL][b as usize % 2],
+            src(a),
+            mips::ZERO,
+            fwd,
+        ),
+        26 => regimm(
+            [
+                regimm_code::BLTZ,
+                regimm_code::BGEZ,
+                regimm_code::BLTZL,
+                regimm_code::BGEZL,
+            ][b as usize % 4],
+            src(a),
+            fwd,
+        ),
+        27 => regimm(
+            [
+                regimm_code::BLTZAL,
+                regimm_code::BGEZAL,
+                regimm_code::BLTZALL,
+                regimm_code::BGEZALL,
+            ][b as usize % 4],
+            src(a),
+            fwd,
+        ),
+        28 => jtype(opcode::J, (CODE >> 2) + 3 + (i as u32) + fwd as u32),
+        29 => regimm(
+            [regimm_code::TEQI, regimm_code::TNEI, regimm_code::TLTI][b as usize % 3],
+            src(a),
+            imm % 8,
+        ),
+        // Floating point: loads and stores, arithmetic in S and D, compares
+        // and the FP branches.
+        30 => itype(
+            [0x31, 0x35][b as usize % 2],
+            mips::S0,
+            Gpr::new(a as u32 & 30),
+            off(8) as u16,
+        ),
+        31 => itype(
+            [0x39, 0x3d][b as usize % 2],
+            mips::S0,
+            Gpr::new(a as u32 & 30),
+            off(8) as u16,
+        ),
+        32 => cop1(
+            [16, 17][b as usize % 2],
+            a as u32 & 30,
+            c as u32 & 30,
+            imm as u32 & 30,
+            [0, 1, 2, 3][(imm >> 8) as usize % 4],
+        ),
+        33 => cop1(
+            [16, 17, 20][b as usize % 3],
+            0,
+            c as u32 & 30,
+            imm as u32 & 30,
+            [4, 5, 6, 7, 0x21, 0x20][(imm >> 8) as usize % 6],
+        ),
+        34 => cop1(
+            [16, 17][b as usize % 2],
+            a as u32 & 30,
+            c as u32 & 30,
+            0,
+            0x30 | (imm as u32 & 15),
+        ),
+        35 => 0x11 << 26 | 8 << 21 | ((b as u32) % 4) << 16 | fwd as u32,
+        36 => mips::mtc1(src(a), c as u32 & 31),
+        37 => mips::mfc1(dst(a), c as u32 & 31),
+        // Anything at all: mostly reserved encodings and coprocessor
+        // instructions that raise exceptions.
+        38 => (a as u32) << 24 | (b as u32) << 16 | imm as u32,
+        // FCSR: back to its reset value, or anything (rounding modes,
+        // enables, FS; a cause with its enable traps at once).
+        39 => mips::ctc1(if b % 2 == 0 { mips::ZERO } else { src(a) }, 31),
+        _ => unreachable!(),
+    }
+}
+
+/// The program: bases and counter, the body `iterations` times, BREAK.
+fn program(body: &[Gen], iterations: u16) -> Vec<u32> {
+    let mut words = vec![
+        mips::lui(mips::S0, (DATA >> 16) as u16),
+        mips::lui(mips::S1, (CODE >> 16) as u16),
+        mips::addiu(mips::T9, mips::ZERO, iterations as i16),
+    ];
+    let len = body.len();
+    words.extend(body.iter().enumerate().map(|(i, g)| encode(*g, i, len)));
+    // The loop's end: every forward branch lands at most here.
+    let back = -(len as i16) - 2;
+    words.push(mips::addiu(mips::T9, mips::T9, -1));
+    words.push(itype(opcode::BNE, mips::T9, mips::ZERO, back as u16));
+    words.push(mips::nop());
+    words.push(mips::break_(0));
+    words
+}
+
+fn machine(
+    engine: Engine,
+    cache: usize,
+    mode64: bool,
+    words: &[u32],
+    regs: &[u64],
+) -> (Cpu, TestMem) {
+    let mut mem = TestMem::new();
+    mem.map(CODE, 2 * 4096, true, true);
+    mem.map(DATA, 2 * 4096, true, false);
+    mem.poke_words(CODE, words);
+    let mut cpu = Cpu::new(CpuConfig {
+        mode64,
+        engine,
+        block_cache_insns: cache,
+        // Compiled on the first run: the compiled tier runs as much as it can.
+        compile_after: 1,
+        ..CpuConfig::default()
+    });
+    for (r, v) in regs.iter().enumerate() {
+        cpu.gpr[1 + r] = *v;
+        cpu.fpu.fpr[r] = v.rotate_left(17);
+        mem.poke64(DATA + 8 * r as u32, v.rotate_left(5));
+    }
+    cpu.set_pc(CODE);
+    (cpu, mem)
+}
+
+/// Runs `engine` in lockstep with the interpreter (with a block cache of
+/// `cache` instructions); panics with the first difference. Returns the
+/// CPU of `engine`.
+fn lockstep(
+    engine: Engine,
+    cache: usize,
+    mode64: bool,
+    words: &[u32],
+    regs: &[u64],
+    steps: &[u16],
+) -> Cpu {
+    let (mut a, mut ma) = machine(Engine::Interp, cache, mode64, words, regs);
+    let (mut b, mut mb) = machine(engine, cache, mode64, words, regs);
+    for round in 0..4000 {
+        let deadline = a.cycles() + steps[round % steps.len()] as u64;
+        let sa = a.run(&mut ma, &mut (), deadline);
+        let sb = b.run(&mut mb, &mut (), deadline);
+        assert_eq!(sa, sb, "stop after round {round}");
+        let diff = a.differences(&b);
+        assert!(diff.is_empty(), "state after round {round}: {diff:?}");
+        let pages = ma.differing_pages(&mb);
+        assert!(
+            pages.is_empty(),
+            "memory after round {round}: pages {pages:x?}"
+        );
+        if let StopReason::Exception(e) = sa {
+            if e.code == cpu_mips::ExcCode::Bp {
+                return b;
+            }
+            a.complete_exception_instruction();
+            b.complete_exception_instruction();
+        }
+    }
+    b
+}
+
+/// [`lockstep`] with the default block cache, in 32-bit mode.
+fn lockstep_o32(engine: Engine, words: &[u32], regs: &[u64], steps: &[u16]) -> Cpu {
+    lockstep(engine, DEFAULT_BLOCK_CACHE_INSNS, false, words, regs, steps)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn block_tier_matches_the_interpreter_in_lockstep(
+        body in prop::collection::vec(any::<Gen>(), 1..120),
+        iterations in 1u16..40,
+        mode64: bool,
+        regs in prop::collection::vec(any::<u64>(), 15),
+        steps in prop::collection::vec(1u16..400, 1..8),
+        small_cache: bool,
+    ) {
+        // A cache of 100 instructions is emptied every few blocks.
+        let cache = if small_cache { 100 } else { DEFAULT_BLOCK_CACHE_INSNS };
+        let words = program(&body, iterations);
+        for engine in TIERS {
+            lockstep(engine, cache, mode64, &words, &regs, &steps);
+        }
+    }
+}
+
+/// A long run in big steps: blocks run as units between deadlines. The
+/// body is drawn from kinds that neither trap nor store into the code
+/// (ALU, HI/LO, aligned loads and stores to the data page, forward
+/// branches, FP), so the loop runs all its iterations.
+#[test]
+fn block_tier_matches_the_interpreter_over_long_slices() {
+    const TAME: [u8; 19] = [
+        0, 1, 2, 3, 4, 5, 7, 9, 10, 12, 14, 16, 18, 22, 23, 24, 26, 30, 32,
+    ];
+    let body: Vec<Gen> = (0..60u16)
+        .map(|i| {
+            let kind = TAME[(i as usize * 7) % TAME.len()];
+            // c % 4 in {1, 2}: base $s0 (data), aligned offsets.
+            let c = 1 + (i % 2) as u8;
+            (kind, i as u8, (i * 3) as u8, c, i.wrapping_mul(2654))
+        })
+        .collect();
+    let regs: Vec<u64> = (0..15u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .collect();
+    let words = program(&body, 500);
+    let steps = [10_000, 3, 50_000, 1];
+    for engine in TIERS {
+        let b = lockstep_o32(engine, &words, &regs, &steps);
+        assert!(b.instructions_in_blocks() > b.instructions() / 2);
+        assert_eq!(b.block_cache_flushes(), 0);
+        if engine == Engine::Jit {
+            assert!(b.instructions_compiled() > b.instructions() / 2);
+        }
+        // The same with a cache too small for the loop: emptied over and over.
+        let b = lockstep(engine, 64, false, &words, &regs, &steps);
+        assert!(b.block_cache_flushes() > 100, "{}", b.block_cache_flushes());
+    }
+}
+
+/// A loop that rewrites an instruction of its own hot block halfway: the
+/// block tier must drop the translated block and run the new instruction
+/// from the next iteration on (on both engines, in lockstep).
+#[test]
+fn a_store_into_a_running_block_replaces_its_instruction() {
+    let words = [
+        mips::addiu(mips::T9, mips::ZERO, 10),
+        mips::lui(mips::S1, (CODE >> 16) as u16),
+        mips::lui(mips::T0, 0x2442),
+        mips::ori(mips::T0, mips::T0, 0x0064), // $t0 = addiu $v0, $v0, 100
+        mips::addiu(mips::V0, mips::V0, 1),    // 4: rewritten when $t9 is 5
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::BNE, mips::T9, mips::A0, 2), // to 9 unless $t9 == $a0
+        mips::nop(),
+        mips::sw(mips::T0, 16, mips::S1), // 8: the store into word 4
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-6i16) as u16), // back to 4
+        mips::nop(),
+        mips::break_(0),
+    ];
+    // $v0 = 0, $a0 = 5 (regs start at $at).
+    let mut regs = vec![0u64; 15];
+    regs[3] = 5;
+    for (engine, steps) in TIERS
+        .into_iter()
+        .flat_map(|e| [(e, &[60_000u16][..]), (e, &[7, 1, 30][..])])
+    {
+        let b = lockstep_o32(engine, &words, &regs, steps);
+        assert_eq!(
+            b.gpr[2],
+            5 + 5 * 100,
+            "five iterations of +1, then five of +100"
+        );
+        assert!(b.instructions_in_blocks() > 0);
+    }
+}
+
+/// A load in one block whose result the next block's first instruction
+/// reads (the R4000 manual's "load delay of two cycles", across a block
+/// boundary): that instruction stalls, and the block still runs as a unit
+/// from the cycle it issues at, on both tiers, in lockstep.
+#[test]
+fn a_first_instruction_waiting_for_a_load_stalls_its_block_as_a_unit() {
+    let words = [
+        mips::lui(mips::S0, (DATA >> 16) as u16),
+        mips::addiu(mips::T9, mips::ZERO, 2000),
+        // The loop: a branch never taken, with the load in its slot...
+        itype(opcode::BNE, mips::ZERO, mips::ZERO, 0),
+        mips::lw(mips::T0, 0, mips::S0),
+        // ...then a block whose first instruction reads it at once.
+        mips::addu(mips::V0, mips::V0, mips::T0),
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-5i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    for engine in TIERS {
+        let b = lockstep_o32(engine, &words, &[0; 15], &[60_000]);
+        // All but the start-up and the first visits run in whole blocks.
+        let outside = b.instructions() - b.instructions_in_blocks();
+        assert!(outside < 50, "{outside} instructions outside blocks");
+    }
+}
+
+/// The FP arithmetic compiled code inlines (ADD, SUB, MUL, DIV in S and
+/// D, CVT.D.W, MOV) on every pair of fifteen operands (ordinary, zero,
+/// huge, tiny, denormal, NaN, infinity) under four FCSR settings (round to
+/// nearest, round toward zero, Inexact enabled, FS): the host's fast path
+/// where it applies and `execute` elsewhere must give the interpreter's
+/// results, FCSR and traps, in lockstep.
+#[test]
+fn inlined_fp_arithmetic_matches_the_interpreter_flags_and_traps_included() {
+    let operands: [f64; 15] = [
+        1.5,
+        -3.25,
+        0.1,
+        3.0,
+        1e10,
+        -1e-10,
+        0.0,
+        -0.0,
+        1e300,
+        1e-300,
+        f64::NAN,
+        f64::INFINITY,
+        5e-324,
+        f64::MIN_POSITIVE,
+        1.0 + f64::EPSILON,
+    ];
+    // `machine` stores regs[r].rotate_left(5) at DATA + 8r.
+    let regs: Vec<u64> = operands
+        .iter()
+        .map(|x| x.to_bits().rotate_right(5))
+        .collect();
+    for setting in [0, 1, 0x80, 0x0100_0000] {
+        let words = fp_pairs_program(setting, operands.len());
+        for engine in TIERS {
+            let b = lockstep(
+                engine,
+                DEFAULT_BLOCK_CACHE_INSNS,
+                false,
+                &words,
+                &regs,
+                &[400, 7, 1, 13],
+            );
+            if engine == Engine::Jit {
+                assert!(b.instructions_compiled() > b.instructions() / 2);
+            }
+        }
+    }
+}
+
+/// For every pair of the `n` doubles at DATA: FCSR set to `setting`, the
+/// inlined FP operations on the pair (and on their words as singles and
+/// an integer), FCSR stored after them (an array from DATA + 0x100); ends
+/// with BREAK.
+fn fp_pairs_program(setting: u32, n: usize) -> Vec<u32> {
+    let (t0, t1, t2, t3, t4) = (mips::T0, mips::T1, mips::T2, mips::T3, Gpr::new(12));
+    let (d, s, w) = (17, 16, 20);
+    let (ldc1, lwc1) = (0x35, 0x31);
+    let mut words = vec![mips::lui(mips::S0, (DATA >> 16) as u16)];
+    words.extend(mips::li32(t3, setting));
+    words.extend([
+        mips::addiu(mips::S1, mips::S0, 8 * n as i16), // the operands' end
+        mips::addiu(t4, mips::S0, 0x100),              // where FCSR goes
+        mips::move_(t0, mips::S0),
+    ]);
+    let outer = words.len();
+    words.push(mips::move_(t1, mips::S0));
+    let inner = words.len();
+    words.extend([
+        mips::ctc1(t3, 31),
+        itype(ldc1, t0, Gpr::new(0), 0),
+        itype(ldc1, t1, Gpr::new(2), 0),
+        cop1(d, 2, 0, 4, 0),              // add.d $f4, $f0, $f2
+        cop1(d, 2, 0, 6, 1),              // sub.d
+        cop1(d, 2, 0, 8, 2),              // mul.d
+        cop1(d, 2, 0, 10, 3),             // div.d
+        itype(lwc1, t0, Gpr::new(12), 0), // a double's high word
+        itype(lwc1, t1, Gpr::new(14), 4), // and a low word
+        cop1(s, 14, 12, 16, 0),           // add.s
+        cop1(s, 14, 12, 18, 1),           // sub.s
+        cop1(s, 14, 12, 20, 2),           // mul.s
+        cop1(s, 14, 12, 22, 3),           // div.s
+        cop1(w, 0, 12, 24, 0x21),         // cvt.d.w
+        cop1(d, 0, 4, 26, 6),             // mov.d
+        cop1(s, 0, 16, 28, 6),            // mov.s
+        mips::cfc1(t2, 31),
+        mips::sw(t2, 0, t4),
+        mips::addiu(t4, t4, 4),
+        mips::addiu(t1, t1, 8),
+    ]);
+    let back = |len: usize, to: usize| (to as i16 - len as i16 - 1) as u16;
+    words.push(itype(opcode::BNE, t1, mips::S1, back(words.len(), inner)));
+    words.extend([mips::nop(), mips::addiu(t0, t0, 8)]);
+    words.push(itype(opcode::BNE, t0, mips::S1, back(words.len(), outer)));
+    words.extend([mips::nop(), mips::break_(0)]);
+    words
+}
+
+/// Blocks that branch to themselves loop inside their compiled code, with
+/// their registers held from lap to lap. Each of these must match the
+/// interpreter at every stop: laps cut by deadlines (every few cycles),
+/// instructions that call the interpreter inside the loop (DIV, SQRT.D),
+/// HI/LO and FP on the inline path, a branch-likely whose last lap
+/// nullifies its slot, a load that faults on a later lap, and a loop that
+/// rewrites its own code.
+#[test]
+fn a_block_looping_to_itself_matches_the_interpreter_lap_by_lap() {
+    let (t0, t1, t2, t9) = (mips::T0, mips::T1, mips::T2, mips::T9);
+    let (v0, v1, s0, s1) = (mips::V0, mips::V1, mips::S0, mips::S1);
+    let (t3, t4, s2) = (mips::T3, Gpr::new(12), Gpr::new(18));
+    let steps: [&[u16]; 2] = [&[60_000], &[400, 7, 1, 13]];
+    // Registers $at..$t7 and the data words: small, distinct, not zero.
+    let regs: Vec<u64> = (1..=15).map(|i| i * 0x0103_0507).collect();
+    let bne = |rs, rt, back: i16| itype(opcode::BNE, rs, rt, back as u16);
+    let bnel = |rs, rt, back: i16| itype(0x15, rs, rt, back as u16);
+    let programs: Vec<(&str, Vec<u32>, Option<u64>)> = vec![
+        (
+            "arithmetic, HI/LO, DIV, LWL and SQRT.D through execute, FP inline",
+            vec![
+                mips::lui(s0, (DATA >> 16) as u16),
+                mips::addiu(s1, mips::ZERO, 7),
+                mips::addiu(t9, mips::ZERO, 300),
+                mips::lw(t0, 0, s0), // the loop: 3..=15
+                mips::addu(v0, v0, t0),
+                mips::addu(v0, v0, t2), // the last lap's LWL
+                special(funct::MULT, v0, t9, mips::ZERO, 0),
+                special(funct::MFLO, mips::ZERO, mips::ZERO, v1, 0),
+                special(funct::DIV, v1, s1, mips::ZERO, 0),
+                mips::sw(v1, 4, s0),
+                itype(0x22, s0, t2, 5), // lwl $t2, 5($s0)
+                cop1(17, 0, 2, 4, 4),   // sqrt.d $f4, $f2
+                cop1(17, 4, 6, 6, 0),   // add.d $f6, $f6, $f4
+                mips::addiu(t9, t9, -1),
+                bne(t9, mips::ZERO, -12),
+                mips::addiu(t1, t1, 3),
+                mips::break_(0),
+            ],
+            None,
+        ),
+        (
+            "a branch-likely: the last lap nullifies the slot",
+            vec![
+                mips::addiu(t9, mips::ZERO, 200),
+                mips::addiu(t9, t9, -1), // the loop: 1..=3
+                bnel(t9, mips::ZERO, -2),
+                mips::addiu(v0, v0, 7),
+                mips::break_(0),
+            ],
+            None,
+        ),
+        (
+            "a load that faults on its 24th lap, then on each after",
+            vec![
+                mips::lui(s0, (DATA >> 16) as u16),
+                mips::addiu(s1, s0, 0x7fff),
+                mips::addiu(s1, s1, 0x7fff), // past the data pages
+                mips::addiu(s0, s0, 8000),
+                mips::lw(t0, 0, s0), // the loop: 4..=7
+                mips::addu(v0, v0, t0),
+                bne(s0, s1, -3),
+                mips::addiu(s0, s0, 8),
+                mips::break_(0),
+            ],
+            None,
+        ),
+        (
+            "a store into its own first instruction on its 16th lap",
+            vec![
+                mips::lui(s1, (CODE >> 16) as u16),
+                mips::lui(s0, (DATA >> 16) as u16),
+                special(funct::SUBU, s1, s0, s2, 0), // CODE - DATA
+                mips::addiu(t9, mips::ZERO, 20),
+                mips::lui(t1, 0x2442),
+                mips::ori(t1, t1, 100), // addiu $v0, $v0, 100
+                mips::addiu(v0, v0, 1), // the loop: 6..=15, rewritten
+                itype(0x0e, t9, t3, 5), // xori $t3, $t9, 5
+                itype(0x0b, t3, t3, 1), // sltiu $t3, $t3, 1: the 16th lap
+                special(funct::MULT, t3, s2, mips::ZERO, 0),
+                special(funct::MFLO, mips::ZERO, mips::ZERO, t4, 0),
+                mips::addu(t4, t4, s0), // DATA, or CODE on that lap
+                mips::sw(t1, 24, t4),
+                mips::addiu(t9, t9, -1),
+                bne(t9, mips::ZERO, -9),
+                mips::nop(),
+                mips::break_(0),
+            ],
+            // $v0: 16 laps of +1, then 4 of +100.
+            Some(16 + 4 * 100),
+        ),
+    ];
+    for (what, words, v0_gain) in &programs {
+        for engine in TIERS {
+            for steps in steps {
+                let b = std::panic::catch_unwind(|| lockstep_o32(engine, words, &regs, steps))
+                    .unwrap_or_else(|_| panic!("{what}: {engine:?}, steps {steps:?}"));
+                assert!(b.instructions_in_blocks() > 0, "{what}");
+                if let Some(gain) = v0_gain {
+                    assert_eq!(b.gpr[2], regs[1] + gain, "{what}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! `Observer::transfer`: the calls, returns and jumps a call-graph tracker
+//! sees, in order, each before the retirement of the instruction that made
+//! it; conditional branches and not-taken and-link branches report nothing.
+
+use crate::testmem;
+
+use cpu_mips::{Observer, Transfer, TransferKind};
+use testmem::{machine, r::*, CODE};
+
+const NOP: u32 = 0;
+
+#[derive(Default)]
+struct Recorder {
+    events: Vec<(char, u32)>,
+    transfers: Vec<Transfer>,
+}
+
+impl Observer for Recorder {
+    const TRANSFERS: bool = true;
+    fn retire(&mut self, pc: u32, _cycles: u64) {
+        self.events.push(('r', pc));
+    }
+    fn transfer(&mut self, t: Transfer) {
+        self.events.push(('t', t.site));
+        self.transfers.push(t);
+    }
+}
+
+#[test]
+fn calls_returns_and_jumps_are_reported_with_site_target_and_sp() {
+    let at = |off: u32| CODE + off;
+    let program = [
+        0x0c00_0000 | (at(0x20) >> 2 & 0x03ff_ffff), // 0x00 jal 0x20
+        NOP,                                         // 0x04
+        0x0800_0000 | (at(0x40) >> 2 & 0x03ff_ffff), // 0x08 j 0x40
+        NOP,                                         // 0x0c
+        NOP,
+        NOP,
+        NOP,
+        NOP,
+        0x03e0_0008, // 0x20 jr $ra
+        NOP,         // 0x24
+        NOP,
+        NOP,
+        NOP,
+        NOP,
+        NOP,
+        NOP,
+        0x0490_0003, // 0x40 bltzal $a0, +3 ($a0 = 0: not taken, no transfer)
+        NOP,         // 0x44
+        0x1000_0001, // 0x48 b +1 (a plain branch: no transfer)
+        NOP,         // 0x4c
+        0x0411_0003, // 0x50 bgezal $zero, +3 -> 0x60
+        NOP,         // 0x54
+        NOP,
+        NOP,
+        0x0320_0008, // 0x60 jr $t9
+        NOP,         // 0x64
+    ];
+    let (mut cpu, mut mem) = machine(false, &program);
+    cpu.gpr[SP] = 0x7fff_0000;
+    cpu.gpr[25] = at(0x70) as u64; // $t9
+    let mut rec = Recorder::default();
+    cpu.run(&mut mem, &mut rec, cpu.cycles() + 40);
+    let got: Vec<(TransferKind, u32, u32)> = rec
+        .transfers
+        .iter()
+        .map(|t| (t.kind, t.site - CODE, t.target - CODE))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (TransferKind::Call, 0x00, 0x20),
+            (TransferKind::Return, 0x20, 0x08),
+            (TransferKind::Jump, 0x08, 0x40),
+            (TransferKind::Call, 0x50, 0x60),
+            (TransferKind::Jump, 0x60, 0x70),
+        ]
+    );
+    assert!(rec.transfers.iter().all(|t| t.sp == 0x7fff_0000));
+    // Each transfer comes just before its instruction retires.
+    for t in &rec.transfers {
+        let i = rec
+            .events
+            .iter()
+            .position(|&e| e == ('t', t.site))
+            .expect("reported");
+        assert_eq!(rec.events[i + 1], ('r', t.site));
+    }
+}

@@ -1,0 +1,100 @@
+//! Running programs from a root: PROGRAM inside --root or a bind is seen by
+//! the guest at its guest path (argv[0]), so SGI's wrappers that find their
+//! back ends through argv[0] work; the private /var/tmp; a Linux MIPS
+//! program ends at once with one line naming it and qemu-mips (126). The
+//! IRIX-root tests need `IRIX_ROOT_53` and print a SKIP line without it.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+
+use common::{exited, repo_path, run_emu, Scratch};
+
+/// The IRIX 5.3 root in IRIX_ROOT_53, or None with a SKIP line.
+fn irix_root() -> Option<PathBuf> {
+    match std::env::var_os("IRIX_ROOT_53") {
+        Some(root) if Path::new(&root).join("usr/bin/nm").is_file() => Some(PathBuf::from(root)),
+        _ => {
+            eprintln!("SKIP: IRIX_ROOT_53 is not set (the path of an IRIX 5.3 root with IDO)");
+            None
+        }
+    }
+}
+
+#[test]
+fn a_linux_mips_program_ends_at_once_naming_what_runs_it() {
+    // Its first system call is numbered in Linux's 4000 range: irix-emu
+    // says what the program is and what runs it, and exits 126 (not a
+    // runnable IRIX program) instead of answering ENOSYS for ever.
+    let dir = Scratch::new("linux-hello");
+    let hello = repo_path("guest/bin/linux/hello");
+    let r = run_emu(["run".as_ref(), hello.as_os_str()], dir.path());
+    assert_eq!(r.status, exited(126), "stderr: {}", r.stderr);
+    assert_eq!(r.stdout_text(), "");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "irix-emu: {}: a Linux MIPS (o32) program, not an IRIX one (its first system \
+             call is Linux's 4004): run it with qemu-mips\n",
+            hello.display()
+        )
+    );
+}
+
+#[test]
+fn a_program_inside_the_root_gets_its_guest_path_as_argv0() {
+    // args_env prints its arguments: argv[0] is the guest's path of the
+    // program, not the host's.
+    let dir = Scratch::new("argv0-guest");
+    let bin = dir.path().join("root/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(repo_path("guest/bin/irix/args_env"), bin.join("args_env")).unwrap();
+    let root = dir.path().join("root");
+    let r = run_emu(
+        [
+            "run".as_ref(),
+            "--root".as_ref(),
+            root.as_os_str(),
+            bin.join("args_env").as_os_str(),
+            "x".as_ref(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
+    let out = r.stdout_text();
+    assert!(out.contains("argv[0]=/bin/args_env"), "{out}");
+}
+
+#[test]
+fn sgi_nm_finds_its_back_end_through_argv0_when_run_from_the_root() {
+    // SGI's /usr/bin/nm is a wrapper that runs argv[0]'s ../lib/nm: given
+    // as ROOT/usr/bin/nm, it must look for /usr/lib/nm in the guest.
+    let Some(root) = irix_root() else {
+        return;
+    };
+    let dir = Scratch::new("sgi-nm");
+    std::fs::write(dir.path().join("a.c"), "int f(int x) { return x + 1; }\n").unwrap();
+    let run = |tool: &str, args: &[&str]| {
+        let mut all: Vec<String> = vec![
+            "run".into(),
+            "--root".into(),
+            root.display().to_string(),
+            "--bind".into(),
+            dir.path().display().to_string(),
+            root.join(tool).display().to_string(),
+        ];
+        all.extend(args.iter().map(|a| a.to_string()));
+        run_emu(all, dir.path())
+    };
+    let cc = run("usr/bin/cc", &["-c", "a.c"]);
+    assert_eq!(cc.status, exited(0), "stderr: {}", cc.stderr);
+    let nm = run("usr/bin/nm", &["a.o"]);
+    assert_eq!(nm.status, exited(0), "stderr: {}", nm.stderr);
+    let out = nm.stdout_text();
+    assert!(
+        out.contains("|Proc    |end=3 int         |Text     | f"),
+        "{out}"
+    );
+    let size = run("usr/bin/size", &["a.o"]);
+    assert_eq!(size.status, exited(0), "stderr: {}", size.stderr);
+}
