@@ -8,10 +8,10 @@
 //! descriptor and process that reaches it (as a real tty's are).
 //!
 //! Layouts (big-endian): `struct termios` is four 32-bit flag words
-//! (c_iflag, c_oflag, c_cflag, c_lflag) and c_cc[23], 40 bytes with its
+//! (c_iflag, c_oflag, c_cflag, c_lflag) and `c_cc[23]`, 40 bytes with its
 //! padding, as IRIX 5.3's libc reads it (tcgetattr passes it straight to
 //! TCGETS; cfgetospeed reads c_cflag at offset 8). `struct termio` is
-//! four 16-bit flag words, c_line and c_cc[23] (32 bytes: the MIPS ABI
+//! four 16-bit flag words, c_line and `c_cc[23]` (32 bytes: the MIPS ABI
 //! gives termio NCCS control characters, as Linux's MIPS termbits.h
 //! notes). Flag values and c_cc indices are SVR4's.
 
