@@ -8,6 +8,8 @@
 //! - [`folded`]: folded stacks for flame-graph tools ([`render_folded`]).
 //! - [`json`]: JSON for scripts ([`render_json`]).
 //! - [`svg`]: the histogram drawn as a self-contained SVG ([`render_svg`]).
+//! - [`diff`]: two profiles of one program compared, function by function
+//!   ([`diff::diff`], rendered as text, JSON or differential folded stacks).
 //! - [`annotate`]: one function's disassembly with per-instruction counts
 //!   ([`render_annotate`]).
 //! - [`lines`]: DWARF source lines through addr2line ([`source_lines`],
@@ -28,6 +30,7 @@
 pub mod annotate;
 pub mod callgrind;
 pub mod charge;
+pub mod diff;
 pub mod flame;
 pub mod flat;
 pub mod folded;
