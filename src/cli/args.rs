@@ -234,6 +234,17 @@ pub struct ReportArgs {
     /// FILE (as text, or with --format json as JSON).
     #[arg(long)]
     pub syscalls: bool,
+    /// Compare FILE with the profile BASE (a gmon.out or mon.out of the same
+    /// program, or of an older build of it: see --base-program): per
+    /// function the change in samples, inclusive samples and exact
+    /// instructions and cycles, as text, json or folded (a differential
+    /// flame graph's input).
+    #[arg(long, value_name = "BASE")]
+    pub diff: Option<PathBuf>,
+    /// The program BASE is a profile of, when it is another build than
+    /// PROGRAM (default: PROGRAM).
+    #[arg(long, value_name = "PROGRAM", requires = "diff")]
+    pub base_program: Option<PathBuf>,
     /// The guest root the program ran in: where the shared objects named in
     /// an IRIX mon.out are read for their symbols.
     #[arg(long, value_name = "DIR")]

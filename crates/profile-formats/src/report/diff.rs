@@ -19,6 +19,7 @@ use std::io::{self, Write};
 
 use thiserror::Error;
 
+use crate::report::folded::frame_name;
 use crate::report::json::json_string;
 
 /// One profile's costs, each keyed by function name (`function@object` for
@@ -298,7 +299,11 @@ pub fn render_diff_json(diff: &Diff, out: &mut impl Write) -> io::Result<()> {
 /// a frame red where it grew and blue where it shrank).
 pub fn render_diff_folded(diff: &Diff, program: &str, out: &mut impl Write) -> io::Result<()> {
     for (stack, c) in &diff.stacks {
-        writeln!(out, "{program};{} {} {}", stack.join(";"), c.base, c.new)?;
+        let frames: Vec<String> = std::iter::once(program)
+            .chain(stack.iter().map(String::as_str))
+            .map(frame_name)
+            .collect();
+        writeln!(out, "{} {} {}", frames.join(";"), c.base, c.new)?;
     }
     Ok(())
 }
