@@ -2,7 +2,9 @@
 //! that differ in one function, profiled exactly; the diff names only that
 //! function (and its callers' inclusive samples) with the exact instruction
 //! and cycle difference, which `--stats` confirms; a profile diffed against
-//! itself is all zeros; profiles that cannot compare are refused.
+//! itself is all zeros; `go tool pprof -diff_base` on the two pprof files
+//! agrees, and reads our own pprof difference the same; profiles that
+//! cannot compare are refused.
 
 mod common;
 
@@ -174,4 +176,85 @@ fn profiles_at_different_rates_or_formats_without_a_diff_are_refused() {
     ]);
     assert_eq!(out.status.shell(), i32::from(exit::EMULATOR_FAILURE));
     assert!(out.stderr.contains("no difference form"), "{}", out.stderr);
+}
+
+/// `go tool pprof -top` of `args`: function -> (flat, cum) samples, the
+/// functions with either non-zero.
+fn pprof_top(dir: &Scratch, args: &[&str]) -> BTreeMap<String, (i128, i128)> {
+    let mut cmd = Command::new("go");
+    cmd.args([
+        "tool",
+        "pprof",
+        "-top",
+        "-nodecount=10000",
+        "-sample_index=samples",
+        "-symbolize=none",
+    ])
+    .args(args)
+    .env("GOCACHE", dir.file("gocache"))
+    .env("HOME", dir.path());
+    let g = run_command(cmd);
+    assert_eq!(g.status.shell(), 0, "{}", g.stderr);
+    // "         2 40.00% 40.00%          2 40.00%  changed"
+    g.stdout_text()
+        .lines()
+        .filter_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            if t.len() != 6 || !t[1].ends_with('%') {
+                return None;
+            }
+            let n = |i: usize| t[i].parse::<i128>().ok();
+            Some((t[5].to_string(), (n(0)?, n(3)?)))
+        })
+        .filter(|(_, c)| *c != (0, 0))
+        .collect()
+}
+
+#[test]
+fn go_tool_pprof_diff_base_agrees_with_the_text_diff_and_reads_ours() {
+    if !require_tool("mips-linux-gnu-gcc") || !require_tool("go") {
+        return;
+    }
+    let dir = Scratch::new("diff-pprof");
+    let (v1, v2) = (build(&dir, 1), build(&dir, 2));
+    let (g1, g2) = (dir.file("g1.out"), dir.file("g2.out"));
+    profile(&v1, &g1, &[]);
+    profile(&v2, &g2, &[]);
+    let ours: BTreeMap<String, (i128, i128)> =
+        rows(&emu(&["report", "--diff", &g1, "--base-program", &v1, &v2, &g2]).stdout_text())
+            .into_iter()
+            .filter(|(name, c)| name != "<total>" && (c[0], c[1]) != (0, 0))
+            .map(|(name, c)| (name, (c[0], c[1])))
+            .collect();
+    assert!(ours.contains_key("changed"), "{ours:?}");
+
+    let write = |args: &[&str], path: &str| {
+        let out = emu(args);
+        assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+        std::fs::write(path, &out.stdout).expect("write pprof");
+    };
+    let (b, n, d) = (
+        dir.file("b.pb.gz"),
+        dir.file("n.pb.gz"),
+        dir.file("d.pb.gz"),
+    );
+    write(&["report", "--format", "pprof", &v1, &g1], &b);
+    write(&["report", "--format", "pprof", &v2, &g2], &n);
+    write(
+        &[
+            "report",
+            "--diff",
+            &g1,
+            "--base-program",
+            &v1,
+            "--format",
+            "pprof",
+            &v2,
+            &g2,
+        ],
+        &d,
+    );
+    // flat is the self change, cum the inclusive change.
+    assert_eq!(pprof_top(&dir, &["-diff_base", &b, &n]), ours);
+    assert_eq!(pprof_top(&dir, &[&d]), ours);
 }

@@ -237,8 +237,8 @@ pub struct ReportArgs {
     /// Compare FILE with the profile BASE (a gmon.out or mon.out of the same
     /// program, or of an older build of it: see --base-program): per
     /// function the change in samples, inclusive samples and exact
-    /// instructions and cycles, as text, json or folded (a differential
-    /// flame graph's input).
+    /// instructions and cycles, as text, json, folded (a differential
+    /// flame graph's input) or pprof (as go tool pprof -diff_base forms it).
     #[arg(long, value_name = "BASE")]
     pub diff: Option<PathBuf>,
     /// The program BASE is a profile of, when it is another build than

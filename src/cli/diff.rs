@@ -6,7 +6,8 @@
 //! `--base-program`, PROGRAM by default), so two builds compare; functions
 //! are matched by name. Profiles sampled at different rates, exact costs
 //! counted at different clocks, and profiles without a function in common
-//! are refused (status 125) rather than diffed into nonsense.
+//! are refused (status 125) rather than diffed into nonsense. `--format
+//! pprof` writes the difference as `go tool pprof -diff_base` forms it.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -87,9 +88,12 @@ fn costs_of(program: &Path, path: &Path, root: Option<&Path>) -> Result<Costs, F
 }
 
 pub fn diff_report(args: &ReportArgs, base: &Path) -> Result<u8, Failure> {
-    if !matches!(args.format, Format::Text | Format::Json | Format::Folded) {
+    if !matches!(
+        args.format,
+        Format::Text | Format::Json | Format::Folded | Format::Pprof
+    ) {
         return Err(refused(format!(
-            "--format {:?} has no difference form (text, json or folded)",
+            "--format {:?} has no difference form (text, json, folded or pprof)",
             args.format
         )));
     }
@@ -124,6 +128,15 @@ pub fn diff_report(args: &ReportArgs, base: &Path) -> Result<u8, Failure> {
         Format::Folded => {
             let name = args.program.display().to_string();
             diff::render_diff_folded(&d, &name, &mut out)
+        }
+        Format::Pprof => {
+            let stacks = d
+                .stacks
+                .iter()
+                .map(|(s, c)| (s.clone(), (c.base, c.new)))
+                .collect();
+            let p = report::pprof::build_diff_profile(&stacks, d.rate_hz);
+            report::pprof::render_pprof(&p, &mut out)
         }
         _ => diff::render_diff_text(&d, &mut out),
     };

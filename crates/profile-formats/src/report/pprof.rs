@@ -59,6 +59,16 @@ pub struct Sample {
     pub location_id: Vec<u64>,
     #[prost(int64, repeated, tag = "2")]
     pub value: Vec<i64>,
+    #[prost(message, repeated, tag = "3")]
+    pub label: Vec<Label>,
+}
+
+#[derive(Clone, PartialEq, Message)]
+pub struct Label {
+    #[prost(int64, tag = "1")]
+    pub key: i64,
+    #[prost(int64, tag = "2")]
+    pub str: i64,
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -146,6 +156,8 @@ impl Strings {
 enum FunctionKey {
     Symbol(Func),
     Inlined(String, String),
+    /// A function known by its name only (a difference of two builds).
+    Named(String),
 }
 
 /// The string and function tables as they fill.
@@ -228,20 +240,7 @@ pub fn build_profile(
     frames_of: &dyn Fn(u32) -> Vec<InlineFrame>,
 ) -> Profile {
     let mut strings = Strings::default();
-    let samples_id = strings.id("samples");
-    let cpu_id = strings.id("cpu");
-    let nanoseconds_id = strings.id("nanoseconds");
-    let sample_type = vec![
-        ValueType {
-            r#type: samples_id,
-            unit: strings.id("count"),
-        },
-        ValueType {
-            r#type: cpu_id,
-            unit: nanoseconds_id,
-        },
-    ];
-    let period = 1_000_000_000i64 / i64::from(rate_hz.max(1));
+    let (sample_type, period_type, period, samples_id) = value_types(&mut strings, rate_hz);
     let mut mapping = Mapping {
         id: 1,
         memory_start: u64::from(text.0),
@@ -309,19 +308,117 @@ pub fn build_profile(
         sample.push(Sample {
             location_id: ids,
             value: vec![n as i64, (n as i64).saturating_mul(period)],
+            label: Vec::new(),
         });
     }
     Profile {
-        period_type: Some(ValueType {
-            r#type: cpu_id,
-            unit: nanoseconds_id,
-        }),
+        period_type: Some(period_type),
         period,
         duration_nanos: (total as i64).saturating_mul(period),
         default_sample_type: samples_id,
         sample_type,
         sample,
         mapping: vec![mapping],
+        location,
+        function: tables.function,
+        string_table: std::mem::take(&mut tables.strings.table),
+    }
+}
+
+/// The sample types and period both kinds of profile share, their ids in
+/// `strings`: (sample_type, period_type, period, the "samples" id).
+fn value_types(strings: &mut Strings, rate_hz: u32) -> (Vec<ValueType>, ValueType, i64, i64) {
+    let samples = strings.id("samples");
+    let count = strings.id("count");
+    let cpu = strings.id("cpu");
+    let nanoseconds = strings.id("nanoseconds");
+    let cpu_ns = ValueType {
+        r#type: cpu,
+        unit: nanoseconds,
+    };
+    let types = vec![
+        ValueType {
+            r#type: samples,
+            unit: count,
+        },
+        cpu_ns.clone(),
+    ];
+    (
+        types,
+        cpu_ns,
+        1_000_000_000i64 / i64::from(rate_hz.max(1)),
+        samples,
+    )
+}
+
+/// A difference of two profiles as one profile, the way `go tool pprof
+/// -diff_base` forms it: the base's samples negated and labelled
+/// `pprof::base=true`, the new profile's as they are. `stacks` are function
+/// names, root first, with their samples in the base and in the new
+/// profile; locations are functions (two builds share no addresses).
+pub fn build_diff_profile(stacks: &BTreeMap<Vec<String>, (u64, u64)>, rate_hz: u32) -> Profile {
+    let mut strings = Strings::default();
+    let (sample_type, period_type, period, samples_id) = value_types(&mut strings, rate_hz);
+    let base_key = strings.id("pprof::base");
+    let base_true = strings.id("true");
+    let mut tables = Tables {
+        strings,
+        function_ids: BTreeMap::new(),
+        function: Vec::new(),
+    };
+    let mut location = Vec::new();
+    let mut location_ids: BTreeMap<String, u64> = BTreeMap::new();
+    let mut sample = Vec::new();
+    for (stack, &(base, new)) in stacks {
+        let ids: Vec<u64> = stack
+            .iter()
+            .rev()
+            .map(|name| {
+                if let Some(&id) = location_ids.get(name) {
+                    return id;
+                }
+                let function_id = tables.add(FunctionKey::Named(name.clone()), name, None);
+                let id = location.len() as u64 + 1;
+                location.push(Location {
+                    id,
+                    mapping_id: 0,
+                    address: 0,
+                    line: vec![Line {
+                        function_id,
+                        line: 0,
+                    }],
+                });
+                location_ids.insert(name.clone(), id);
+                id
+            })
+            .collect();
+        for (n, label) in [
+            (
+                -(base as i64),
+                vec![Label {
+                    key: base_key,
+                    str: base_true,
+                }],
+            ),
+            (new as i64, Vec::new()),
+        ] {
+            if n != 0 {
+                sample.push(Sample {
+                    location_id: ids.clone(),
+                    value: vec![n, n.saturating_mul(period)],
+                    label,
+                });
+            }
+        }
+    }
+    Profile {
+        period_type: Some(period_type),
+        period,
+        duration_nanos: 0,
+        default_sample_type: samples_id,
+        sample_type,
+        sample,
+        mapping: Vec::new(),
         location,
         function: tables.function,
         string_table: std::mem::take(&mut tables.strings.table),
