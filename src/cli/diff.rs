@@ -122,13 +122,11 @@ pub fn diff_report(args: &ReportArgs, base: &Path) -> Result<u8, Failure> {
         )));
     }
     let d = diff::diff(&old, &new).map_err(refused)?;
+    let name = args.program.display().to_string();
     let mut out = std::io::stdout().lock();
     let written = match args.format {
-        Format::Json => diff::render_diff_json(&d, &mut out),
-        Format::Folded => {
-            let name = args.program.display().to_string();
-            diff::render_diff_folded(&d, &name, &mut out)
-        }
+        Format::Json => diff::render_diff_json(&d, &name, &mut out),
+        Format::Folded => diff::render_diff_folded(&d, &name, &mut out),
         Format::Pprof => {
             let stacks = d
                 .stacks
@@ -138,7 +136,7 @@ pub fn diff_report(args: &ReportArgs, base: &Path) -> Result<u8, Failure> {
             let p = report::pprof::build_diff_profile(&stacks, d.rate_hz);
             report::pprof::render_pprof(&p, &mut out)
         }
-        _ => diff::render_diff_text(&d, &mut out),
+        _ => diff::render_diff_text(&d, &name, &mut out),
     };
     match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(exit::SIGNAL_BASE + 13),

@@ -6,7 +6,8 @@
 //! Contents
 //! - [`Costs`]: one profile's costs by function name (the CLI fills it).
 //! - [`Change`], [`DiffRow`], [`Diff`], [`diff`]: the comparison, sorted by
-//!   the size of the change; [`DiffError`]: why two profiles cannot compare.
+//!   the size of the change, with per-object totals for a dynamic program's
+//!   `function@object` names; [`DiffError`]: why two profiles cannot compare.
 //! - [`render_diff_text`], [`render_diff_json`], [`render_diff_folded`].
 //!
 //! Functions are matched by name, so two builds of a program compare even
@@ -106,6 +107,9 @@ pub struct Diff {
     pub total: DiffRow,
     /// Samples per stack, base and new (for the differential flame graph).
     pub stacks: BTreeMap<Vec<String>, Change>,
+    /// Samples per shared object (the part of a `function@object` name
+    /// after the `@`; None for the program's own functions).
+    pub objects: BTreeMap<Option<String>, Change>,
 }
 
 fn change_of<T: Copy>(
@@ -179,6 +183,11 @@ pub fn diff(base: &Costs, new: &Costs) -> Result<Diff, DiffError> {
         })
         .collect();
     rows.sort_by(|a, b| b.key().cmp(&a.key()).then(a.name.cmp(&b.name)));
+    let mut objects: BTreeMap<Option<String>, Change> = BTreeMap::new();
+    for r in &rows {
+        let object = r.name.rsplit_once('@').map(|(_, o)| o.to_string());
+        objects.entry(object).or_default().add(r.samples);
+    }
     let mut stacks: BTreeMap<Vec<String>, Change> = BTreeMap::new();
     for (s, &n) in &base.stacks {
         stacks.entry(s.clone()).or_default().base += n;
@@ -191,6 +200,7 @@ pub fn diff(base: &Costs, new: &Costs) -> Result<Diff, DiffError> {
         rows,
         total,
         stacks,
+        objects,
     })
 }
 
@@ -203,8 +213,9 @@ fn signed(d: i128) -> String {
 }
 
 /// The diff as a table: per function base, new and change of each measure,
-/// largest change first, then the totals.
-pub fn render_diff_text(diff: &Diff, out: &mut impl Write) -> io::Result<()> {
+/// largest change first, then the totals, and with shared objects the
+/// samples per object (`program` names the program's own).
+pub fn render_diff_text(diff: &Diff, program: &str, out: &mut impl Write) -> io::Result<()> {
     let first = diff.rows.first().or(Some(&diff.total));
     let has_incl = first.is_some_and(|r| r.inclusive.is_some());
     let has_exact = first.is_some_and(|r| r.cycles.is_some());
@@ -247,7 +258,22 @@ pub fn render_diff_text(diff: &Diff, out: &mut impl Write) -> io::Result<()> {
     for r in &diff.rows {
         line(r, out)?;
     }
-    line(&diff.total, out)
+    line(&diff.total, out)?;
+    if diff.objects.len() > 1 {
+        writeln!(out, "\nSamples per object:\n")?;
+        writeln!(out, "{:>10} {:>10} {:>10}  object", "base", "new", "change")?;
+        for (object, c) in &diff.objects {
+            let name = object.as_deref().unwrap_or(program);
+            writeln!(
+                out,
+                "{:>10} {:>10} {:>10}  {name}",
+                c.base,
+                c.new,
+                signed(c.delta())
+            )?;
+        }
+    }
+    Ok(())
 }
 
 fn json_change(c: Change) -> String {
@@ -278,9 +304,9 @@ fn json_row(r: &DiffRow) -> String {
     s
 }
 
-/// The diff as JSON: `{"rate_hz", "functions": [...], "total"}`, each
-/// measure as `{"base", "new", "change"}`.
-pub fn render_diff_json(diff: &Diff, out: &mut impl Write) -> io::Result<()> {
+/// The diff as JSON: `{"rate_hz", "functions": [...], "objects": [...],
+/// "total"}`, each measure as `{"base", "new", "change"}`.
+pub fn render_diff_json(diff: &Diff, program: &str, out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "{{")?;
     writeln!(out, "  \"rate_hz\": {},", diff.rate_hz)?;
     writeln!(out, "  \"functions\": [")?;
@@ -288,6 +314,18 @@ pub fn render_diff_json(diff: &Diff, out: &mut impl Write) -> io::Result<()> {
     for (i, r) in rows.iter().enumerate() {
         let comma = if i + 1 < rows.len() { "," } else { "" };
         writeln!(out, "    {}{comma}", json_row(r))?;
+    }
+    writeln!(out, "  ],")?;
+    writeln!(out, "  \"objects\": [")?;
+    for (i, (object, c)) in diff.objects.iter().enumerate() {
+        let comma = if i + 1 < diff.objects.len() { "," } else { "" };
+        let name = object.as_deref().unwrap_or(program);
+        writeln!(
+            out,
+            "    {{\"name\": {}, \"samples\": {}}}{comma}",
+            json_string(name),
+            json_change(*c)
+        )?;
     }
     writeln!(out, "  ],")?;
     writeln!(out, "  \"total\": {}", json_row(&diff.total))?;
@@ -353,6 +391,27 @@ mod tests {
             String::from_utf8(text).expect("utf8"),
             "p;added 0 9\np;gone 5 0\np;main 3 4\np;sieve 40 20\n"
         );
+    }
+
+    #[test]
+    fn shared_objects_get_totals_of_their_own() {
+        let base = costs(&[
+            ("main", 3),
+            ("strlen@libc.so.1", 4),
+            ("memcpy@libc.so.1", 1),
+        ]);
+        let new = costs(&[("main", 3), ("strlen@libc.so.1", 9)]);
+        let d = diff(&base, &new).expect("same rate");
+        let objects: Vec<(Option<&str>, i128)> = d
+            .objects
+            .iter()
+            .map(|(o, c)| (o.as_deref(), c.delta()))
+            .collect();
+        assert_eq!(objects, [(None, 0), (Some("libc.so.1"), 4)]);
+        let mut text = Vec::new();
+        render_diff_text(&d, "prog", &mut text).expect("render");
+        let text = String::from_utf8(text).expect("utf8");
+        assert!(text.ends_with("         3          3          0  prog\n         5          9         +4  libc.so.1\n"), "{text}");
     }
 
     #[test]
