@@ -10,6 +10,7 @@
 //! - [`svg`]: the histogram drawn as a self-contained SVG ([`render_svg`]).
 //! - [`diff`]: two profiles of one program compared, function by function
 //!   ([`diff::diff`], rendered as text, JSON or differential folded stacks).
+//! - [`firefox`]: a timeline of processes for the Firefox Profiler.
 //! - [`annotate`]: one function's disassembly with per-instruction counts
 //!   ([`render_annotate`]).
 //! - [`lines`]: DWARF source lines through addr2line ([`source_lines`],
@@ -31,6 +32,7 @@ pub mod annotate;
 pub mod callgrind;
 pub mod charge;
 pub mod diff;
+pub mod firefox;
 pub mod flame;
 pub mod flat;
 pub mod folded;
