@@ -773,6 +773,92 @@ fn go_tool_pprof_list_shows_the_source_lines_of_a_guest_built_with_g() {
     );
 }
 
+/// The samples and leaf function names of each thread of a Firefox
+/// Profiler profile, by pid, read through its stack, frame and function
+/// tables as the profiler does.
+fn firefox_threads(json: &serde_json::Value) -> BTreeMap<String, (u64, Vec<String>)> {
+    json["threads"]
+        .as_array()
+        .expect("threads")
+        .iter()
+        .map(|t| {
+            let samples = &t["samples"];
+            let n = samples["length"].as_u64().expect("length");
+            let leaves = samples["stack"]
+                .as_array()
+                .expect("stack column")
+                .iter()
+                .map(|s| {
+                    let s = s.as_u64().expect("stack") as usize;
+                    let frame = t["stackTable"]["frame"][s].as_u64().expect("frame") as usize;
+                    let func = t["frameTable"]["func"][frame].as_u64().expect("func") as usize;
+                    let name = t["funcTable"]["name"][func].as_u64().expect("name") as usize;
+                    t["stringArray"][name].as_str().expect("string").to_string()
+                })
+                .collect();
+            (t["pid"].as_str().expect("pid").to_string(), (n, leaves))
+        })
+        .collect()
+}
+
+#[test]
+fn firefox_profile_has_a_thread_per_process_whose_samples_sum_to_the_flat_profile() {
+    for (program, processes) in [("cg_fork", 2), ("cg_sproc", 2)] {
+        let dir = Scratch::new("cg-firefox");
+        let gmon = dir.file("gmon.out");
+        let json = dir.file("profile.json");
+        let out = prof(
+            &["--format", "firefox", "--report", &json],
+            &gmon,
+            program,
+            &[],
+        );
+        assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).expect("read")).expect("JSON");
+        // 1 ms between samples (--fast), in the profile's milliseconds.
+        assert_eq!(v["meta"]["interval"], serde_json::Value::from(1.0));
+        let threads = firefox_threads(&v);
+        assert_eq!(threads.len(), processes, "{program}: {threads:?}");
+        let total: u64 = threads.values().map(|(n, _)| n).sum();
+        let flat = flat_samples(program, &gmon);
+        assert_eq!(total, flat.values().sum::<u64>(), "{program}");
+        // Per function, the leaves of all threads are the flat profile.
+        let mut leaves: BTreeMap<String, u64> = BTreeMap::new();
+        for (_, names) in threads.values() {
+            for n in names {
+                *leaves.entry(n.clone()).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(leaves, flat, "{program}");
+        // Every thread's samples are in time order, one interval apart at least.
+        for t in v["threads"].as_array().expect("threads") {
+            let deltas = t["samples"]["timeDeltas"].as_array().expect("deltas");
+            assert!(
+                deltas
+                    .iter()
+                    .skip(1)
+                    .all(|d| d.as_f64().expect("delta") >= 1.0),
+                "{program}"
+            );
+        }
+    }
+}
+
+#[test]
+fn report_refuses_firefox_without_a_timeline() {
+    let dir = Scratch::new("cg-firefox-report");
+    let gmon = dir.file("gmon.out");
+    prof(&[], &gmon, "cg_fork", &[]);
+    let out = emu(&["report", "--format", "firefox", &guest("cg_fork"), &gmon]);
+    assert_eq!(out.status.shell(), i32::from(exit::EMULATOR_FAILURE));
+    assert!(
+        out.stderr.contains("prof --format firefox"),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn report_reads_the_sidecar_and_without_it_still_has_the_arc_counts() {
     let dir = Scratch::new("cg-report");

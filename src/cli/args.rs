@@ -206,6 +206,9 @@ pub enum Format {
     Pprof,
     /// Speedscope's JSON.
     Speedscope,
+    /// The Firefox Profiler's JSON: every process on one virtual time
+    /// axis, with real stacks (prof only: the timeline is not kept).
+    Firefox,
 }
 
 impl Format {

@@ -30,6 +30,8 @@ pub struct ProfileView<'a> {
     /// gmon.out's arcs (used when there is no sidecar).
     pub arcs: &'a [CallArc],
     pub call: Option<&'a CallProfile>,
+    /// The processes' timed samples (`prof --format firefox`).
+    pub timeline: Option<&'a report::firefox::Timeline>,
 }
 
 impl<'a> ProfileView<'a> {
@@ -97,6 +99,12 @@ impl<'a> ProfileView<'a> {
             Format::Callgrind => self.render_callgrind(&mut out),
             Format::Pprof => self.render_pprof(&mut out),
             Format::Speedscope => self.render_speedscope(&mut out),
+            Format::Firefox => match self.timeline {
+                Some(t) => report::firefox::render_firefox(t, &mut out),
+                None => Err(io::Error::other(
+                    "no timeline: it is recorded by prof --format firefox",
+                )),
+            },
         }
     }
 

@@ -210,6 +210,13 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     if args.syscalls {
         return syscall_report(args);
     }
+    if args.format == Format::Firefox && args.diff.is_none() {
+        return Err(Failure::new(
+            exit::EMULATOR_FAILURE,
+            "report: --format firefox needs the timeline of a run, which a profile file does not keep",
+        )
+        .hint("record it with: irix-emu prof --format firefox --report FILE PROGRAM"));
+    }
     if let Some(base) = &args.diff {
         return super::diff::diff_report(args, base);
     }
@@ -248,6 +255,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         rate_hz: rate,
         arcs: &arcs,
         call: call.as_ref(),
+        timeline: None,
     };
     let program_entries = report::flat_profile(hists, &symbols);
     let totals = if objects.is_empty() {

@@ -157,11 +157,7 @@ mod tests {
                 let frame = t["stackTable"]["frame"][s].as_u64().expect("frame") as usize;
                 let func = t["frameTable"]["func"][frame].as_u64().expect("func") as usize;
                 let name = t["funcTable"]["name"][func].as_u64().expect("name") as usize;
-                v["shared"]["stringArray"][name]
-                    .as_str()
-                    .or_else(|| t["stringArray"][name].as_str())
-                    .expect("string")
-                    .to_string()
+                t["stringArray"][name].as_str().expect("string").to_string()
             })
             .collect();
         assert_eq!(leaf_names, ["work", "main"]);
