@@ -66,3 +66,46 @@ pub fn call_profile(
         exact,
     }
 }
+
+/// The kernel's timeline as the Firefox Profiler's: processes by pid,
+/// stacks named with `functions`, cycles turned into nanoseconds at
+/// `cpu_hz`, samples every `1 / rate_hz` seconds.
+pub fn firefox_timeline(
+    t: &irix_kernel::profiling::Timeline,
+    functions: &profile_formats::report::stacks::Functions<'_>,
+    program: &str,
+    cpu_hz: u64,
+    rate_hz: u32,
+) -> profile_formats::report::firefox::Timeline {
+    use profile_formats::report::firefox::{TimedSample, TimelineProcess};
+    let ns = |cycles: u64| (u128::from(cycles) * 1_000_000_000 / u128::from(cpu_hz.max(1))) as u64;
+    let mut processes: Vec<TimelineProcess> = t
+        .spans
+        .iter()
+        .map(|(&pid, span)| TimelineProcess {
+            pid,
+            name: span.name.clone(),
+            start_ns: ns(span.start),
+            end_ns: span.end.map(ns),
+            samples: Vec::new(),
+        })
+        .collect();
+    for s in &t.samples {
+        let Some(p) = processes.iter_mut().find(|p| p.pid == s.pid) else {
+            continue;
+        };
+        p.samples.push(TimedSample {
+            time_ns: ns(s.time),
+            stack: s
+                .stack
+                .iter()
+                .map(|&pc| functions.name(functions.of(pc)))
+                .collect(),
+        });
+    }
+    profile_formats::report::firefox::Timeline {
+        program: program.to_string(),
+        interval_ns: 1_000_000_000 / u64::from(rate_hz.max(1)),
+        processes,
+    }
+}

@@ -206,6 +206,9 @@ pub enum Format {
     Pprof,
     /// Speedscope's JSON.
     Speedscope,
+    /// The Firefox Profiler's JSON: every process on one virtual time
+    /// axis, with real stacks (prof only: the timeline is not kept).
+    Firefox,
 }
 
 impl Format {
@@ -234,6 +237,17 @@ pub struct ReportArgs {
     /// FILE (as text, or with --format json as JSON).
     #[arg(long)]
     pub syscalls: bool,
+    /// Compare FILE with the profile BASE (a gmon.out or mon.out of the same
+    /// program, or of an older build of it: see --base-program): per
+    /// function the change in samples, inclusive samples and exact
+    /// instructions and cycles, as text, json, folded (a differential
+    /// flame graph's input) or pprof (as go tool pprof -diff_base forms it).
+    #[arg(long, value_name = "BASE")]
+    pub diff: Option<PathBuf>,
+    /// The program BASE is a profile of, when it is another build than
+    /// PROGRAM (default: PROGRAM).
+    #[arg(long, value_name = "PROGRAM", requires = "diff")]
+    pub base_program: Option<PathBuf>,
     /// The guest root the program ran in: where the shared objects named in
     /// an IRIX mon.out are read for their symbols.
     #[arg(long, value_name = "DIR")]

@@ -3,10 +3,11 @@
 //!
 //! - `args`: the clap definitions.
 //! - `launch`: loading a program and starting the kernel (shared by run and prof).
-//! - `run`, `prof`, `report`: the three commands.
+//! - `run`, `prof`, `report`: the three commands; `diff`: `report --diff`.
 //! - `generate`: `completions` and `man`, from the clap definition.
 
 pub mod args;
+pub mod diff;
 pub mod generate;
 pub mod launch;
 pub mod output;

@@ -30,6 +30,8 @@ pub struct ProfileView<'a> {
     /// gmon.out's arcs (used when there is no sidecar).
     pub arcs: &'a [CallArc],
     pub call: Option<&'a CallProfile>,
+    /// The processes' timed samples (`prof --format firefox`).
+    pub timeline: Option<&'a report::firefox::Timeline>,
 }
 
 impl<'a> ProfileView<'a> {
@@ -97,6 +99,12 @@ impl<'a> ProfileView<'a> {
             Format::Callgrind => self.render_callgrind(&mut out),
             Format::Pprof => self.render_pprof(&mut out),
             Format::Speedscope => self.render_speedscope(&mut out),
+            Format::Firefox => match self.timeline {
+                Some(t) => report::firefox::render_firefox(t, &mut out),
+                None => Err(io::Error::other(
+                    "no timeline: it is recorded by prof --format firefox",
+                )),
+            },
         }
     }
 
@@ -178,9 +186,39 @@ impl<'a> ProfileView<'a> {
         let f = self.functions();
         let low = self.texts.iter().map(|t| t.low).min().unwrap_or(0);
         let high = self.texts.iter().map(|t| t.high).max().unwrap_or(0);
-        let p =
-            report::pprof::build_profile(&self.stacks(), &f, self.name, (low, high), self.rate_hz);
+        let stacks = self.stacks();
+        let mut pcs: Vec<u32> = stacks.iter().flat_map(|(s, _)| s.iter().copied()).collect();
+        pcs.extend(pcs.clone().into_iter().map(|pc| f.range(f.of(pc)).0));
+        pcs.sort_unstable();
+        pcs.dedup();
+        let frames: BTreeMap<u32, Vec<report::InlineFrame>> = report::source_frames(self.elf, &pcs)
+            .map(|fs| pcs.iter().copied().zip(fs).collect())
+            .unwrap_or_default();
+        let frames_of = |pc: u32| frames.get(&pc).cloned().unwrap_or_default();
+        let p = report::pprof::build_profile(
+            &stacks,
+            &f,
+            self.name,
+            (low, high),
+            self.rate_hz,
+            &frames_of,
+        );
         report::pprof::render_pprof(&p, out)
+    }
+
+    /// The file and line of each of `pcs` that has one in the program's
+    /// DWARF line table (none without one).
+    fn source_lines(&self, mut pcs: Vec<u32>) -> BTreeMap<u32, (String, u32)> {
+        pcs.sort_unstable();
+        pcs.dedup();
+        report::source_lines(self.elf, &pcs)
+            .map(|ls| {
+                pcs.iter()
+                    .zip(ls)
+                    .filter_map(|(&pc, l)| l.map(|l| (pc, (l.file, l.line))))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Callgrind: exact instructions and cycles when the sidecar has them,
@@ -194,16 +232,7 @@ impl<'a> ProfileView<'a> {
         let mut pcs: Vec<u32> = cg.self_costs.keys().copied().collect();
         pcs.extend(cg.calls.iter().flat_map(|c| [c.site, c.callee]));
         pcs.extend(cg.self_costs.keys().map(|&pc| f.range(f.of(pc)).0));
-        pcs.sort_unstable();
-        pcs.dedup();
-        let lines: BTreeMap<u32, (String, u32)> = report::source_lines(self.elf, &pcs)
-            .map(|ls| {
-                pcs.iter()
-                    .zip(ls)
-                    .filter_map(|(&pc, l)| l.map(|l| (pc, (l.file, l.line))))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let lines = self.source_lines(pcs);
         render_callgrind(&cg, &f, self.name, &|pc| lines.get(&pc).cloned(), out)
     }
 

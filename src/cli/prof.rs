@@ -97,6 +97,9 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         .sample_hz(l.kernel.config.personality, args.fast);
     l.kernel
         .set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
+    if args.format == Format::Firefox {
+        l.kernel.record_timeline();
+    }
 
     let (low, high) = (
         ranges.iter().map(|r| r.0).min().unwrap_or(0),
@@ -137,6 +140,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         let costs = exact.as_ref().map(ExactCycles::costs).unwrap_or_default();
         call_profile(&cg, hz, l.kernel.config.cpu_hz, costs)
     });
+    let recorded = l.kernel.take_timeline();
     let Some(outside) = l.kernel.outside_profile() else {
         return Err(Failure::new(
             exit::EMULATOR_FAILURE,
@@ -159,6 +163,10 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     write_or_remove_syscalls(&args.output, syscalls.as_ref())?;
 
     let texts = program::texts_of(&l.exe);
+    let timeline = recorded.map(|t| {
+        let f = report::stacks::Functions::new(&symbols, u64::from(high));
+        crate::profile::firefox_timeline(&t, &f, &l.name, l.kernel.config.cpu_hz, hz)
+    });
     let view = ProfileView {
         name: &l.name,
         elf: &l.bytes,
@@ -168,6 +176,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         rate_hz: hz,
         arcs: &arcs,
         call: call.as_ref(),
+        timeline: timeline.as_ref(),
     };
     if let Some(svg) = &args.svg {
         write_report(svg, |mut out| view.render_svg(&mut out))?;

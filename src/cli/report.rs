@@ -25,26 +25,29 @@ fn bad_profile(message: impl std::fmt::Display) -> Failure {
 
 /// What `report` read: the program's histograms, the shared objects'
 /// samples (an IRIX mon.out has a segment per object; gmon.out has none).
-struct Profile {
-    hists: Vec<gmon::HistRecord>,
-    rate: u32,
-    objects: Vec<report::ObjectSamples>,
+pub(super) struct Profile {
+    pub hists: Vec<gmon::HistRecord>,
+    pub rate: u32,
+    pub objects: Vec<report::ObjectSamples>,
     /// gmon.out's call arcs (none in a mon.out).
-    arcs: Vec<gmon::CallArc>,
+    pub arcs: Vec<gmon::CallArc>,
     /// The call-graph sidecar beside a gmon.out, when there is one.
-    call: Option<callgraph::CallProfile>,
+    pub call: Option<callgraph::CallProfile>,
 }
 
-/// Reads a gmon.out or an IRIX mon.out, told apart by their first bytes.
-fn read_profile(
-    args: &ReportArgs,
+/// Reads the gmon.out or IRIX mon.out at `path` (told apart by their first
+/// bytes), a profile of `exe` (named `name`); `root` is where a mon.out's
+/// shared objects are read for their symbols.
+pub(super) fn read_profile(
+    path: &std::path::Path,
+    root: Option<&std::path::Path>,
     exe: &loader::Executable,
     name: &str,
 ) -> Result<Profile, Failure> {
     // A regular file of gmon.out's size limit, whichever format it holds.
-    let bytes = read_bounded(&args.gmon, "gmon.out", gmon::MAX_GMON_BYTES).map_err(|e| {
+    let bytes = read_bounded(path, "gmon.out", gmon::MAX_GMON_BYTES).map_err(|e| {
         bad_profile(gmon::GmonFileError::Read {
-            path: args.gmon.clone(),
+            path: path.to_path_buf(),
             source: match e {
                 InputError::Io(io) => io,
                 other => std::io::Error::other(other.to_string()),
@@ -53,27 +56,27 @@ fn read_profile(
     })?;
     if monout::is_mon_out(&bytes) {
         let file = monout::parse_mon_out(&bytes)
-            .map_err(|e| bad_profile(format!("{}: {e}", args.gmon.display())))?;
-        return Ok(split_mon_out(file, exe, args.root.as_deref()));
+            .map_err(|e| bad_profile(format!("{}: {e}", path.display())))?;
+        return Ok(split_mon_out(file, exe, root));
     }
-    let file = gmon::parse_gmon(&bytes).map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
+    let file = gmon::parse_gmon(&bytes).map_err(|e| bad_profile(e.in_file(path)))?;
     file.check_against_texts(name, &program::texts_of(exe))
-        .map_err(|e| bad_profile(e.in_file(&args.gmon)))?;
+        .map_err(|e| bad_profile(e.in_file(path)))?;
     let Some(rate) = file.rate_hz() else {
         return Err(bad_profile(format!(
             "{}: no histogram records (nothing was sampled)",
-            args.gmon.display()
+            path.display()
         )));
     };
     let hists = &file.histograms;
-    let call = callgraph::read_sidecar(&args.gmon).map_err(bad_profile)?;
+    let call = callgraph::read_sidecar(path).map_err(bad_profile)?;
     if let Some(c) = &call {
         let sampled: u64 = hists.iter().map(gmon::HistRecord::total).sum();
         if c.rate_hz != rate || c.total_samples() != sampled {
             return Err(bad_profile(format!(
                 "{}: does not belong to {} ({} samples at {} Hz, the histogram has {sampled} at {rate} Hz)",
-                callgraph::sidecar_path(&args.gmon).display(),
-                args.gmon.display(),
+                callgraph::sidecar_path(path).display(),
+                path.display(),
                 c.total_samples(),
                 c.rate_hz
             )));
@@ -207,6 +210,16 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     if args.syscalls {
         return syscall_report(args);
     }
+    if args.format == Format::Firefox && args.diff.is_none() {
+        return Err(Failure::new(
+            exit::EMULATOR_FAILURE,
+            "report: --format firefox needs the timeline of a run, which a profile file does not keep",
+        )
+        .hint("record it with: irix-emu prof --format firefox --report FILE PROGRAM"));
+    }
+    if let Some(base) = &args.diff {
+        return super::diff::diff_report(args, base);
+    }
     let (exe, bytes, name) = load_program(&args.program)?;
     let Profile {
         hists,
@@ -214,7 +227,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         objects,
         arcs,
         call,
-    } = read_profile(args, &exe, &name)?;
+    } = read_profile(&args.gmon, args.root.as_deref(), &exe, &name)?;
     let hists = &hists;
     let symbols = program::functions_of(&exe);
     // --annotate's function is looked up before anything is printed.
@@ -242,6 +255,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         rate_hz: rate,
         arcs: &arcs,
         call: call.as_ref(),
+        timeline: None,
     };
     let program_entries = report::flat_profile(hists, &symbols);
     let totals = if objects.is_empty() {

@@ -554,7 +554,12 @@ fn callgrind_totals(file: &str) -> BTreeMap<String, Vec<u64>> {
 
 /// The flat profile's samples per function, from `report --format json`.
 fn flat_samples(program: &str, gmon: &str) -> BTreeMap<String, u64> {
-    let out = emu(&["report", "--format", "text", &guest(program), gmon]);
+    flat_samples_of(&guest(program), gmon)
+}
+
+/// [`flat_samples`] of the program at `path`.
+fn flat_samples_of(path: &str, gmon: &str) -> BTreeMap<String, u64> {
+    let out = emu(&["report", "--format", "text", path, gmon]);
     assert_eq!(out.status.shell(), 0, "{}", out.stderr);
     let text = out.stdout_text();
     let flat = text.split("Call graph").next().unwrap_or("");
@@ -665,6 +670,193 @@ fn go_tool_pprof_reads_our_pprof_file_and_its_flat_totals_equal_ours() {
         .filter(|(_, n)| *n > 0)
         .collect();
     assert_eq!(theirs, flat_samples("workload", &gmon));
+}
+
+/// A program whose hot loop is a function of its own (lines 3 to 8), for
+/// `go tool pprof -list`.
+const LISTED_SOURCE: &str = "static volatile int sink;
+
+static __attribute__((noinline)) void spin(int n)
+{
+\tint i;
+\tfor (i = 0; i < n; i++)
+\t\tsink += i;
+}
+
+int main(void)
+{
+\tspin(3000000);
+\treturn 0;
+}
+";
+
+/// `go tool pprof ARGS PROFILE`, with Go's caches in `dir`.
+fn go_pprof(dir: &Scratch, args: &[&str]) -> String {
+    let mut cmd = Command::new("go");
+    cmd.args(["tool", "pprof", "-symbolize=none"])
+        .args(args)
+        .env("GOCACHE", dir.file("gocache"))
+        .env("HOME", dir.path());
+    let g = run_command(cmd);
+    assert_eq!(g.status.shell(), 0, "{}", g.stderr);
+    g.stdout_text()
+}
+
+/// The (line number, flat samples) rows of a `go tool pprof -list` listing:
+/// "        20         20      7:\t\tsink += i;".
+fn listed_lines(listing: &str) -> BTreeMap<u32, u64> {
+    listing
+        .lines()
+        .filter_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let line = t.get(2)?.strip_suffix(':')?.parse().ok()?;
+            let flat = match *t.first()? {
+                "." => 0,
+                n => n.parse().ok()?,
+            };
+            Some((line, flat))
+        })
+        .collect()
+}
+
+#[test]
+fn go_tool_pprof_list_shows_the_source_lines_of_a_guest_built_with_g() {
+    if !require_tool("go") || !require_tool("mips-linux-gnu-gcc") {
+        return;
+    }
+    let dir = Scratch::new("cg-pprof-list");
+    let src = dir.file("listed.c");
+    let prog = dir.file("listed");
+    std::fs::write(&src, LISTED_SOURCE).expect("write source");
+    let built = run_command({
+        let mut c = Command::new(repo().join("guest/build.sh"));
+        c.args(["--program", &src, &prog]);
+        c
+    });
+    assert_eq!(built.status.shell(), 0, "{}", built.stderr);
+    let gmon = dir.file("gmon.out");
+    let pb = dir.file("profile.pb.gz");
+    let out = emu(&[
+        "prof",
+        "--callgraph",
+        "--format",
+        "pprof",
+        "--report",
+        &pb,
+        "-o",
+        &gmon,
+        &prog,
+    ]);
+    assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+    let ours = flat_samples_of(&prog, &gmon);
+    let spin = ours["spin"];
+    assert!(spin > 0, "{ours:?}");
+
+    // The listing is of the source file, and spin's samples stand on its
+    // lines, all of them.
+    let listing = go_pprof(&dir, &["-list", "^spin$", &pb]);
+    assert!(
+        listing.contains(&format!("ROUTINE ======================== spin in {src}")),
+        "{listing}"
+    );
+    assert!(listing.contains("sink += i;"), "{listing}");
+    let rows = listed_lines(&listing);
+    assert_eq!(rows.values().sum::<u64>(), spin, "{listing}");
+    let sampled: Vec<u32> = rows
+        .iter()
+        .filter(|(_, &n)| n > 0)
+        .map(|(&l, _)| l)
+        .collect();
+    assert!(
+        !sampled.is_empty() && sampled.iter().all(|l| (3..=8).contains(l)),
+        "samples outside spin's lines: {listing}"
+    );
+}
+
+/// The samples and leaf function names of each thread of a Firefox
+/// Profiler profile, by pid, read through its stack, frame and function
+/// tables as the profiler does.
+fn firefox_threads(json: &serde_json::Value) -> BTreeMap<String, (u64, Vec<String>)> {
+    json["threads"]
+        .as_array()
+        .expect("threads")
+        .iter()
+        .map(|t| {
+            let samples = &t["samples"];
+            let n = samples["length"].as_u64().expect("length");
+            let leaves = samples["stack"]
+                .as_array()
+                .expect("stack column")
+                .iter()
+                .map(|s| {
+                    let s = s.as_u64().expect("stack") as usize;
+                    let frame = t["stackTable"]["frame"][s].as_u64().expect("frame") as usize;
+                    let func = t["frameTable"]["func"][frame].as_u64().expect("func") as usize;
+                    let name = t["funcTable"]["name"][func].as_u64().expect("name") as usize;
+                    t["stringArray"][name].as_str().expect("string").to_string()
+                })
+                .collect();
+            (t["pid"].as_str().expect("pid").to_string(), (n, leaves))
+        })
+        .collect()
+}
+
+#[test]
+fn firefox_profile_has_a_thread_per_process_whose_samples_sum_to_the_flat_profile() {
+    for (program, processes) in [("cg_fork", 2), ("cg_sproc", 2)] {
+        let dir = Scratch::new("cg-firefox");
+        let gmon = dir.file("gmon.out");
+        let json = dir.file("profile.json");
+        let out = prof(
+            &["--format", "firefox", "--report", &json],
+            &gmon,
+            program,
+            &[],
+        );
+        assert_eq!(out.status.shell(), 0, "{}", out.stderr);
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).expect("read")).expect("JSON");
+        // 1 ms between samples (--fast), in the profile's milliseconds.
+        assert_eq!(v["meta"]["interval"], serde_json::Value::from(1.0));
+        let threads = firefox_threads(&v);
+        assert_eq!(threads.len(), processes, "{program}: {threads:?}");
+        let total: u64 = threads.values().map(|(n, _)| n).sum();
+        let flat = flat_samples(program, &gmon);
+        assert_eq!(total, flat.values().sum::<u64>(), "{program}");
+        // Per function, the leaves of all threads are the flat profile.
+        let mut leaves: BTreeMap<String, u64> = BTreeMap::new();
+        for (_, names) in threads.values() {
+            for n in names {
+                *leaves.entry(n.clone()).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(leaves, flat, "{program}");
+        // Every thread's samples are in time order, one interval apart at least.
+        for t in v["threads"].as_array().expect("threads") {
+            let deltas = t["samples"]["timeDeltas"].as_array().expect("deltas");
+            assert!(
+                deltas
+                    .iter()
+                    .skip(1)
+                    .all(|d| d.as_f64().expect("delta") >= 1.0),
+                "{program}"
+            );
+        }
+    }
+}
+
+#[test]
+fn report_refuses_firefox_without_a_timeline() {
+    let dir = Scratch::new("cg-firefox-report");
+    let gmon = dir.file("gmon.out");
+    prof(&[], &gmon, "cg_fork", &[]);
+    let out = emu(&["report", "--format", "firefox", &guest("cg_fork"), &gmon]);
+    assert_eq!(out.status.shell(), i32::from(exit::EMULATOR_FAILURE));
+    assert!(
+        out.stderr.contains("prof --format firefox"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

@@ -33,6 +33,7 @@ mod mon_out;
 mod processes;
 mod prof_command;
 mod qemu_guest_diff;
+mod report_diff;
 mod report_elf;
 mod report_flat;
 mod report_formats;

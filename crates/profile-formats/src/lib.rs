@@ -6,7 +6,8 @@
 //! - [`callgraph`]: the call-graph sidecar beside gmon.out (real stacks,
 //!   inclusive and exact costs).
 //! - [`report`]: the reports (text, folded, JSON, callgrind, pprof,
-//!   speedscope, SVG), each from [`report::Symbol`]s and histograms.
+//!   speedscope, SVG, Firefox Profiler), each from [`report::Symbol`]s and
+//!   histograms, and the difference of two profiles ([`report::diff`]).
 //! - [`syscalls`]: each process's system calls, errors and system time
 //!   (`prof --syscalls`), and their sidecar beside gmon.out.
 //! - [`files`]: reading an input file with a bound, writing an output

@@ -467,8 +467,9 @@ impl Tracker<'_> {
         }
     }
 
-    /// One profiling tick at `pc`: the real stack gets a sample.
-    pub fn sample(&mut self, pc: u32) {
+    /// One profiling tick at `pc`: the real stack gets a sample; returns
+    /// that stack (call sites from the outermost in, then `pc`).
+    pub fn sample(&mut self, pc: u32) -> Vec<u32> {
         let mut stack: Vec<u32> = self
             .stack
             .frames
@@ -476,7 +477,8 @@ impl Tracker<'_> {
             .map(|f| self.program.arcs[f.arc as usize].0.site)
             .collect();
         stack.push(pc);
-        *self.program.stacks.entry(stack).or_insert(0) += 1;
+        *self.program.stacks.entry(stack.clone()).or_insert(0) += 1;
+        stack
     }
 
     /// Closes every open frame as if it had returned after the last

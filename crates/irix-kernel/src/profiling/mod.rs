@@ -100,7 +100,7 @@ pub use mapping::{
     instructions_per_counter, map_pc, text_range, CounterWidth, InsnRatio, Region, Slot,
 };
 pub use memory::{ProfMemory, VecMemory};
-pub use outside::OutsideProfile;
+pub use outside::{OutsideProfile, Timeline, TimelineSample, TimelineSpan};
 pub use personality::{CounterRule, ParsePersonalityError, Personality, AIX_HZ};
 pub use state::ProfState;
 pub use syscalls::SyscallTally;

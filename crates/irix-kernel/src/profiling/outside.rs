@@ -35,6 +35,38 @@ pub struct OutsideProfile {
     /// Ticks at PCs in no mapped object (a signal trampoline on the
     /// stack, the sproc exit stub), per PC.
     pub unmapped: BTreeMap<u32, u64>,
+    /// Every tick in time order, with its process and stack (`prof
+    /// --format firefox`), when asked for.
+    pub timeline: Option<Timeline>,
+}
+
+/// The outside profile's ticks on the virtual clock: which process, when,
+/// and its real stack.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    pub samples: Vec<TimelineSample>,
+    /// Each profiled process: its name, and the virtual times (cycles
+    /// since boot) its profile started and ended (exec or exit).
+    pub spans: BTreeMap<Pid, TimelineSpan>,
+}
+
+/// One tick of the outside profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimelineSample {
+    pub pid: Pid,
+    /// Virtual time since boot, in cycles.
+    pub time: u64,
+    /// The call sites from the outermost frame in, then the sampled PC
+    /// (only the PC without `--callgraph`).
+    pub stack: Vec<u32>,
+}
+
+/// A profiled process's name and profiled span of virtual time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TimelineSpan {
+    pub name: String,
+    pub start: u64,
+    pub end: Option<u64>,
 }
 
 impl Kernel {
@@ -51,7 +83,43 @@ impl Kernel {
             callgraph: None,
             elsewhere: Vec::new(),
             unmapped: BTreeMap::new(),
+            timeline: None,
         });
+    }
+
+    /// Records every outside tick with its time and stack from now on (see
+    /// [`Timeline`]).
+    pub fn record_timeline(&mut self) {
+        let now = self.now;
+        let spans: BTreeMap<Pid, TimelineSpan> = self
+            .outside
+            .as_ref()
+            .map(|o| {
+                o.members
+                    .keys()
+                    .map(|&pid| {
+                        let name = self.procs.get(&pid).map(|p| p.name.clone());
+                        let span = TimelineSpan {
+                            name: name.unwrap_or_default(),
+                            start: now,
+                            end: None,
+                        };
+                        (pid, span)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(o) = self.outside.as_mut() {
+            o.timeline = Some(Timeline {
+                samples: Vec::new(),
+                spans,
+            });
+        }
+    }
+
+    /// The recorded timeline (see [`Kernel::record_timeline`]).
+    pub fn take_timeline(&mut self) -> Option<Timeline> {
+        self.outside.as_mut()?.timeline.take()
     }
 
     /// Tracks the calls and returns of the outside-profiled program too,
@@ -102,6 +170,16 @@ impl Kernel {
         };
         let next = clock::next_grid_point(child.user_cycles(), o.interval);
         o.members.insert(child.pid, next);
+        if let Some(t) = o.timeline.as_mut() {
+            t.spans.insert(
+                child.pid,
+                TimelineSpan {
+                    name: child.name.clone(),
+                    start: self.now,
+                    end: None,
+                },
+            );
+        }
         if let Some(cg) = o.callgraph.as_mut() {
             if forked {
                 cg.fork(parent, child.pid);
@@ -114,7 +192,11 @@ impl Kernel {
     /// exec or exit: the outside profile of this process ends (its call
     /// stack is closed where it stands).
     pub(crate) fn end_outside_profile(&mut self, pid: Pid) {
+        let now = self.now;
         if let Some(o) = self.outside.as_mut() {
+            if let Some(span) = o.timeline.as_mut().and_then(|t| t.spans.get_mut(&pid)) {
+                span.end.get_or_insert(now);
+            }
             o.members.remove(&pid);
             if let Some(cg) = o.callgraph.as_mut() {
                 cg.end(pid);
@@ -137,6 +219,7 @@ impl Kernel {
     /// Takes every outside tick that has fallen due for `p`.
     pub(crate) fn outside_ticks(&mut self, p: &Process) {
         let now = p.user_cycles();
+        let time = self.now;
         let Some(o) = self.outside.as_mut() else {
             return;
         };
@@ -145,8 +228,16 @@ impl Kernel {
         };
         while now >= next {
             let pc = p.cpu.sample_pc();
-            if let Some(cg) = o.callgraph.as_mut() {
-                cg.with_tracker(p.pid, |t| t.sample(pc));
+            let stack = match o.callgraph.as_mut() {
+                Some(cg) => cg.with_tracker(p.pid, |t| t.sample(pc)),
+                None => None,
+            };
+            if let Some(t) = o.timeline.as_mut() {
+                t.samples.push(TimelineSample {
+                    pid: p.pid,
+                    time,
+                    stack: stack.unwrap_or_else(|| vec![pc]),
+                });
             }
             if !o.hist.tick(pc) {
                 o.tick_elsewhere(p, pc);

@@ -3,6 +3,8 @@
 //! Contents
 //! - [`SourceLine`], [`LineEntry`]: a file:line, and one with its samples.
 //! - [`source_lines`]: file:line for each of a list of addresses.
+//! - [`source_frames`]: the same with the functions inlined there
+//!   ([`InlineFrame`]), innermost first.
 //! - [`line_profile`]: the histograms charged to source lines.
 //! - [`render_lines_text`]: the per-line table printed after the flat profile.
 //!
@@ -90,6 +92,43 @@ pub fn source_lines(elf_bytes: &[u8], addrs: &[u32]) -> Option<Vec<Option<Source
                     .ok()
                     .flatten()
                     .and_then(|l| to_line(l.file, l.line))
+            })
+            .collect(),
+    )
+}
+
+/// One frame at an address: a function inlined there, or (last) the
+/// function whose code it is, with the source line it stands at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InlineFrame {
+    /// The function's name in DWARF (None when it has none).
+    pub function: Option<String>,
+    pub line: Option<SourceLine>,
+}
+
+/// The frames at each address, the innermost inlined function first and
+/// the function that holds the code last (a single frame where nothing is
+/// inlined; none for an address DWARF does not cover), or None when the
+/// program has no DWARF line information.
+pub fn source_frames(elf_bytes: &[u8], addrs: &[u32]) -> Option<Vec<Vec<InlineFrame>>> {
+    let ctx = context(elf_bytes)?;
+    Some(
+        addrs
+            .iter()
+            .map(|&a| {
+                let mut frames = Vec::new();
+                let Ok(mut iter) = ctx.find_frames(u64::from(a)).skip_all_loads() else {
+                    return frames;
+                };
+                while let Ok(Some(f)) = iter.next() {
+                    frames.push(InlineFrame {
+                        function: f
+                            .function
+                            .and_then(|n| n.raw_name().ok().map(Cow::into_owned)),
+                        line: f.location.and_then(|l| to_line(l.file, l.line)),
+                    });
+                }
+                frames
             })
             .collect(),
     )

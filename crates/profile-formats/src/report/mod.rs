@@ -8,10 +8,14 @@
 //! - [`folded`]: folded stacks for flame-graph tools ([`render_folded`]).
 //! - [`json`]: JSON for scripts ([`render_json`]).
 //! - [`svg`]: the histogram drawn as a self-contained SVG ([`render_svg`]).
+//! - [`diff`]: two profiles of one program compared, function by function
+//!   ([`diff::diff`], rendered as text, JSON or differential folded stacks).
+//! - [`firefox`]: a timeline of processes for the Firefox Profiler.
 //! - [`annotate`]: one function's disassembly with per-instruction counts
 //!   ([`render_annotate`]).
 //! - [`lines`]: DWARF source lines through addr2line ([`source_lines`],
-//!   [`line_profile`], [`render_lines_text`]).
+//!   [`source_frames`] with inlined functions, [`line_profile`],
+//!   [`render_lines_text`]).
 //! - [`objects`]: samples in shared objects, `function@object` names and
 //!   per-object totals ([`profile_with_objects`], [`render_object_totals`]).
 //! - Call graphs (`prof --callgraph`): [`stacks`] (PCs to functions, costs
@@ -28,6 +32,8 @@
 pub mod annotate;
 pub mod callgrind;
 pub mod charge;
+pub mod diff;
+pub mod firefox;
 pub mod flame;
 pub mod flat;
 pub mod folded;
@@ -45,7 +51,10 @@ pub use annotate::{find_function, render_annotate};
 pub use flat::{flat_profile, flat_profile_with_exact, total_samples};
 pub use folded::{render_folded, render_folded_stacks};
 pub use json::{render_json, render_json_with_objects};
-pub use lines::{line_profile, render_lines_text, source_lines, LineEntry, SourceLine};
+pub use lines::{
+    line_profile, render_lines_text, source_frames, source_lines, InlineFrame, LineEntry,
+    SourceLine,
+};
 pub use objects::{
     object_totals, profile_with_objects, render_object_totals, ObjectSamples, ObjectTotal,
 };
