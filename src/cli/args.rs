@@ -165,7 +165,9 @@ pub struct ProfArgs {
     /// Sample every millisecond (PROF_FAST) instead of every clock tick.
     #[arg(long)]
     pub fast: bool,
-    /// Also charge every retired cycle to its PC and compare with the samples.
+    /// Also charge every retired cycle to its PC and compare with the
+    /// samples; implies --callgraph, whose sidecar keeps the exact figures
+    /// for `report`.
     #[arg(long)]
     pub exact: bool,
     /// Track every call and return: gmon.out gets call arcs, the stack at

@@ -80,7 +80,10 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     for extra in [&args.report, &args.svg].into_iter().flatten() {
         check_output_dir(extra)?;
     }
-    let tracking = args.callgraph || args.svg.is_some() || args.format.wants_call_graph();
+    // --exact's figures live in the call-graph sidecar, so that `report`
+    // has them too: it tracks calls as --callgraph does.
+    let tracking =
+        args.callgraph || args.exact || args.svg.is_some() || args.format.wants_call_graph();
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
     let ranges = l.exe.text_ranges();

@@ -296,3 +296,18 @@ fn strace_cuts_a_long_buffer_visibly() {
     let long = "[100] write(1, \"1e22                   %f=10000000000000000000000.000000 %e=1.00\"..., 82) = 82";
     assert!(lines.iter().any(|l| l == long), "{lines:#?}");
 }
+
+#[test]
+fn prof_exact_keeps_its_figures_for_report_without_callgraph() {
+    let (dir, program, _) = profiled(&["--exact"]);
+    // The exact costs are in the sidecar, and report --diff reads them:
+    // a profile diffed against itself shows zero exact change.
+    let sidecar = std::fs::read_to_string(dir.path().join("gmon.out.callgraph"))
+        .expect("prof --exact writes the call-graph sidecar");
+    assert!(
+        sidecar.lines().any(|l| l.starts_with("exact ")),
+        "{sidecar}"
+    );
+    let r = run_emu(["report", &program, "gmon.out"], dir.path());
+    assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
+}
