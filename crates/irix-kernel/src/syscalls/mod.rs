@@ -36,7 +36,7 @@
 //! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
 //! - `prof`: profil, sprofil (through syssgi), pcsample
 //! - `proc`: exit, fork, sproc, sprocsp, execv, execve, waitsys, kill, sigaction,
-//!   sigprocmask, sigreturn
+//!   sigprocmask, sigreturn; `script`: execve's interpreter files (`#!`)
 
 mod args;
 mod attrs;
@@ -56,6 +56,7 @@ mod poll;
 mod proc;
 mod prof;
 mod rlimit;
+mod script;
 mod sgi;
 mod sigwait;
 mod stat;
@@ -265,7 +266,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::IOCTL,        "ioctl",        &[Fd, IoctlReq, Hex], fs::ioctl, Partial("FIONREAD, FIONBIO; on a terminal TCGETA, TCSETA/TCSETAW/TCSETAF, TCGETS, TCSETS/TCSETSW/TCSETSF (kept by irix-emu, not applied to the host terminal), TIOCGWINSZ, TIOCSWINSZ, TCSBRK, TCXONC, TCFLSH; the usema(7M) requests on a semaphore device; other requests ENOTTY, or EINVAL on a terminal")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE, and MP_SCHED's nice commands (getpriority, setpriority); other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
-    call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
+    call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Full),
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
     call(sys::CHROOT,       "chroot",       &[Str], paths::chroot, Full),
     call(sys::FCNTL,        "fcntl",        &[Fd, FcntlCmd, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
