@@ -8,7 +8,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use common::{guest_program, run_emu, Run, Scratch, Status};
@@ -568,19 +567,6 @@ fn a_size_past_2_gb_is_eoverflow_in_version_2_and_an_unknown_version_einval() {
     );
 }
 
-/// `IRIX_ROOT_53`, the IRIX 5.3 root these tests run SGI's tools from.
-fn irix_root_53() -> PathBuf {
-    let root = std::env::var_os("IRIX_ROOT_53")
-        .map(PathBuf::from)
-        .expect("IRIX_ROOT_53: the path of an IRIX 5.3 root with IDO");
-    assert!(
-        root.join("usr/lib/ar").is_file(),
-        "{}: no usr/lib/ar",
-        root.display()
-    );
-    root
-}
-
 /// `irix-emu run --root ROOT --bind DIR ROOT/TOOL ARGS` in `dir`.
 fn sgi(root: &std::path::Path, dir: &Scratch, tool: &str, args: &[&str]) -> Run {
     let mut all = vec![
@@ -601,9 +587,9 @@ fn sgi(root: &std::path::Path, dir: &Scratch, tool: &str, args: &[&str]) -> Run 
 /// back end, usr/lib/ar, is run directly: the usr/bin/ar wrapper finds it
 /// through argv[0].)
 #[test]
-#[ignore = "needs IRIX_ROOT_53 (an IRIX 5.3 root with IDO); run with --ignored"]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn sgi_ar_and_strip_rename_date_chown_and_truncate() {
-    let root = irix_root_53();
+    let root = test_support::roots::irix_root_53(&["usr/lib/ar", "usr/bin/strip"]);
     let dir = Scratch::new("sgi_ar");
     let at = |name: &str| dir.path().join(name).display().to_string();
     dir.write("f.c", b"int f(void) { return 42; }\n");
