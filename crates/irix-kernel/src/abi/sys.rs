@@ -88,9 +88,12 @@ pub const MMAP: u32 = 1134;
 pub const MUNMAP: u32 = 1135;
 pub const MPROTECT: u32 = 1136;
 pub const MSYNC: u32 = 1137;
+pub const MADVISE: u32 = 1138;
 pub const GETPAGESIZE: u32 = 1140;
 pub const FSYNC: u32 = 1146;
 pub const FCHDIR: u32 = 1147;
+pub const CACHEFLUSH: u32 = 1150;
+pub const CACHECTL: u32 = 1151;
 pub const FCHOWN: u32 = 1152;
 /// The 4.3BSD process-group calls IRIX's libc keeps as BSDgetpgrp(pid)
 /// and BSDsetpgrp(pid, pgrp).

@@ -22,7 +22,8 @@
 //! - `ioctl`: the terminal and descriptor requests of ioctl
 //! - `usema`: opening /dev/usemaclone and /dev/usema, their ioctls
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
-//! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize
+//! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize; `cache`:
+//!   cacheflush, cachectl, madvise
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
 //! - `timers`: alarm, getitimer, setitimer
 //! - `sigwait`: pause, sigsuspend, sigpending, sigaltstack, sigsendset
@@ -40,6 +41,7 @@
 
 mod args;
 mod attrs;
+mod cache;
 mod conf;
 mod dirs;
 mod elfmap;
@@ -300,6 +302,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::MUNMAP,       "munmap",       &[Hex, Int], mem::munmap, Full),
     call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Prot], mem::mprotect, Full),
     call(sys::MSYNC,        "msync",        &[Hex, Int, Hex], mem::msync, Full),
+    call(sys::MADVISE,      "madvise",      &[Hex, Int, Int], cache::madvise, Full),
     call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
     call(sys::BSDGETPGRP,   "BSDgetpgrp",   &[Int], ids::getpgid, Full),
     call(sys::BSDSETPGRP,   "BSDsetpgrp",   &[Int, Int], ids::bsd_setpgrp, Full),
@@ -307,6 +310,8 @@ pub static TABLE: &[Syscall] = &[
     call(sys::FCHDIR,       "fchdir",       &[Fd], paths::fchdir, Partial("a directory renamed or removed since it was opened: ENOENT")),
     call(sys::GETRLIMIT,    "getrlimit",    &[Int, Ptr], rlimit::getrlimit, Full),
     call(sys::SETRLIMIT,    "setrlimit",    &[Int, Ptr], rlimit::setrlimit, Full),
+    call(sys::CACHEFLUSH,   "cacheflush",   &[Hex, Int, Int], cache::cacheflush, Full),
+    call(sys::CACHECTL,     "cachectl",     &[Hex, Int, Int], cache::cachectl, Partial("the timing model has no caches: an uncacheable page costs what a cacheable one does")),
     call(sys::FCHOWN,       "fchown",       &[Fd, Int, Int], attrs::fchown, Full),
     call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
     call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),
