@@ -65,6 +65,7 @@ pub const RMDIR: u32 = 1079;
 pub const MKDIR: u32 = 1080;
 pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
+pub const SYSFS: u32 = 1084;
 pub const POLL: u32 = 1087;
 /// gethostname (BSD's, in IRIX's table).
 pub const GETHOSTNAME: u32 = 1108;

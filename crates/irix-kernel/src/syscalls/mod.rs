@@ -16,7 +16,7 @@
 //! - `paths`: mkdir, rmdir, rename, link, symlink, readlink, xmknod,
 //!   fchdir, chroot; `attrs`: truncate, ftruncate (and their 64-bit
 //!   forms), utime, chown, lchown, fchown, fsync, sync (`owner`: who owns
-//!   a file, chown's rules); `fsinfo`: statvfs, fstatvfs, statfs, fstatfs
+//!   a file, chown's rules); `fsinfo`: statvfs, fstatvfs, statfs, fstatfs, sysfs
 //! - `conf`: syssgi's SGI_SYSCONF and SGI_PATHCONF
 //! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
 //! - `ioctl`: the terminal and descriptor requests of ioctl
@@ -281,6 +281,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::MKDIR,        "mkdir",        &[Str, Oct], paths::mkdir, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
+    call(sys::SYSFS,        "sysfs",        &[Int, Hex, Hex], fsinfo::sysfs, Full),
     call(sys::POLL,         "poll",         &[Ptr, Int, Int], poll::poll, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
     call(sys::SELECT,       "select",       &[Int, Ptr, Ptr, Ptr, Ptr], poll::select, Full),

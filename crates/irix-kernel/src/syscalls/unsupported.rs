@@ -28,7 +28,6 @@ pub static TABLE: &[Syscall] = &[
     missing(1053, "semsys",        &[Int, Hex, Hex, Hex, Hex], "System V semaphores (semget(2), semctl(2), semop(2))"),
     refused(1055, "uadmin",        &[Int, Int, Hex], EPERM, "uadmin(2): system administration needs the super-user"),
     missing(1083, "sgikopt",       &[Str, Ptr, Int], "sgikopt(2)'s kernel option strings"),
-    missing(1084, "sysfs",         &[Int, Hex, Hex], "sysfs(2)'s file system type table"),
     missing(1085, "getmsg",        &[Fd, Ptr, Ptr, Ptr], "STREAMS messages (getmsg(2))"),
     missing(1086, "putmsg",        &[Fd, Ptr, Ptr, Hex], "STREAMS messages (putmsg(2))"),
     missing(1089, "accept",        &[Fd, Ptr, Ptr], "sockets"),
