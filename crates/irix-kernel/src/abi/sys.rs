@@ -68,7 +68,9 @@ pub const SGINAP: u32 = 1082;
 pub const SYSFS: u32 = 1084;
 pub const POLL: u32 = 1087;
 /// gethostname (BSD's, in IRIX's table).
+pub const GETHOSTID: u32 = 1092;
 pub const GETHOSTNAME: u32 = 1108;
+pub const GETDOMAINNAME: u32 = 1110;
 pub const TRUNCATE: u32 = 1112;
 pub const FTRUNCATE: u32 = 1113;
 pub const RENAME: u32 = 1114;
