@@ -2,7 +2,7 @@
  * manual page: mkdir, rmdir, rename, link, symlink, readlink, mknod
  * (xmknod), fchdir, chroot, utime, truncate (and the 64-bit forms),
  * chown/lchown/fchown, fsync, sync, statvfs/fstatvfs, statfs/fstatfs,
- * stat64 (xstat version 3), sysconf and pathconf (syssgi).
+ * stat64 (xstat version 3), sysfs, sysconf and pathconf (syssgi).
  *
  * Every call goes through libc's indirect syscall(nr, ...) with IRIX's
  * numbers, and prints "name: result" ("-1 ERRNO" on failure), one line
@@ -28,6 +28,7 @@
 #define N_SYNC 1036
 #define N_FSTATFS 1038
 #define N_SYSSGI 1040
+#define N_SYSFS 1084
 #define N_UMASK 1060
 #define N_CHROOT 1061
 #define N_RMDIR 1079
@@ -353,6 +354,26 @@ static void status(void)
 	show("statfs fstyp", syscall(N_STATFS, "d/g", vfs, 40, 1));
 	show("fstatfs", syscall(N_FSTATFS, fd, vfs, 40, 0));
 	show("fstatfs bad descriptor", syscall(N_FSTATFS, 99, vfs, 40, 0));
+
+	/* sysfs(2): GETFSIND 1, GETFSTYP 2, GETNFSTYP 3 */
+	{
+		char name[16];
+		long n = syscall(N_SYSFS, 3), i;
+		show("sysfs GETNFSTYP", n);
+		for (i = 1; i <= n && i < 10; i++) {
+			memset(name, 0, sizeof name);
+			printf("sysfs GETFSTYP %ld: %ld \"%s\"\n", i, syscall(N_SYSFS, 2, i, name), name);
+		}
+		show("sysfs GETFSIND efs", syscall(N_SYSFS, 1, "efs"));
+		show("sysfs GETFSIND fifofs", syscall(N_SYSFS, 1, "fifofs"));
+		show("sysfs GETFSIND nfs", syscall(N_SYSFS, 1, "nfs"));
+		show("sysfs GETFSIND a long name", syscall(N_SYSFS, 1, "a-name-longer-than-FSTYPSZ"));
+		show("sysfs GETFSTYP 0", syscall(N_SYSFS, 2, 0, name));
+		show("sysfs GETFSTYP past the last", syscall(N_SYSFS, 2, n + 1, name));
+		show("sysfs GETFSTYP bad buffer", syscall(N_SYSFS, 2, 1, (char *)4));
+		show("sysfs GETFSIND bad name", syscall(N_SYSFS, 1, (char *)4));
+		show("sysfs opcode 4", syscall(N_SYSFS, 4));
+	}
 
 	/* sysconf(3C), pathconf(2) */
 	{

@@ -35,6 +35,8 @@
 #define N_GETPAGESIZE 1140
 #define N_LXSTAT 1159
 #define N_NANOSLEEP 1077
+#define N_GETHOSTID 1092
+#define N_GETDOMAINNAME 1110
 
 static void show(const char *name, long r)
 {
@@ -108,6 +110,11 @@ int main(void)
 	memset(buf, 0, sizeof buf);
 	show("uname", syscall(N_UTSSYS, buf, 0, 0));
 	printf("uname: %s %s %s %s %s\n", buf, buf + 257, buf + 514, buf + 771, buf + 1028);
+	show("gethostid", syscall(N_GETHOSTID));
+	memset(buf, 'x', 8);
+	show("getdomainname", syscall(N_GETDOMAINNAME, buf, 8));
+	printf("getdomainname: \"%s\"\n", buf);
+	show("getdomainname bad buffer", syscall(N_GETDOMAINNAME, 4, 8));
 	show("time", syscall(N_TIME));
 	syscall(N_GETTIMEOFDAY, tv);
 	ts[0] = 1;

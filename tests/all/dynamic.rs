@@ -26,9 +26,11 @@ const HELLO_OUTPUT: &str = "hello from libgreet.so\n2 + 40 = 42\nargc = 3\ntwo\n
 /// A copy of the dynroot in a scratch directory, for cases that break it.
 fn copy_root(dir: &Scratch) -> Option<PathBuf> {
     let src = dynroot()?;
+    // Copied with their modes: exec(2) needs the execute bit.
     for f in ["lib/ld.so", "lib/libgreet.so", "bin/dyn_hello"] {
-        let bytes = std::fs::read(src.join(f)).expect("dynroot file");
-        dir.write(&format!("root/{f}"), &bytes);
+        let to = dir.path().join("root").join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(src.join(f), &to).expect("dynroot file");
     }
     Some(dir.path().join("root"))
 }

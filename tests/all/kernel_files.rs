@@ -8,7 +8,6 @@
 
 use crate::common;
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use common::{guest_program, run_emu, Run, Scratch, Status};
@@ -461,6 +460,34 @@ fn fstatfs_is_statfs_of_an_open_file() {
     );
 }
 
+const SYSFS: [&str; 13] = [
+    "sysfs GETNFSTYP: 3",
+    "sysfs GETFSTYP 1: 0 \"efs\"",
+    "sysfs GETFSTYP 2: 0 \"fifofs\"",
+    "sysfs GETFSTYP 3: 0 \"specfs\"",
+    "sysfs GETFSIND efs: 1",
+    "sysfs GETFSIND fifofs: 2",
+    "sysfs GETFSIND nfs: -1 EINVAL",
+    "sysfs GETFSIND a long name: -1 EINVAL",
+    "sysfs GETFSTYP 0: -1 EINVAL",
+    "sysfs GETFSTYP past the last: -1 EINVAL",
+    "sysfs GETFSTYP bad buffer: -1 EFAULT",
+    "sysfs GETFSIND bad name: -1 EFAULT",
+    "sysfs opcode 4: -1 EINVAL",
+];
+
+/// sysfs(2): "GETFSIND Translate fsname ... into a file-system type index",
+/// "GETFSTYP Translate fs_index ... into a null-terminated file-system type
+/// identifier", "GETNFSTYP Return the total number of file system types
+/// configured in the system"; "EINVAL fsname points to an invalid
+/// file-system identifier; fs_index is zero, or invalid; opcode is invalid.
+/// EFAULT buf or fsname points to an invalid user address." The index of
+/// efs is statfs's f_fstyp.
+#[test]
+fn sysfs_numbers_the_file_system_types_from_one_as_statfs_reports_them() {
+    check(&["sysfs"], &SYSFS);
+}
+
 /// sysconf(3C): "_SC_JOB_CONTROL Always 1 on Irix", "_SC_NACLS_MAX Always 0 on
 /// Irix", "If sysconf fails due to a value of name that is not defined on the
 /// system, the function will return a value of -1 without changing the value of
@@ -568,19 +595,6 @@ fn a_size_past_2_gb_is_eoverflow_in_version_2_and_an_unknown_version_einval() {
     );
 }
 
-/// `IRIX_ROOT_53`, the IRIX 5.3 root these tests run SGI's tools from.
-fn irix_root_53() -> PathBuf {
-    let root = std::env::var_os("IRIX_ROOT_53")
-        .map(PathBuf::from)
-        .expect("IRIX_ROOT_53: the path of an IRIX 5.3 root with IDO");
-    assert!(
-        root.join("usr/lib/ar").is_file(),
-        "{}: no usr/lib/ar",
-        root.display()
-    );
-    root
-}
-
 /// `irix-emu run --root ROOT --bind DIR ROOT/TOOL ARGS` in `dir`.
 fn sgi(root: &std::path::Path, dir: &Scratch, tool: &str, args: &[&str]) -> Run {
     let mut all = vec![
@@ -601,9 +615,9 @@ fn sgi(root: &std::path::Path, dir: &Scratch, tool: &str, args: &[&str]) -> Run 
 /// back end, usr/lib/ar, is run directly: the usr/bin/ar wrapper finds it
 /// through argv[0].)
 #[test]
-#[ignore = "needs IRIX_ROOT_53 (an IRIX 5.3 root with IDO); run with --ignored"]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn sgi_ar_and_strip_rename_date_chown_and_truncate() {
-    let root = irix_root_53();
+    let root = test_support::roots::irix_root_53(&["usr/lib/ar", "usr/bin/strip"]);
     let dir = Scratch::new("sgi_ar");
     let at = |name: &str| dir.path().join(name).display().to_string();
     dir.write("f.c", b"int f(void) { return 42; }\n");
@@ -772,6 +786,19 @@ statfs len too big: -1 EINVAL\n\
 statfs fstyp: -1 EINVAL\n\
 fstatfs: 0\n\
 fstatfs bad descriptor: -1 EBADF\n\
+sysfs GETNFSTYP: 3\n\
+sysfs GETFSTYP 1: 0 \"efs\"\n\
+sysfs GETFSTYP 2: 0 \"fifofs\"\n\
+sysfs GETFSTYP 3: 0 \"specfs\"\n\
+sysfs GETFSIND efs: 1\n\
+sysfs GETFSIND fifofs: 2\n\
+sysfs GETFSIND nfs: -1 EINVAL\n\
+sysfs GETFSIND a long name: -1 EINVAL\n\
+sysfs GETFSTYP 0: -1 EINVAL\n\
+sysfs GETFSTYP past the last: -1 EINVAL\n\
+sysfs GETFSTYP bad buffer: -1 EFAULT\n\
+sysfs GETFSIND bad name: -1 EFAULT\n\
+sysfs opcode 4: -1 EINVAL\n\
 sysconf _SC_ARG_MAX: 20480\n\
 sysconf _SC_CHILD_MAX: 100\n\
 sysconf _SC_CLK_TCK: 100\n\

@@ -3,7 +3,8 @@
 //! setpgid(2), getsid(2), getpgid(2)), nice(2), getpriority(2), uname(2),
 //! waitsys's stopped and continued children (wait(2)) and getrlimit(2)'s
 //! limits, on the committed guest programs id_calls, proc_wait_stopped and
-//! proc_limits (guest/src). Each test is named after the sentence it
+//! proc_limits, and exec(2)'s interpreter files on proc_exec_script
+//! (guest/src). Each test is named after the sentence it
 //! holds the kernel to, quoted in it.
 
 use crate::common;
@@ -247,4 +248,57 @@ fn the_cpu_limit_kills_at_the_same_cycle_on_every_run() {
     assert_eq!(a, b);
     // 3 s at 100 MHz, less the system time charged for the calls.
     assert!(a > 290_000_000 && a <= 300_000_000, "{a}");
+}
+
+/// Runs proc_exec_script from inside a scratch root (its cwd), so its
+/// argv[0] is the guest path it writes into its interpreter files.
+fn exec_script() -> (common::Run, Vec<String>) {
+    let dir = Scratch::new("exec-script");
+    let program = dir.path().join("proc_exec_script");
+    std::fs::copy(guest("proc_exec_script"), &program).unwrap();
+    let root = dir.path().display().to_string();
+    let r = run_emu(
+        ["run", "--root", &root, &program.display().to_string()],
+        dir.path(),
+    );
+    (r, dir.names())
+}
+
+#[test]
+fn an_interpreter_file_runs_its_interpreter_with_pathname_arg_then_the_callers_arguments() {
+    // exec(2): "An interpreter file begins with a line of the form
+    // #! pathname [arg] ... The pathname specified in the interpreter file
+    // is passed as arg0 to the interpreter. If arg was specified in the
+    // interpreter file, it is passed as arg1 to the interpreter. The
+    // remaining arguments to the interpreter are arg0 through argn of the
+    // originally exec'd file", the file's own path standing for its arg0;
+    // "Any tabs in arg are converted to spaces."
+    let (r, left) = exec_script();
+    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
+    assert_eq!(
+        r.stdout_text(),
+        "\
+interp: argv[0] = /proc_exec_script
+interp: argv[1] = -a b
+interp: argv[2] = ./s_arg
+interp: argv[3] = one
+interp: argv[4] = two
+with_arg: exit 7
+interp: argv[0] = /proc_exec_script
+interp: argv[1] = s_bare
+interp: argv[2] = one
+interp: argv[3] = two
+bare: exit 7
+long_line: execve E2BIG
+not_executable: execve EACCES
+missing_interpreter: execve ENOENT
+nested: execve ENOEXEC
+no_pathname: execve ENOEXEC
+done
+"
+    );
+    // "E2BIG The number of bytes in the first line of an interpreter file
+    // is greater than 256 bytes"; "EACCES Execute permission on the new
+    // process file is denied"; it removed every file it made.
+    assert_eq!(left, ["proc_exec_script"]);
 }

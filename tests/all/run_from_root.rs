@@ -2,24 +2,12 @@
 //! the guest at its guest path (argv[0]), so SGI's wrappers that find their
 //! back ends through argv[0] work; the private /var/tmp; a Linux MIPS
 //! program ends at once with one line naming it and qemu-mips (126). The
-//! IRIX-root tests need `IRIX_ROOT_53` and print a SKIP line without it.
+//! IRIX-root tests need `IRIX_ROOT_53` and are reported as ignored without
+//! it (test_support::roots).
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
-
 use common::{exited, repo_path, run_emu, Scratch};
-
-/// The IRIX 5.3 root in IRIX_ROOT_53, or None with a SKIP line.
-fn irix_root() -> Option<PathBuf> {
-    match std::env::var_os("IRIX_ROOT_53") {
-        Some(root) if Path::new(&root).join("usr/bin/nm").is_file() => Some(PathBuf::from(root)),
-        _ => {
-            eprintln!("SKIP: IRIX_ROOT_53 is not set (the path of an IRIX 5.3 root with IDO)");
-            None
-        }
-    }
-}
 
 #[test]
 fn a_linux_mips_program_ends_at_once_naming_what_runs_it() {
@@ -66,12 +54,11 @@ fn a_program_inside_the_root_gets_its_guest_path_as_argv0() {
 }
 
 #[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
 fn sgi_nm_finds_its_back_end_through_argv0_when_run_from_the_root() {
     // SGI's /usr/bin/nm is a wrapper that runs argv[0]'s ../lib/nm: given
     // as ROOT/usr/bin/nm, it must look for /usr/lib/nm in the guest.
-    let Some(root) = irix_root() else {
-        return;
-    };
+    let root = test_support::roots::irix_root_53(&["usr/bin/nm", "usr/bin/cc"]);
     let dir = Scratch::new("sgi-nm");
     std::fs::write(dir.path().join("a.c"), "int f(int x) { return x + 1; }\n").unwrap();
     let run = |tool: &str, args: &[&str]| {

@@ -181,6 +181,22 @@ fn utssys_uname_names_the_irix_release() {
 }
 
 #[test]
+fn gethostid_is_the_sysid_and_the_machine_belongs_to_no_domain() {
+    // gethostid: the low 32 bits of the identifier SGI_SYSID gives;
+    // getdomainname: the empty name of a machine in no NIS domain,
+    // NUL-terminated; EFAULT for a bad buffer.
+    check("gethostid", &["gethostid: 1"]);
+    check(
+        "getdomainname",
+        &[
+            "getdomainname: 0",
+            "getdomainname: \"\"",
+            "getdomainname bad buffer: -1 EFAULT",
+        ],
+    );
+}
+
+#[test]
 fn time_starts_at_the_default_epoch() {
     // 1996-01-01 00:00:00 UTC.
     check("time", &["time: 820454400"]);
@@ -294,6 +310,10 @@ ulimit GETFSIZE: 2147483647
 ulimit GDESLIM: 200
 uname: 0
 uname: IRIX irix-emu 5.3 11091812 IP20
+gethostid: 1
+getdomainname: 0
+getdomainname: \"\"
+getdomainname bad buffer: -1 EFAULT
 time: 820454400
 nanosleep 1.5 s: 0
 sginap 100 ticks: 0

@@ -88,6 +88,18 @@ pub mod mmap {
     pub const MS_ASYNC: u32 = 1;
     pub const MS_INVALIDATE: u32 = 2;
     pub const MS_SYNC: u32 = 4;
+    /// madvise(2)'s one advice on IRIX 5.3 (the BSD and SVR4 value).
+    pub const MADV_DONTNEED: u32 = 4;
+}
+
+/// cacheflush(2) and cachectl(2) arguments (<sys/cachectl.h>, the MIPS
+/// values Linux's asm/cachectl.h keeps too).
+pub mod cachectl {
+    pub const ICACHE: u32 = 1;
+    pub const DCACHE: u32 = 2;
+    pub const BCACHE: u32 = ICACHE | DCACHE;
+    pub const CACHEABLE: u32 = 0;
+    pub const UNCACHEABLE: u32 = 1;
 }
 
 /// waitsys id types and options (<sys/wait.h>), and SIGCHLD's si_code.

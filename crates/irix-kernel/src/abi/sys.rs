@@ -65,9 +65,12 @@ pub const RMDIR: u32 = 1079;
 pub const MKDIR: u32 = 1080;
 pub const GETDENTS: u32 = 1081;
 pub const SGINAP: u32 = 1082;
+pub const SYSFS: u32 = 1084;
 pub const POLL: u32 = 1087;
 /// gethostname (BSD's, in IRIX's table).
+pub const GETHOSTID: u32 = 1092;
 pub const GETHOSTNAME: u32 = 1108;
+pub const GETDOMAINNAME: u32 = 1110;
 pub const TRUNCATE: u32 = 1112;
 pub const FTRUNCATE: u32 = 1113;
 pub const RENAME: u32 = 1114;
@@ -88,9 +91,12 @@ pub const MMAP: u32 = 1134;
 pub const MUNMAP: u32 = 1135;
 pub const MPROTECT: u32 = 1136;
 pub const MSYNC: u32 = 1137;
+pub const MADVISE: u32 = 1138;
 pub const GETPAGESIZE: u32 = 1140;
 pub const FSYNC: u32 = 1146;
 pub const FCHDIR: u32 = 1147;
+pub const CACHEFLUSH: u32 = 1150;
+pub const CACHECTL: u32 = 1151;
 pub const FCHOWN: u32 = 1152;
 /// The 4.3BSD process-group calls IRIX's libc keeps as BSDgetpgrp(pid)
 /// and BSDsetpgrp(pid, pgrp).

@@ -323,6 +323,11 @@ impl AddressSpace {
         end > start && self.regions.any_in(start as u32, end.min(USER_TOP) as u32)
     }
 
+    /// Is every byte of `[start, end)` mapped?
+    pub fn all_mapped(&self, start: u64, end: u64) -> bool {
+        end <= USER_TOP && self.regions.covers(start as u32, end as u32)
+    }
+
     /// The permissions of the page holding `addr`, if mapped.
     pub fn perms(&self, addr: u32) -> Option<Perms> {
         match self.page(addr) {

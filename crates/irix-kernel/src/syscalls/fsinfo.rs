@@ -39,9 +39,22 @@ const NAME_MAX: u32 = 255;
 /// Bytes of `struct statvfs` and `struct statfs`.
 const STATVFS_SIZE: usize = 156;
 const STATFS_SIZE: usize = 40;
-/// statfs's f_fstyp: EFS's index in the file-system switch, as sysfs(2)
-/// numbers the types (a documented choice: the first configured type).
-const EFS_FSTYP: u16 = 1;
+/// The file system types a guest can meet, in the order sysfs(2) numbers
+/// them from 1 (the index statfs reports in f_fstyp): the root and the
+/// binds are EFS, pipes fifofs and the semaphore devices specfs.
+const FS_TYPES: [&[u8]; 3] = [FSTYPE, b"fifofs", b"specfs"];
+
+/// sysfs(2)'s opcodes and FSTYPSZ (<sys/fstyp.h>, SVR4's values).
+const GETFSIND: u32 = 1;
+const GETFSTYP: u32 = 2;
+const GETNFSTYP: u32 = 3;
+const FSTYPSZ: usize = 16;
+
+/// A type's sysfs index, from 1.
+fn fs_index(basetype: &[u8]) -> Option<u16> {
+    let at = FS_TYPES.iter().position(|t| *t == basetype)?;
+    Some(at as u16 + 1)
+}
 
 /// What statvfs and statfs report of one file system.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -135,11 +148,7 @@ impl FsInfo {
 
     fn statfs(&self) -> [u8; STATFS_SIZE] {
         let mut b = [0u8; STATFS_SIZE];
-        let fstyp = if self.basetype == FSTYPE {
-            EFS_FSTYP
-        } else {
-            0
-        };
+        let fstyp = fs_index(self.basetype).unwrap_or(0);
         b[0..2].copy_from_slice(&fstyp.to_be_bytes());
         let words = [
             self.frsize,
@@ -247,6 +256,37 @@ pub fn fstatfs(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     Ok(Ret::Val(0))
 }
 
+/// sysfs(GETFSIND, fsname), sysfs(GETFSTYP, fs_index, buf),
+/// sysfs(GETNFSTYP): the file system types of `FS_TYPES` (sysfs(2)):
+/// "EINVAL fsname points to an invalid file-system identifier; fs_index is
+/// zero, or invalid; opcode is invalid. EFAULT buf or fsname points to an
+/// invalid user address."
+pub fn sysfs(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    match a.word(0) {
+        GETFSIND => {
+            // A name too long for any type is no type's name.
+            let name = p.mem.read_cstr(a.ptr(1), FSTYPSZ).map_err(|e| match e {
+                Errno::ENAMETOOLONG => Errno::EINVAL,
+                e => e,
+            })?;
+            fs_index(&name).map_or(Err(Errno::EINVAL), |i| Ok(Ret::Val(i.into())))
+        }
+        GETFSTYP => {
+            let index = a.word(1) as usize;
+            let name = index
+                .checked_sub(1)
+                .and_then(|i| FS_TYPES.get(i))
+                .ok_or(Errno::EINVAL)?;
+            let mut buf = name.to_vec();
+            buf.push(0);
+            p.mem.write_bytes(a.ptr(2), &buf)?;
+            Ok(Ret::Val(0))
+        }
+        GETNFSTYP => Ok(Ret::Val(FS_TYPES.len() as u32)),
+        _ => Err(Errno::EINVAL),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,7 +317,7 @@ mod tests {
             ..FsInfo::default()
         };
         let b = info.statfs();
-        assert_eq!(&b[0..2], &EFS_FSTYP.to_be_bytes());
+        assert_eq!(&b[0..2], &1u16.to_be_bytes());
         assert_eq!(&b[4..8], &512u32.to_be_bytes());
         assert_eq!(&b[12..16], &7u32.to_be_bytes());
     }

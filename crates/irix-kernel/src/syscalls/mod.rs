@@ -16,13 +16,14 @@
 //! - `paths`: mkdir, rmdir, rename, link, symlink, readlink, xmknod,
 //!   fchdir, chroot; `attrs`: truncate, ftruncate (and their 64-bit
 //!   forms), utime, chown, lchown, fchown, fsync, sync (`owner`: who owns
-//!   a file, chown's rules); `fsinfo`: statvfs, fstatvfs, statfs, fstatfs
+//!   a file, chown's rules); `fsinfo`: statvfs, fstatvfs, statfs, fstatfs, sysfs
 //! - `conf`: syssgi's SGI_SYSCONF and SGI_PATHCONF
 //! - `filelocks`: fcntl's record locks, F_ALLOCSP and F_FREESP
 //! - `ioctl`: the terminal and descriptor requests of ioctl
 //! - `usema`: opening /dev/usemaclone and /dev/usema, their ioctls
 //! - `sgi`: sysmp, prctl, sysinfo; `elfmap`: syssgi(SGI_ELFMAP)
-//! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize
+//! - `mem`: brk, mmap, munmap, msync, mprotect, getpagesize; `cache`:
+//!   cacheflush, cachectl, madvise
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
 //! - `timers`: alarm, getitimer, setitimer
 //! - `sigwait`: pause, sigsuspend, sigpending, sigaltstack, sigsendset
@@ -36,10 +37,11 @@
 //! - `syssgi`: the syssgi requests' table and SGI_SYSID, SGI_SYSCONF
 //! - `prof`: profil, sprofil (through syssgi), pcsample
 //! - `proc`: exit, fork, sproc, sprocsp, execv, execve, waitsys, kill, sigaction,
-//!   sigprocmask, sigreturn
+//!   sigprocmask, sigreturn; `script`: execve's interpreter files (`#!`)
 
 mod args;
 mod attrs;
+mod cache;
 mod conf;
 mod dirs;
 mod elfmap;
@@ -56,6 +58,7 @@ mod poll;
 mod proc;
 mod prof;
 mod rlimit;
+mod script;
 mod sgi;
 mod sigwait;
 mod stat;
@@ -265,7 +268,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::IOCTL,        "ioctl",        &[Fd, IoctlReq, Hex], fs::ioctl, Partial("FIONREAD, FIONBIO; on a terminal TCGETA, TCSETA/TCSETAW/TCSETAF, TCGETS, TCSETS/TCSETSW/TCSETSF (kept by irix-emu, not applied to the host terminal), TIOCGWINSZ, TIOCSWINSZ, TCSBRK, TCXONC, TCFLSH; the usema(7M) requests on a semaphore device; other requests ENOTTY, or EINVAL on a terminal")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE, and MP_SCHED's nice commands (getpriority, setpriority); other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
-    call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Partial("ELF programs, dynamic ones through their interpreter; no #! scripts")),
+    call(sys::EXECVE,       "execve",       &[Str, Ptr, Ptr], proc::execve, Full),
     call(sys::UMASK,        "umask",        &[Oct], fs::umask, Full),
     call(sys::CHROOT,       "chroot",       &[Str], paths::chroot, Full),
     call(sys::FCNTL,        "fcntl",        &[Fd, FcntlCmd, Hex], fs::fcntl, Partial("F_DUPFD, F_GETFD/SETFD, F_GETFL/SETFL, record locks (F_GETLK/SETLK/SETLKW), F_ALLOCSP/FREESP; others EINVAL")),
@@ -278,10 +281,13 @@ pub static TABLE: &[Syscall] = &[
     call(sys::MKDIR,        "mkdir",        &[Str, Oct], paths::mkdir, Full),
     call(sys::GETDENTS,     "getdents",     &[Fd, Ptr, Int], dirs::getdents, Full),
     call(sys::SGINAP,       "sginap",       &[Int], time::sginap, Full),
+    call(sys::SYSFS,        "sysfs",        &[Int, Hex, Hex], fsinfo::sysfs, Full),
     call(sys::POLL,         "poll",         &[Ptr, Int, Int], poll::poll, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
+    call(sys::GETHOSTID,    "gethostid",    &[], sgi::gethostid, Full),
     call(sys::SELECT,       "select",       &[Int, Ptr, Ptr, Ptr, Ptr], poll::select, Full),
     call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
+    call(sys::GETDOMAINNAME, "getdomainname", &[Ptr, Int], sgi::getdomainname, Full),
     call(sys::TRUNCATE,     "truncate",     &[Str, Int], attrs::truncate, Full),
     call(sys::FTRUNCATE,    "ftruncate",    &[Fd, Int], attrs::ftruncate, Full),
     call(sys::RENAME,       "rename",       &[Str, Str], paths::rename, Full),
@@ -299,6 +305,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::MUNMAP,       "munmap",       &[Hex, Int], mem::munmap, Full),
     call(sys::MPROTECT,     "mprotect",     &[Hex, Int, Prot], mem::mprotect, Full),
     call(sys::MSYNC,        "msync",        &[Hex, Int, Hex], mem::msync, Full),
+    call(sys::MADVISE,      "madvise",      &[Hex, Int, Int], cache::madvise, Full),
     call(sys::GETPAGESIZE,  "getpagesize",  &[], mem::getpagesize, Full),
     call(sys::BSDGETPGRP,   "BSDgetpgrp",   &[Int], ids::getpgid, Full),
     call(sys::BSDSETPGRP,   "BSDsetpgrp",   &[Int, Int], ids::bsd_setpgrp, Full),
@@ -306,6 +313,8 @@ pub static TABLE: &[Syscall] = &[
     call(sys::FCHDIR,       "fchdir",       &[Fd], paths::fchdir, Partial("a directory renamed or removed since it was opened: ENOENT")),
     call(sys::GETRLIMIT,    "getrlimit",    &[Int, Ptr], rlimit::getrlimit, Full),
     call(sys::SETRLIMIT,    "setrlimit",    &[Int, Ptr], rlimit::setrlimit, Full),
+    call(sys::CACHEFLUSH,   "cacheflush",   &[Hex, Int, Int], cache::cacheflush, Full),
+    call(sys::CACHECTL,     "cachectl",     &[Hex, Int, Int], cache::cachectl, Partial("the timing model has no caches: an uncacheable page costs what a cacheable one does")),
     call(sys::FCHOWN,       "fchown",       &[Fd, Int, Int], attrs::fchown, Full),
     call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
     call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::{Args, Ret, SysResult};
+use super::{script, Args, Ret, SysResult};
 use crate::abi::flags::{sigmask::*, wait::*};
 use crate::abi::limits::{ARG_MAX, PATH_MAX};
 use crate::kernel::Kernel;
@@ -118,6 +118,33 @@ fn open_executable(
     Ok((exe, Rc::new(file)))
 }
 
+/// EACCES unless `host` is a regular file with its owner's execute bit
+/// (exec(2): "The new process file is not an ordinary file", "Execute
+/// permission on the new process file is denied"; the guest owns its
+/// files, see `owner`). A FIFO is refused here, before anything opens it,
+/// so exec never blocks.
+fn check_executable(host: &std::path::Path) -> Result<(), Errno> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(host).map_err(|e| crate::files::io_errno(&e))?;
+    if !meta.is_file() || meta.permissions().mode() & 0o100 == 0 {
+        return Err(Errno::EACCES);
+    }
+    Ok(())
+}
+
+/// The first `len` bytes of the file at `host` (fewer if it is shorter).
+fn read_head(host: &std::path::Path, len: usize) -> Result<Vec<u8>, Errno> {
+    use std::io::Read;
+    let io = |e: std::io::Error| crate::files::io_errno(&e);
+    let mut head = Vec::with_capacity(len);
+    std::fs::File::open(host)
+        .map_err(io)?
+        .take(len as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    Ok(head)
+}
+
 /// execve(path, argv, envp): replaces the image, keeping the pid, the
 /// descriptors (but close-on-exec ones) and ignored signals. "Profiling is
 /// turned off when an exec(2) is executed" (sprofil(2)); pcsample too.
@@ -125,7 +152,20 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let path = p.mem.read_cstr(a.ptr(0), PATH_MAX)?;
     let argv = read_vector(p, a.ptr(1))?;
     let envp = read_vector(p, a.ptr(2))?;
-    let (host, guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
+    let (mut host, mut guest) = k.vfs.resolve(&p.cwd, &path, Follow::Yes)?;
+    check_executable(&host)?;
+    // An interpreter file runs its interpreter, resolved in the guest's
+    // view like any exec path (exec(2); see `script`).
+    let argv = match script::parse(&read_head(&host, script::HEAD)?)? {
+        Some(line) => {
+            let env_bytes = envp.iter().map(|e| e.len() + 1).sum();
+            let argv = script::arguments(&line, &path, &argv, env_bytes)?;
+            (host, guest) = k.vfs.resolve(&p.cwd, &line.path, Follow::Yes)?;
+            check_executable(&host)?;
+            argv
+        }
+        None => argv,
+    };
     let (exe, file) = open_executable(&host, &guest)?;
     let interp = crate::dynamic::load_interpreter(&k.vfs, &p.cwd, &exe).map_err(|e| e.errno())?;
     let cpu_config = k.cpu_config(&exe);

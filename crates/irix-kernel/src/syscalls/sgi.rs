@@ -81,10 +81,30 @@ pub fn sysinfo(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// gethostname(2): "null-terminated unless insufficient space is
 /// provided"). 0, or EFAULT.
 pub fn gethostname(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    copy_name(p, UTSNAME[1], a)
+}
+
+/// getdomainname(name, namelen): the NIS domain name, as gethostname
+/// copies the host name. The emulated machine belongs to no domain: the
+/// name is empty.
+pub fn getdomainname(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    copy_name(p, "", a)
+}
+
+/// `value` into (name, namelen) as gethostname(2) says: NUL-terminated
+/// when namelen leaves room, else cut to namelen bytes; 0, or EFAULT.
+fn copy_name(p: &mut Process, value: &str, a: &Args) -> SysResult {
     let (buf, len) = (a.ptr(0), a.size(1) as usize);
-    let mut name = UTSNAME[1].as_bytes().to_vec();
+    let mut name = value.as_bytes().to_vec();
     name.push(0);
     name.truncate(len);
     p.mem.write_bytes(buf, &name)?;
     Ok(Ret::Val(0))
+}
+
+/// gethostid(): the 32-bit host identifier, the last four bytes of the
+/// system identifier SGI_SYSID gives, so the two agree.
+pub fn gethostid(_k: &mut Kernel, _p: &mut Process, _a: &Args) -> SysResult {
+    let id = &super::syssgi::SYSID[12..16];
+    Ok(Ret::Val(u32::from_be_bytes([id[0], id[1], id[2], id[3]])))
 }

@@ -52,9 +52,13 @@ pub fn unknown_request(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     Err(Errno::ENOSYS)
 }
 
-/// SGI_SYSID: a 16-byte system identifier, fixed like everything here.
+/// The machine's 16-byte system identifier, fixed like everything here
+/// (gethostid gives its last four bytes).
+pub const SYSID: &[u8; 16] = b"irix-emu\0\0\0\0\0\0\0\x01";
+
+/// SGI_SYSID: the system identifier.
 fn sysid(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    p.mem.write_bytes(a.ptr(0), b"irix-emu\0\0\0\0\0\0\0\x01")?;
+    p.mem.write_bytes(a.ptr(0), SYSID)?;
     Ok(Ret::Val(0))
 }
 
