@@ -111,6 +111,13 @@ fn block_of(words: &[u32]) -> Block {
 /// of host instructions it compiles to.
 fn listing(block: &Block) -> Option<(String, usize)> {
     let mut jit = Jit::new(FAKE_HELPERS, 1 << 20)?;
+    // The golden counts must not follow the CPU features of the machine the
+    // tests run on: the block is compiled for a fixed x86-64 (the features
+    // of the machine they were blessed on, FMA among them), not the host's.
+    if std::env::consts::ARCH == "x86_64" {
+        jit.isa = fixed_x86_64().expect("Cranelift builds the fixed x86-64 target");
+        jit.fma = true;
+    }
     let (sig, emit) = jit.block_function(block, CODE, status::CU1 | status::FR);
     jit.build(sig, emit);
     let mut names = vec![
@@ -133,6 +140,37 @@ fn listing(block: &Block) -> Option<(String, usize)> {
         .filter(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
         .count();
     Some((ir, insns))
+}
+
+/// An x86-64 target with a fixed feature set (SSE3 to SSE4.2, POPCNT,
+/// AVX, AVX2, FMA, BMI1, BMI2, LZCNT) and the compiled tier's own flags;
+/// `None` on other hosts, whose counts follow their own ISA.
+fn fixed_x86_64() -> Option<cranelift_codegen::isa::OwnedTargetIsa> {
+    use cranelift_codegen::settings::{self, Configurable};
+    if std::env::consts::ARCH != "x86_64" {
+        return None;
+    }
+    let mut flags = settings::builder();
+    flags.set("opt_level", "none").ok()?;
+    flags.set("enable_verifier", "false").ok()?;
+    flags.set("preserve_frame_pointers", "true").ok()?;
+    let mut isa = cranelift_codegen::isa::lookup_by_name("x86_64").ok()?;
+    for feature in [
+        "has_sse3",
+        "has_ssse3",
+        "has_sse41",
+        "has_sse42",
+        "has_popcnt",
+        "has_avx",
+        "has_avx2",
+        "has_fma",
+        "has_bmi1",
+        "has_bmi2",
+        "has_lzcnt",
+    ] {
+        isa.enable(feature).ok()?;
+    }
+    isa.finish(settings::Flags::new(flags)).ok()
 }
 
 /// `text` with each hexadecimal number equal to one of `names`' addresses
