@@ -10,23 +10,7 @@ use crate::common;
 
 use std::sync::OnceLock;
 
-use common::{guest_program, run_emu, Run, Scratch, Status};
-
-/// One run of a guest program in an empty scratch directory, with its
-/// stdin from /dev/null (None: the program is not built, skipped).
-fn run_guest(name: &str) -> Option<Run> {
-    let program = guest_program("irix", name)?;
-    let dir = Scratch::new(name);
-    Some(run_emu(["run".as_ref(), program.as_os_str()], dir.path()))
-}
-
-/// The lines of `stdout` that start with one of `prefixes`, in order.
-fn lines<'a>(stdout: &'a str, prefixes: &[&str]) -> Vec<&'a str> {
-    stdout
-        .lines()
-        .filter(|l| prefixes.iter().any(|p| l.starts_with(p)))
-        .collect()
-}
+use common::{lines, run_guest, Run, Status};
 
 fn sig_calls() -> Option<&'static Run> {
     static RUN: OnceLock<Option<Run>> = OnceLock::new();

@@ -325,3 +325,19 @@ pub fn flat_profile_lines(text: &str) -> Vec<(u64, String)> {
         })
         .collect()
 }
+
+/// One run of guest program `name` in an empty scratch directory, with its
+/// stdin from /dev/null (None: the program is not built, skipped).
+pub fn run_guest(name: &str) -> Option<Run> {
+    let program = guest_program("irix", name)?;
+    let dir = Scratch::new(name);
+    Some(run_emu(["run".as_ref(), program.as_os_str()], dir.path()))
+}
+
+/// The lines of `stdout` that start with one of `prefixes`, in order.
+pub fn lines<'a>(stdout: &'a str, prefixes: &[&str]) -> Vec<&'a str> {
+    stdout
+        .lines()
+        .filter(|l| prefixes.iter().any(|p| l.starts_with(p)))
+        .collect()
+}
