@@ -64,7 +64,7 @@ pub struct MachineArgs {
     /// Print one line per system call to stderr.
     #[arg(long)]
     pub strace: bool,
-    /// Print instructions, cycles, virtual and host seconds and guest MIPS at exit.
+    /// Print instructions, cycles, virtual and host seconds, host memory and guest MIPS at exit.
     #[arg(long)]
     pub stats: bool,
     /// Pipeline clock rate in MHz (virtual time = cycles / rate).

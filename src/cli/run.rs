@@ -35,6 +35,9 @@ pub fn print_stats(k: &irix_kernel::Kernel, host: std::time::Duration) {
     ));
     say(format_args!("virtual seconds {:.6}", k.now() as f64 / hz));
     say(format_args!("host seconds    {host_s:.6}"));
+    if let Some(kib) = peak_resident_kib() {
+        say(format_args!("host memory     {kib} KiB peak resident"));
+    }
     say(format_args!(
         "guest MIPS      {:.1}",
         s.instructions as f64 / host_s.max(1e-9) / 1e6
@@ -46,4 +49,18 @@ pub fn print_stats(k: &irix_kernel::Kernel, host: std::time::Duration) {
         share(s.instructions_in_blocks),
         share(s.instructions_compiled)
     ));
+}
+
+/// The most host memory irix-emu has had resident (KiB): the high-water
+/// mark of this process's own address space, `VmHWM` in Linux's
+/// /proc/self/status. Unlike getrusage's `ru_maxrss`, it starts afresh at
+/// exec, so it counts nothing of the process that started irix-emu. None
+/// where the host does not say.
+fn peak_resident_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().strip_suffix("kB"))
+        .and_then(|v| v.trim().parse().ok())
 }

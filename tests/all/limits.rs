@@ -5,13 +5,17 @@
 //! and runs irix-emu under a hard address-space cap (`ulimit -v` in a child
 //! shell) so that a regression fails instead of exhausting the machine.
 //! Where memory is the point, the peak resident size of the irix-emu
-//! process (getrusage through wait4) is asserted too.
+//! process is asserted too: the `host memory` line of `--stats` (the
+//! high-water mark of irix-emu's own address space; getrusage's
+//! `ru_maxrss` through wait4 would count the test process's memory too,
+//! since Linux carries it over the spawned child's exec).
 
 use crate::common;
 
 use std::ffi::OsStr;
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -23,20 +27,28 @@ use test_support::process::TIME_LIMIT;
 /// what the old eager memory needed for the sparse exec alone.
 const CAP_KB: u64 = 1 << 20;
 
-/// What a capped run printed, how it ended, and its peak resident size.
+/// What a capped run printed and how it ended.
 struct Capped {
     status: Status,
     stdout: String,
     stderr: String,
-    max_rss_kb: u64,
+}
+
+impl Capped {
+    /// The peak resident size (KiB) from `--stats`' host memory line.
+    fn peak_rss_kb(&self) -> u64 {
+        self.stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("irix-emu: host memory"))
+            .and_then(|l| l.trim().strip_suffix(" KiB peak resident"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no host memory line in {}", self.stderr))
+    }
 }
 
 /// Runs `irix-emu ARGS` in `cwd` under `ulimit -v CAP_KB`, with stdin
-/// empty; returns its output, status and peak RSS (ru_maxrss of the child,
-/// from wait4). Kills it and panics after the common time limit.
-// The child is reaped by wait4 (which also gives its rusage), which the
-// lint cannot see.
-#[allow(clippy::zombie_processes)]
+/// empty; returns its output and status. Kills it and panics after the
+/// common time limit.
 fn run_capped<S: AsRef<OsStr>>(args: &[S], cwd: &Path) -> Capped {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
@@ -60,18 +72,11 @@ fn run_capped<S: AsRef<OsStr>>(args: &[S], cwd: &Path) -> Capped {
         let _ = err.read_to_end(&mut v);
         v
     });
-    let pid = child.id() as libc::pid_t;
     let started = Instant::now();
-    let (raw, usage) = loop {
-        let mut raw = 0;
-        // SAFETY: rusage is plain data, zero is a valid value for it.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: waits for our own child with valid out-pointers.
-        let got = unsafe { libc::wait4(pid, &mut raw, libc::WNOHANG, &mut usage) };
-        if got == pid {
-            break (raw, usage);
+    let exit = loop {
+        if let Some(exit) = child.try_wait().expect("wait for irix-emu") {
+            break exit;
         }
-        assert!(got == 0, "wait4 failed");
         if started.elapsed() > TIME_LIMIT {
             let _ = child.kill();
             let _ = child.wait();
@@ -82,16 +87,15 @@ fn run_capped<S: AsRef<OsStr>>(args: &[S], cwd: &Path) -> Capped {
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    let status = if libc::WIFEXITED(raw) {
-        Status::Code(libc::WEXITSTATUS(raw))
-    } else {
-        Status::Signal(libc::WTERMSIG(raw))
+    let status = match (exit.code(), exit.signal()) {
+        (Some(code), _) => Status::Code(code),
+        (None, Some(signal)) => Status::Signal(signal),
+        (None, None) => unreachable!("an exit is a code or a signal"),
     };
     Capped {
         status,
         stdout: String::from_utf8_lossy(&out_reader.join().expect("stdout")).into_owned(),
         stderr: String::from_utf8_lossy(&err_reader.join().expect("stderr")).into_owned(),
-        max_rss_kb: usage.ru_maxrss as u64,
     }
 }
 
@@ -129,7 +133,7 @@ fn fork_beyond_child_max_is_eagain_and_zombies_count_until_collected() {
     let Some(p) = prog("limit_fork") else {
         return;
     };
-    let r = run_capped(&["run", &p, "count"], &here());
+    let r = run_capped(&["run", "--stats", &p, "count"], &here());
     assert_eq!(
         r.stdout,
         "limit_fork: fork failed with EAGAIN after 99 children\n\
@@ -137,7 +141,11 @@ fn fork_beyond_child_max_is_eagain_and_zombies_count_until_collected() {
          limit_fork: fork after collecting: ok\n"
     );
     assert_eq!(r.status, Status::Code(0));
-    assert!(r.max_rss_kb < SMALL_RSS_KB, "peak RSS {} KiB", r.max_rss_kb);
+    assert!(
+        r.peak_rss_kb() < SMALL_RSS_KB,
+        "peak RSS {} KiB",
+        r.peak_rss_kb()
+    );
 }
 
 #[test]
@@ -145,10 +153,17 @@ fn a_fork_bomb_fills_the_process_table_and_ends_at_max_cycles() {
     let Some(p) = prog("limit_fork") else {
         return;
     };
-    let r = run_capped(&["run", "--max-cycles", "300000000", &p, "bomb"], &here());
+    let r = run_capped(
+        &["run", "--stats", "--max-cycles", "300000000", &p, "bomb"],
+        &here(),
+    );
     assert_eq!(r.status, Status::Code(124), "{}", r.stderr);
     assert!(r.stderr.contains("--max-cycles"), "{}", r.stderr);
-    assert!(r.max_rss_kb < SMALL_RSS_KB, "peak RSS {} KiB", r.max_rss_kb);
+    assert!(
+        r.peak_rss_kb() < SMALL_RSS_KB,
+        "peak RSS {} KiB",
+        r.peak_rss_kb()
+    );
 }
 
 #[test]
@@ -157,7 +172,10 @@ fn every_process_shares_one_memory_budget() {
         return;
     };
     // 4 MiB holds the parent and a few dozen children's tables, not 99.
-    let r = run_capped(&["run", "--max-memory", "4M", &p, "count"], &here());
+    let r = run_capped(
+        &["run", "--stats", "--max-memory", "4M", &p, "count"],
+        &here(),
+    );
     let first = r.stdout.lines().next().unwrap_or_default().to_string();
     assert!(
         first.starts_with("limit_fork: fork failed with ENOMEM after "),
@@ -183,6 +201,7 @@ fn exec_of_a_sparse_4_gib_file_maps_pages_not_the_file() {
     let r = run_capped(
         &[
             OsStr::new("run"),
+            OsStr::new("--stats"),
             OsStr::new("--root"),
             root.path().as_os_str(),
             prog_path.as_os_str(),
@@ -198,7 +217,11 @@ fn exec_of_a_sparse_4_gib_file_maps_pages_not_the_file() {
     assert_eq!(r.status, Status::Code(0));
     let big = std::fs::metadata(root.path().join("big")).expect("big");
     assert_eq!(big.len(), (4 << 30) + 1);
-    assert!(r.max_rss_kb < SMALL_RSS_KB, "peak RSS {} KiB", r.max_rss_kb);
+    assert!(
+        r.peak_rss_kb() < SMALL_RSS_KB,
+        "peak RSS {} KiB",
+        r.peak_rss_kb()
+    );
 }
 
 /// mkfifo(3) in the test's scratch root.
@@ -237,14 +260,18 @@ fn mmap_and_munmap_in_a_loop_reuse_the_address_space() {
     let Some(p) = prog("limit_mmap_loop") else {
         return;
     };
-    let r = run_capped(&["run", &p], &here());
+    let r = run_capped(&["run", "--stats", &p], &here());
     assert_eq!(
         r.stdout,
         "limit_mmap_loop: 5000 maps, every one at 0x30000000\n\
          limit_mmap_loop: 512 MiB untouched: ok\n"
     );
     assert_eq!(r.status, Status::Code(0));
-    assert!(r.max_rss_kb < SMALL_RSS_KB, "peak RSS {} KiB", r.max_rss_kb);
+    assert!(
+        r.peak_rss_kb() < SMALL_RSS_KB,
+        "peak RSS {} KiB",
+        r.peak_rss_kb()
+    );
 }
 
 #[test]
@@ -266,13 +293,17 @@ fn untouched_bss_and_heap_cost_the_host_nothing() {
     let Some(p) = prog("limit_big_bss") else {
         return;
     };
-    let r = run_capped(&["run", &p], &here());
+    let r = run_capped(&["run", "--stats", &p], &here());
     assert_eq!(
         r.stdout,
         "limit_big_bss: first 1 last 2\nlimit_big_bss: heap first 3 last 4\n"
     );
     assert_eq!(r.status, Status::Code(0));
-    assert!(r.max_rss_kb < SMALL_RSS_KB, "peak RSS {} KiB", r.max_rss_kb);
+    assert!(
+        r.peak_rss_kb() < SMALL_RSS_KB,
+        "peak RSS {} KiB",
+        r.peak_rss_kb()
+    );
 }
 
 /// "system N" from --stats' cycles line.
@@ -369,7 +400,6 @@ fn dev_zero_as_program_or_profile_is_refused_without_reading() {
         "irix-emu: /dev/zero: cannot read: not a regular file (a character device)\n"
     );
     assert_eq!(r.status, Status::Code(125));
-    assert!(r.max_rss_kb < SMALL_RSS_KB, "peak RSS {} KiB", r.max_rss_kb);
 }
 
 /// A gmon.out of `records` histogram records, all over the first 4 bytes

@@ -474,16 +474,17 @@ struct Stats {
     sys_cycles: u64,
     virtual_seconds: f64,
     host_seconds: f64,
+    host_memory_kib: u64,
     mips: f64,
 }
 
 fn parse_stats(stderr: &str) -> Stats {
     let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 6, "six --stats lines: {stderr:?}");
+    assert_eq!(lines.len(), 7, "seven --stats lines: {stderr:?}");
     assert!(
-        lines[5].starts_with("irix-emu: engine          jit (")
-            && lines[5].contains("% of instructions in whole blocks, ")
-            && lines[5].ends_with("% compiled)"),
+        lines[6].starts_with("irix-emu: engine          jit (")
+            && lines[6].contains("% of instructions in whole blocks, ")
+            && lines[6].ends_with("% compiled)"),
         "the engine line: {stderr:?}"
     );
     let field = |i: usize, label: &str| -> &str {
@@ -507,12 +508,16 @@ fn parse_stats(stderr: &str) -> Stats {
             .parse()
             .expect("virtual seconds"),
         host_seconds: field(3, "host seconds").parse().expect("host seconds"),
-        mips: field(4, "guest MIPS").parse().expect("guest MIPS"),
+        host_memory_kib: field(4, "host memory")
+            .strip_suffix(" KiB peak resident")
+            .and_then(|n| n.parse().ok())
+            .expect("host memory"),
+        mips: field(5, "guest MIPS").parse().expect("guest MIPS"),
     }
 }
 
 #[test]
-fn stats_prints_instructions_cycles_virtual_and_host_seconds_and_mips() {
+fn stats_prints_instructions_cycles_virtual_and_host_seconds_memory_and_mips() {
     let Some(prog) = guest_program("irix", "workload") else {
         return;
     };
@@ -535,6 +540,11 @@ fn stats_prints_instructions_cycles_virtual_and_host_seconds_and_mips() {
             "virtual seconds = cycles / rate: {s:?}"
         );
         assert!(s.host_seconds > 0.0 && s.mips > 0.0, "{s:?}");
+        // irix-emu's own pages, not the test process's: a few MiB.
+        assert!(
+            s.host_memory_kib > 1024 && s.host_memory_kib < 256 << 10,
+            "{s:?}"
+        );
         counts.push((s.instructions, s.user_cycles, s.sys_cycles));
     }
     // The clock rate changes virtual time, not the work done.
