@@ -67,9 +67,12 @@ pub fn call_profile(
     }
 }
 
-/// The kernel's timeline as the Firefox Profiler's: processes by pid,
-/// stacks named with `functions`, cycles turned into nanoseconds at
-/// `cpu_hz`, samples every `1 / rate_hz` seconds.
+/// The kernel's timeline as the Firefox Profiler's: a thread per process
+/// and program, stacks named with each program's symbols (`functions` for
+/// the profiled one, the exec'd programs' own read from their files),
+/// cycles turned into nanoseconds at `cpu_hz`, samples every `1 / rate_hz`
+/// seconds, and the kernel's events as markers on the thread running when
+/// each began.
 pub fn firefox_timeline(
     t: &irix_kernel::profiling::Timeline,
     functions: &profile_formats::report::stacks::Functions<'_>,
@@ -77,35 +80,114 @@ pub fn firefox_timeline(
     cpu_hz: u64,
     rate_hz: u32,
 ) -> profile_formats::report::firefox::Timeline {
-    use profile_formats::report::firefox::{TimedSample, TimelineProcess};
+    use profile_formats::report::firefox::{TimedSample, TimelineThread};
+    use profile_formats::report::stacks::Functions;
     let ns = |cycles: u64| (u128::from(cycles) * 1_000_000_000 / u128::from(cpu_hz.max(1))) as u64;
-    let mut processes: Vec<TimelineProcess> = t
+    // The exec'd programs' symbols (image 0 is the profiled program).
+    let exec_symbols: Vec<Vec<profile_formats::report::Symbol>> = t
+        .images
+        .iter()
+        .skip(1)
+        .map(|image| crate::program::program_functions(&image.host_path))
+        .collect();
+    let exec_functions: Vec<Functions<'_>> = exec_symbols
+        .iter()
+        .map(|symbols| Functions::new(symbols, u64::from(u32::MAX)))
+        .collect();
+    let functions_of = |image: usize| match image {
+        0 => functions,
+        i => &exec_functions[i - 1],
+    };
+    let mut threads: Vec<TimelineThread> = t
         .spans
         .iter()
-        .map(|(&pid, span)| TimelineProcess {
-            pid,
+        .map(|span| TimelineThread {
+            pid: span.pid,
             name: span.name.clone(),
             start_ns: ns(span.start),
             end_ns: span.end.map(ns),
             samples: Vec::new(),
+            markers: Vec::new(),
         })
         .collect();
+    // The thread of process `pid` at virtual time `time` (cycles): its
+    // latest span that started by then (`inclusive`) or before then (an
+    // execve that starts a span began in the span before).
+    let thread_at = |pid: u32, time: u64, inclusive: bool| {
+        t.spans
+            .iter()
+            .rposition(|s| s.pid == pid && (s.start < time || inclusive && s.start == time))
+            .or_else(|| t.spans.iter().position(|s| s.pid == pid))
+    };
     for s in &t.samples {
-        let Some(p) = processes.iter_mut().find(|p| p.pid == s.pid) else {
+        let Some(i) = thread_at(s.pid, s.time, true) else {
             continue;
         };
-        p.samples.push(TimedSample {
+        let f = functions_of(s.image);
+        threads[i].samples.push(TimedSample {
             time_ns: ns(s.time),
-            stack: s
-                .stack
-                .iter()
-                .map(|&pc| functions.name(functions.of(pc)))
-                .collect(),
+            stack: s.stack.iter().map(|&pc| f.name(f.of(pc))).collect(),
         });
+    }
+    for e in &t.events {
+        let call = matches!(e.kind, irix_kernel::profiling::EventKind::Syscall { .. });
+        let Some(i) = thread_at(e.pid, e.start, !call) else {
+            continue;
+        };
+        threads[i]
+            .markers
+            .push(timed_marker(e, ns(e.start), ns(e.end)));
     }
     profile_formats::report::firefox::Timeline {
         program: program.to_string(),
         interval_ns: 1_000_000_000 / u64::from(rate_hz.max(1)),
-        processes,
+        threads,
+    }
+}
+
+/// A kernel event as a Firefox Profiler marker.
+fn timed_marker(
+    e: &irix_kernel::profiling::TimelineEvent,
+    start_ns: u64,
+    end_ns: u64,
+) -> profile_formats::report::firefox::TimedMarker {
+    use irix_kernel::process::ExitStatus;
+    use irix_kernel::profiling::EventKind;
+    use profile_formats::report::firefox::{MarkerKind, TimedMarker};
+    let event = |name: &str, detail: String| TimedMarker {
+        start_ns,
+        end_ns,
+        kind: MarkerKind::Process,
+        name: name.to_string(),
+        detail,
+        result: String::new(),
+    };
+    match &e.kind {
+        EventKind::Syscall { name, args, result } => TimedMarker {
+            start_ns,
+            end_ns,
+            kind: MarkerKind::Syscall,
+            name: name.clone(),
+            detail: args.join(", "),
+            result: result.clone(),
+        },
+        EventKind::Signal { signal } => event("signal", format!("{signal} handled")),
+        EventKind::Stopped { signal } => event("stopped", signal.clone()),
+        EventKind::Child { child, shares } => event(
+            if *shares { "sproc" } else { "fork" },
+            format!("child {child}"),
+        ),
+        EventKind::Exec { path } => event("exec", path.clone()),
+        EventKind::Exit { status } => event(
+            "exit",
+            match status {
+                ExitStatus::Exited(code) => format!("status {code}"),
+                ExitStatus::Killed { signal, core } => format!(
+                    "killed by {}{}",
+                    irix_kernel::signals::name(*signal),
+                    if *core { " (core dumped)" } else { "" }
+                ),
+            },
+        ),
     }
 }

@@ -83,3 +83,16 @@ pub fn object_functions(host_path: &std::path::Path, runtime_low: u32) -> Vec<Sy
         Err(_) => Vec::new(),
     }
 }
+
+/// The text symbols of the program at `host_path` (an executable, at its
+/// link addresses); empty when it cannot be read or loaded.
+pub fn program_functions(host_path: &std::path::Path) -> Vec<Symbol> {
+    let Ok(bytes) = std::fs::read(host_path) else {
+        return Vec::new();
+    };
+    let name = host_path.display().to_string();
+    match loader::load(&name, &bytes, &loader::LoadOptions::PROGRAM) {
+        Ok(exe) => functions_of(&exe),
+        Err(_) => Vec::new(),
+    }
+}

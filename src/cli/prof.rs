@@ -101,7 +101,11 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     l.kernel
         .set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
     if args.format == Format::Firefox {
-        l.kernel.record_timeline();
+        l.kernel
+            .record_timeline(irix_kernel::profiling::TimelineImage {
+                guest_path: l.name.clone(),
+                host_path: program.clone(),
+            });
     }
 
     let (low, high) = (

@@ -14,6 +14,7 @@ mod docs_links;
 mod dso_profile;
 mod dynamic;
 mod engines;
+mod firefox_timeline;
 mod first_contact;
 mod fuzz_smoke;
 mod gdb;

@@ -21,6 +21,7 @@ impl Kernel {
                 },
             });
         }
+        self.timeline_exit(p.pid, status);
         self.end_outside_profile(p.pid);
         self.locks.exited(p.pid);
         if let Some(g) = p.share_group {

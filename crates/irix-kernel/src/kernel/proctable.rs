@@ -150,6 +150,7 @@ impl Kernel {
         child.set_reg(Reg::A3, 0);
         child.cpu.complete_exception_instruction();
         self.follow_outside_profile(parent.pid, &child, true);
+        self.timeline_child(parent.pid, &child, false);
         self.procs.insert(pid, child);
         self.run_queue.push_back(pid);
         Ok(pid)
@@ -221,6 +222,7 @@ impl Kernel {
             child.set_reg(r, v);
         }
         self.follow_outside_profile(parent.pid, &child, false);
+        self.timeline_child(parent.pid, &child, true);
         self.procs.insert(pid, child);
         self.run_queue.push_back(pid);
         Ok(pid)

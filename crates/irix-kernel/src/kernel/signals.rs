@@ -41,6 +41,7 @@ impl Kernel {
     ) -> Result<(), Errno> {
         let (pc, sp) = (p.cpu.sample_pc(), p.reg(Reg::SP));
         sigframe::enter_handler(p, sig, cause)?;
+        self.timeline_signal(p.pid, sig);
         if let Some(cg) = self.call_graph(p.pid) {
             cg.with_tracker(p.pid, |t| t.signal(pc, sp, p.cpu.pc()));
         }
@@ -70,6 +71,7 @@ impl Kernel {
             DefaultAction::Stop => {
                 // A stop discards a pending continue, as POSIX has it.
                 p.signals.pending &= !signals::bit(signals::SIGCONT);
+                self.timeline_stopped(p.pid, sig);
                 self.child_changed(p, WaitEvent::Stopped(sig));
                 Some(SliceEnd::Stopped)
             }

@@ -92,6 +92,7 @@ pub mod regions;
 pub mod sprofil;
 pub mod state;
 pub mod syscalls;
+pub mod timeline;
 
 pub use callgraph::{ArcCost, ArcKey, ArcKind, CallGraph, FunctionRange, ShadowStack, Tracker};
 pub use guest::GuestCounters;
@@ -100,10 +101,13 @@ pub use mapping::{
     instructions_per_counter, map_pc, text_range, CounterWidth, InsnRatio, Region, Slot,
 };
 pub use memory::{ProfMemory, VecMemory};
-pub use outside::{OutsideProfile, Timeline, TimelineSample, TimelineSpan};
+pub use outside::OutsideProfile;
 pub use personality::{CounterRule, ParsePersonalityError, Personality, AIX_HZ};
 pub use state::ProfState;
 pub use syscalls::SyscallTally;
+pub use timeline::{
+    EventKind, Timeline, TimelineEvent, TimelineImage, TimelineSample, TimelineSpan,
+};
 
 pub use crate::abi::prof::*;
 

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::timeline::{Timeline, TimelineImage, TimelineSample};
 use super::{CallGraph, HostProfile};
 use crate::clock;
 use crate::kernel::Kernel;
@@ -40,35 +41,6 @@ pub struct OutsideProfile {
     pub timeline: Option<Timeline>,
 }
 
-/// The outside profile's ticks on the virtual clock: which process, when,
-/// and its real stack.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Timeline {
-    pub samples: Vec<TimelineSample>,
-    /// Each profiled process: its name, and the virtual times (cycles
-    /// since boot) its profile started and ended (exec or exit).
-    pub spans: BTreeMap<Pid, TimelineSpan>,
-}
-
-/// One tick of the outside profile.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TimelineSample {
-    pub pid: Pid,
-    /// Virtual time since boot, in cycles.
-    pub time: u64,
-    /// The call sites from the outermost frame in, then the sampled PC
-    /// (only the PC without `--callgraph`).
-    pub stack: Vec<u32>,
-}
-
-/// A profiled process's name and profiled span of virtual time.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TimelineSpan {
-    pub name: String,
-    pub start: u64,
-    pub end: Option<u64>,
-}
-
 impl Kernel {
     /// Profiles process `pid` from outside at `hz` into `hist`, and the
     /// processes it forks or starts with sproc (see [`OutsideProfile`]).
@@ -87,33 +59,25 @@ impl Kernel {
         });
     }
 
-    /// Records every outside tick with its time and stack from now on (see
-    /// [`Timeline`]).
-    pub fn record_timeline(&mut self) {
+    /// Records every outside tick with its time and stack from now on,
+    /// and the events between (see [`Timeline`]); `image` is the profiled
+    /// program.
+    pub fn record_timeline(&mut self, image: TimelineImage) {
         let now = self.now;
-        let spans: BTreeMap<Pid, TimelineSpan> = self
-            .outside
-            .as_ref()
-            .map(|o| {
-                o.members
-                    .keys()
-                    .map(|&pid| {
-                        let name = self.procs.get(&pid).map(|p| p.name.clone());
-                        let span = TimelineSpan {
-                            name: name.unwrap_or_default(),
-                            start: now,
-                            end: None,
-                        };
-                        (pid, span)
-                    })
-                    .collect()
+        let Some(o) = self.outside.as_ref() else {
+            return;
+        };
+        let pids: Vec<(Pid, String)> = o
+            .members
+            .keys()
+            .map(|&pid| {
+                let name = self.procs.get(&pid).map(|p| p.name.clone());
+                (pid, name.unwrap_or_default())
             })
-            .unwrap_or_default();
+            .collect();
+        let timeline = Timeline::new(pids.into_iter(), image, now);
         if let Some(o) = self.outside.as_mut() {
-            o.timeline = Some(Timeline {
-                samples: Vec::new(),
-                spans,
-            });
+            o.timeline = Some(timeline);
         }
     }
 
@@ -170,16 +134,6 @@ impl Kernel {
         };
         let next = clock::next_grid_point(child.user_cycles(), o.interval);
         o.members.insert(child.pid, next);
-        if let Some(t) = o.timeline.as_mut() {
-            t.spans.insert(
-                child.pid,
-                TimelineSpan {
-                    name: child.name.clone(),
-                    start: self.now,
-                    end: None,
-                },
-            );
-        }
         if let Some(cg) = o.callgraph.as_mut() {
             if forked {
                 cg.fork(parent, child.pid);
@@ -190,13 +144,10 @@ impl Kernel {
     }
 
     /// exec or exit: the outside profile of this process ends (its call
-    /// stack is closed where it stands).
+    /// stack is closed where it stands). The timeline follows it on (see
+    /// [`Kernel::timeline_exec`]).
     pub(crate) fn end_outside_profile(&mut self, pid: Pid) {
-        let now = self.now;
         if let Some(o) = self.outside.as_mut() {
-            if let Some(span) = o.timeline.as_mut().and_then(|t| t.spans.get_mut(&pid)) {
-                span.end.get_or_insert(now);
-            }
             o.members.remove(&pid);
             if let Some(cg) = o.callgraph.as_mut() {
                 cg.end(pid);
@@ -208,11 +159,13 @@ impl Kernel {
         self.outside.as_ref()
     }
 
-    /// The user-cycle count of `pid`'s next outside tick (`u64::MAX`: none).
+    /// The user-cycle count of `pid`'s next outside tick, of the profile or
+    /// of the timeline alone (`u64::MAX`: none).
     pub(crate) fn outside_deadline(&self, pid: Pid) -> u64 {
         self.outside
             .as_ref()
             .and_then(|o| o.members.get(&pid).copied())
+            .or_else(|| self.follower_deadline(pid))
             .unwrap_or(u64::MAX)
     }
 
@@ -224,6 +177,7 @@ impl Kernel {
             return;
         };
         let Some(mut next) = o.members.get(&p.pid).copied() else {
+            self.follower_ticks(p);
             return;
         };
         while now >= next {
@@ -237,6 +191,7 @@ impl Kernel {
                     pid: p.pid,
                     time,
                     stack: stack.unwrap_or_else(|| vec![pc]),
+                    image: 0,
                 });
             }
             if !o.hist.tick(pc) {

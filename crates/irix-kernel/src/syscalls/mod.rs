@@ -79,6 +79,7 @@ use crate::process::{ExitStatus, Process};
 use crate::timers::{OnSignal, Wait};
 use crate::Errno;
 use cpu_mips::Reg;
+use strace::format_result;
 
 /// What a handler did, when it did not fail.
 #[derive(Debug)]
@@ -468,15 +469,22 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
             let call = named.map_or_else(|| format!("syscall(#{nr})"), str::to_string);
             tally.record(p.pid, &p.name, &call, true, 0);
         }
+        if k.timeline_records(p.pid) {
+            let call = named.map_or_else(|| format!("syscall(#{nr})"), str::to_string);
+            k.timeline_call_made(p.pid);
+            k.timeline_call_done(p.pid, call, Vec::new(), format_result(&Err(Errno::ENOSYS)));
+        }
         write_back(p, Err(Errno::ENOSYS));
         return Next::Continue;
     };
     // Arguments are decoded before the call: a read(2) buffer is shown as
     // its pointer, a write(2) buffer by its contents.
-    let shown = k
-        .config
-        .strace
-        .then(|| strace::format_call(p, def, &args, family));
+    // A recorded timeline keeps each call as --strace shows it.
+    let recorded = k.timeline_records(p.pid);
+    if recorded {
+        k.timeline_call_made(p.pid);
+    }
+    let shown = (k.config.strace || recorded).then(|| strace::format_call(p, def, &args, family));
     // A wait belongs to the call that started it: any other call (after a
     // debugger moved the PC, say) starts afresh.
     if p.wait.is_some_and(|w| w.call != def.name) {
@@ -522,8 +530,14 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         tally.record(p.pid, &p.name, &call, result.is_err(), cycles);
     }
     if let Some(call) = shown {
-        let line = strace::format_finished(p, def, &args, call, &result);
-        k.log(&format!("[{}] {line}", p.pid));
+        let call = strace::finish(p, def, &args, call, &result);
+        if k.config.strace {
+            k.log(&format!("[{}] {}", p.pid, call.line(&result)));
+        }
+        if recorded {
+            let (name, shown_args) = call.into_parts();
+            k.timeline_call_done(p.pid, name, shown_args, format_result(&result));
+        }
     }
     match result {
         Ok(Ret::Exit(status)) => Next::Exit(status),
@@ -559,15 +573,20 @@ pub(crate) fn interrupt(k: &mut Kernel, p: &mut Process, sig: u32) {
         }
     };
     k.charge_syscall(p);
+    let shown = format_result(&result);
+    let by = crate::signals::name(sig);
     if k.config.strace {
-        let shown = strace::format_result(&result);
         k.log(&format!(
-            "[{}] {}(...) interrupted by {} = {shown}",
-            p.pid,
-            wait.call,
-            crate::signals::name(sig)
+            "[{}] {}(...) interrupted by {by} = {shown}",
+            p.pid, wait.call,
         ));
     }
+    k.timeline_call_done(
+        p.pid,
+        wait.call.to_string(),
+        Vec::new(),
+        format!("{shown} (interrupted by {by})"),
+    );
     write_back(p, result);
 }
 

@@ -45,15 +45,15 @@ pub fn format_call(p: &Process, def: &Syscall, args: &Args, family: Option<&str>
     }
 }
 
-/// The finished line: the arguments, those the call filled in decoded now
-/// that it succeeded, and the result.
-pub fn format_finished(
+/// The finished call: the arguments, those the call filled in decoded
+/// now that it succeeded.
+pub fn finish(
     p: &Process,
     def: &Syscall,
     args: &Args,
     mut shown: Shown,
     result: &SysResult,
-) -> String {
+) -> Shown {
     if result.is_ok() {
         let words = args.words();
         let offset = usize::from(shown.args.len() > def.args.len());
@@ -63,12 +63,24 @@ pub fn format_finished(
             }
         }
     }
-    format!(
-        "{}({}) = {}",
-        shown.name,
-        shown.args.join(", "),
-        format_result(result)
-    )
+    shown
+}
+
+impl Shown {
+    /// The --strace line: `name(args) = result`.
+    pub fn line(&self, result: &SysResult) -> String {
+        format!(
+            "{}({}) = {}",
+            self.name,
+            self.args.join(", "),
+            format_result(result)
+        )
+    }
+
+    /// The call's name and its decoded arguments.
+    pub fn into_parts(self) -> (String, Vec<String>) {
+        (self.name, self.args)
+    }
 }
 
 /// One argument as the call starts.
