@@ -44,6 +44,7 @@ pub fn call_profile(
     rate_hz: u32,
     cpu_hz: u64,
     exact: Vec<ExactCost>,
+    program_bytes: &[u8],
 ) -> CallProfile {
     let mut arcs: Vec<CallArcRecord> = cg
         .arcs()
@@ -64,6 +65,7 @@ pub fn call_profile(
         arcs,
         stacks: cg.stacks(),
         exact,
+        program: Some(profile_formats::callgraph::program_identity(program_bytes)),
     }
 }
 

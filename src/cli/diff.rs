@@ -29,8 +29,8 @@ fn refused(message: impl std::fmt::Display) -> Failure {
 
 /// The costs by function name of the profile at `path`, of `program`.
 fn costs_of(program: &Path, path: &Path, root: Option<&Path>) -> Result<Costs, Failure> {
-    let (exe, _, name) = load_program(program)?;
-    let p = read_profile(path, root, &exe, &name)?;
+    let (exe, bytes, name) = load_program(program)?;
+    let p = read_profile(path, root, &exe, &bytes, &name)?;
     let symbols = program::functions_of(&exe);
     let entries =
         report::profile_with_objects(report::flat_profile(&p.hists, &symbols), &p.objects);

@@ -145,7 +145,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
 
     let call = l.kernel.take_call_graph().map(|cg| {
         let costs = exact.as_ref().map(ExactCycles::costs).unwrap_or_default();
-        call_profile(&cg, hz, l.kernel.config.cpu_hz, costs)
+        call_profile(&cg, hz, l.kernel.config.cpu_hz, costs, &l.bytes)
     });
     let recorded = l.kernel.take_timeline();
     let Some(outside) = l.kernel.outside_profile() else {

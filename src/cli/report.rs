@@ -42,6 +42,7 @@ pub(super) fn read_profile(
     path: &std::path::Path,
     root: Option<&std::path::Path>,
     exe: &loader::Executable,
+    exe_bytes: &[u8],
     name: &str,
 ) -> Result<Profile, Failure> {
     // A regular file of gmon.out's size limit, whichever format it holds.
@@ -80,6 +81,17 @@ pub(super) fn read_profile(
                 c.total_samples(),
                 c.rate_hz
             )));
+        }
+        // A build's profile read with another build's symbols would put
+        // its samples in the wrong functions.
+        if c.program
+            .is_some_and(|id| id != callgraph::program_identity(exe_bytes))
+        {
+            return Err(bad_profile(format!(
+                "{}: recorded from another program than {name} (another build of it?)",
+                path.display()
+            ))
+            .hint("give the executable the profile was recorded from"));
         }
     }
     Ok(Profile {
@@ -227,7 +239,7 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
         objects,
         arcs,
         call,
-    } = read_profile(&args.gmon, args.root.as_deref(), &exe, &name)?;
+    } = read_profile(&args.gmon, args.root.as_deref(), &exe, &bytes, &name)?;
     let hists = &hists;
     let symbols = program::functions_of(&exe);
     // --annotate's function is looked up before anything is printed.

@@ -4,7 +4,8 @@
 //! and cycle difference, which `--stats` confirms; a profile diffed against
 //! itself is all zeros; `go tool pprof -diff_base` on the two pprof files
 //! agrees, and reads our own pprof difference the same; profiles that
-//! cannot compare are refused.
+//! cannot compare (other rates, or a profile read with another build than
+//! the one it was recorded from) are refused.
 
 use crate::common;
 
@@ -176,6 +177,40 @@ fn profiles_at_different_rates_or_formats_without_a_diff_are_refused() {
     ]);
     assert_eq!(out.status.shell(), i32::from(exit::EMULATOR_FAILURE));
     assert!(out.stderr.contains("no difference form"), "{}", out.stderr);
+}
+
+#[test]
+fn a_base_from_another_build_without_its_program_is_refused() {
+    if !require_tool("mips-linux-gnu-gcc") {
+        return;
+    }
+    let dir = Scratch::new("diff-identity");
+    let (v1, v2) = (build(&dir, 1), build(&dir, 2));
+    let (g1, g2) = (dir.file("g1.out"), dir.file("g2.out"));
+    profile(&v1, &g1, &[]);
+    profile(&v2, &g2, &[]);
+    // BASE is v1's: read with v2's symbols, its samples would land in the
+    // wrong functions, so the diff names the file and what to give.
+    let out = emu(&["report", "--diff", &g1, &v2, &g2]);
+    assert_eq!(out.status.shell(), i32::from(exit::EMULATOR_FAILURE));
+    assert_eq!(
+        out.stderr,
+        format!(
+            "irix-emu: {g1}: recorded from another program than {v2} (another build of it?)\n\
+             irix-emu: hint: if {g1} is a profile of another build, name that program \
+             with --base-program\n"
+        )
+    );
+    // A plain report with the wrong build is refused the same way.
+    let out = emu(&["report", &v1, &g2]);
+    assert_eq!(out.status.shell(), i32::from(exit::EMULATOR_FAILURE));
+    assert_eq!(
+        out.stderr,
+        format!(
+            "irix-emu: {g2}: recorded from another program than {v1} (another build of it?)\n\
+             irix-emu: hint: give the executable the profile was recorded from\n"
+        )
+    );
 }
 
 /// `go tool pprof -top` of `args`: function -> (flat, cum) samples, the

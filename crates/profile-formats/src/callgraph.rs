@@ -16,6 +16,7 @@
 //! irix-emu callgraph 1
 //! rate 100
 //! cpu-hz 100000000
+//! program 0x6c62272e07bb0142
 //! arc 0x004001f0 0x00400400 call 1 52311 60432
 //! stack 17 0x00400080 0x004001f0 0x00400410
 //! exact 0x00400410 120 131
@@ -24,7 +25,9 @@
 //! `arc SITE CALLEE call|signal CALLS INSTRUCTIONS CYCLES` (inclusive costs
 //! while the callee's frame was on the stack); `stack COUNT PC...`: the call
 //! sites from the outermost frame in, then the sampled PC; `exact PC
-//! INSTRUCTIONS CYCLES`: retired at PC (only with `--exact`). Numbers are
+//! INSTRUCTIONS CYCLES`: retired at PC (only with `--exact`); `program ID`:
+//! the profiled executable's [`program_identity`] (absent in files written
+//! before it was recorded). Numbers are
 //! decimal, addresses hex with `0x`. Unknown lines are an error.
 
 use std::fmt::Write as _;
@@ -74,6 +77,19 @@ pub struct CallProfile {
     pub stacks: Vec<(Vec<u32>, u64)>,
     /// Per-PC exact costs, sorted by PC; empty unless `--exact`.
     pub exact: Vec<ExactCost>,
+    /// The [`program_identity`] of the program profiled (None in a file
+    /// written before it was recorded).
+    pub program: Option<u64>,
+}
+
+/// What tells one build of a program from another: FNV-1a (64 bits) of
+/// the executable file's bytes. A report checks a sidecar's against the
+/// program it is given, so a profile is never read with another build's
+/// symbols.
+pub fn program_identity(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// What is wrong with a sidecar file.
@@ -103,6 +119,9 @@ impl CallProfile {
         let _ = writeln!(s, "{SIDECAR_MAGIC}");
         let _ = writeln!(s, "rate {}", self.rate_hz);
         let _ = writeln!(s, "cpu-hz {}", self.cpu_hz);
+        if let Some(id) = self.program {
+            let _ = writeln!(s, "program {id:#018x}");
+        }
         for a in &self.arcs {
             let _ = writeln!(
                 s,
@@ -164,6 +183,15 @@ impl CallProfile {
                         u32::try_from(num(&mut words)?).map_err(|_| bad("rate too large"))?
                 }
                 Some("cpu-hz") => p.cpu_hz = num(&mut words)?,
+                Some("program") => {
+                    p.program = Some(
+                        words
+                            .next()
+                            .and_then(|t| t.strip_prefix("0x"))
+                            .and_then(|t| u64::from_str_radix(t, 16).ok())
+                            .ok_or_else(|| bad("expected the program's identity (0x...)"))?,
+                    )
+                }
                 Some("arc") => {
                     let site = addr(&mut words)?;
                     let callee = addr(&mut words)?;
@@ -261,8 +289,16 @@ mod tests {
                 instructions: 9,
                 cycles: 12,
             }],
+            program: Some(program_identity(b"\x7fELF")),
         };
         assert_eq!(CallProfile::parse(&p.encode()), Ok(p));
+    }
+
+    #[test]
+    fn a_program_identity_is_fnv_1a_of_the_file() {
+        // FNV-1a's published test vectors: the empty input and "a".
+        assert_eq!(program_identity(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(program_identity(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 
     #[test]
