@@ -12,6 +12,10 @@
  *   0: scale 0x8000, offset hot_a      (one counter per instruction)
  *   1: scale 0xffff, offset hot_a - 1  (odd remainders)
  *   2: scale 0x4000, offset hot_a      (8 bytes of text per counter)
+ *   3: scale 0x0002, offset hot_a - 0x10000 (IRIX profil(2): the minimum
+ *      scale "maps (by convention) the entire region starting with offset
+ *      to the first counter"; the formula would put the hot loops, 64 KiB
+ *      past the offset, in counter 1)
  * The buffer is 512 bytes (256 counters); ticks past it are not counted.
  * Runs hot_a then hot_b, turns profiling off, prints each nonzero counter
  * as "counter <index> <count>", then "total <T>". Expected output shape
@@ -32,7 +36,7 @@
 static const struct {
 	unsigned scale;
 	unsigned below;
-} modes[3] = {{0x8000, 0}, {0xffff, 1}, {0x4000, 0}};
+} modes[4] = {{0x8000, 0}, {0xffff, 1}, {0x4000, 0}, {0x0002, 0x10000}};
 
 static unsigned short counters[NCOUNTERS];
 /* Read through a volatile so gcc keeps the side-effect-free hot loops
@@ -41,7 +45,7 @@ static volatile unsigned iters = ITERS;
 
 int main(int argc, char **argv)
 {
-	unsigned mode = argc > 1 ? (unsigned)(argv[1][0] - '0') % 3 : 0;
+	unsigned mode = argc > 1 ? (unsigned)(argv[1][0] - '0') % 4 : 0;
 	unsigned i, total = 0;
 	volatile unsigned sink;
 	int r;

@@ -220,6 +220,21 @@ fn guest_program_path(vfs: &Vfs, cwd: &str, program: &Path) -> Option<String> {
     Some(format!("{guest_dir}{sep}{}", name.to_string_lossy()))
 }
 
+/// The host file the guest would see at PROGRAM's path, when that is a
+/// regular file other than the host's PROGRAM: PROGRAM is always a host
+/// path (the host may have a /usr/bin/nm of its own), so a guest path given
+/// as PROGRAM fails, and this names the file the user meant, for the hint.
+fn guest_counterpart(vfs: &Vfs, cwd: &str, program: &Path) -> Option<PathBuf> {
+    let (host, _) = vfs
+        .resolve(cwd, program.as_os_str().as_bytes(), Follow::Yes)
+        .ok()?;
+    let same = match (host.canonicalize(), program.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    (host.is_file() && !same).then_some(host)
+}
+
 /// Loads PROGRAM and creates its process with `args` as argv[1..]. The
 /// options are checked first, so a bad option is 125 whatever PROGRAM is.
 pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Launched, Failure> {
@@ -235,16 +250,32 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Laun
         config.cwd = cwd;
     }
     let env = guest_env(m)?;
-    let (exe, bytes, name) = load_program(program)?;
+    let (exe, bytes, name) =
+        load_program(program).map_err(|f| match guest_counterpart(&vfs, &config.cwd, program) {
+            Some(guest_file) if f.status == exit::NOT_FOUND || f.status == exit::NOT_RUNNABLE => f
+                .hint(format!(
+                    "PROGRAM is a host path; the guest's {} is {}",
+                    program.display(),
+                    guest_file.display()
+                )),
+            _ => f,
+        })?;
     // Kept for finding what starting takes when the budget is too small.
     let trial = (config.clone(), vfs.clone());
     let mut kernel = Kernel::with_vfs(config, vfs);
-    let mut argv = vec![
-        guest_program_path(kernel.vfs(), &kernel.config.cwd, program).map_or_else(
-            || program.as_os_str().as_bytes().to_vec(),
-            String::into_bytes,
-        ),
-    ];
+    let guest_path = guest_program_path(kernel.vfs(), &kernel.config.cwd, program);
+    // The absolute guest path, recorded as exec records it.
+    let recorded = guest_path.as_ref().and_then(|g| {
+        kernel
+            .vfs()
+            .resolve(&kernel.config.cwd, g.as_bytes(), Follow::No)
+            .ok()
+            .map(|(_, guest)| guest)
+    });
+    let mut argv = vec![guest_path.map_or_else(
+        || program.as_os_str().as_bytes().to_vec(),
+        String::into_bytes,
+    )];
     argv.extend(args.iter().map(|a| a.as_bytes().to_vec()));
     let pid = kernel
         .spawn(&exe, &name, &argv, &env)
@@ -268,6 +299,11 @@ pub fn launch(m: &MachineArgs, program: &Path, args: &[OsString]) -> Result<Laun
             }
             SpawnError::Start(_) => Failure::new(exit::EMULATOR_FAILURE, format!("{name}: {e}")),
         })?;
+    if let Some(guest) = recorded {
+        kernel
+            .set_program_path(pid, guest)
+            .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("{name}: {}", e.name())))?;
+    }
     Ok(Launched {
         kernel,
         exe,
@@ -366,6 +402,13 @@ pub fn outcome_status(name: &str, outcome: &Outcome) -> (u8, Option<String>) {
         Outcome::TimeLimit => (
             exit::CYCLE_LIMIT,
             Some(format!("{name}: stopped at the --timeout limit")),
+        ),
+        Outcome::Interrupted { signal } => (
+            super::interrupt::status(*signal),
+            Some(format!(
+                "{name}: stopped: irix-emu received {}",
+                super::interrupt::signal_name(*signal)
+            )),
         ),
         Outcome::LinuxProgram { nr } => (
             exit::NOT_RUNNABLE,

@@ -5,10 +5,12 @@
 //! - `launch`: loading a program and starting the kernel (shared by run and prof).
 //! - `run`, `prof`, `report`: the three commands; `diff`: `report --diff`.
 //! - `generate`: `completions` and `man`, from the clap definition.
+//! - `interrupt`: SIGINT, SIGTERM and SIGHUP stop a run cleanly (128 + N).
 
 pub mod args;
 pub mod diff;
 pub mod generate;
+pub mod interrupt;
 pub mod launch;
 pub mod output;
 pub mod prof;

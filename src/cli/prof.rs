@@ -17,7 +17,7 @@ use profile_formats::callgraph::{self, CallProfile, ExactCost};
 use super::args::{split_command, Format, ProfArgs};
 use super::launch::{launch, outcome_status, run_kernel};
 use super::output::{cannot_write, write_report, ProfileView};
-use super::{say, Failure};
+use super::{interrupt, say, Failure};
 use crate::exit;
 use profile_formats::{gmon, report};
 
@@ -84,8 +84,11 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     // has them too: it tracks calls as --callgraph does.
     let tracking =
         args.callgraph || args.exact || args.svg.is_some() || args.format.wants_call_graph();
+    // Before any thread starts (launch may start the --timeout watchdog).
+    let interrupts = interrupt::catch();
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
+    interrupts.attach(&mut l.kernel);
     let ranges = l.exe.text_ranges();
     if ranges.is_empty() {
         return Err(Failure::new(
@@ -130,13 +133,14 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     }
     let started = std::time::Instant::now();
     let gdb = args.machine.gdb.as_ref();
-    let (outcome, exact) = if args.exact {
+    let ran = if args.exact {
         let mut obs = ExactCycles::new(low, high);
-        let outcome = run_kernel(&mut l.kernel, l.pid, &mut obs, gdb)?;
-        (outcome, Some(obs))
+        run_kernel(&mut l.kernel, l.pid, &mut obs, gdb).map(|outcome| (outcome, Some(obs)))
     } else {
-        (run_kernel(&mut l.kernel, l.pid, &mut (), gdb)?, None)
+        run_kernel(&mut l.kernel, l.pid, &mut (), gdb).map(|outcome| (outcome, None))
     };
+    interrupts.run_ended();
+    let (outcome, exact) = ran?;
     let host = started.elapsed();
     let (code, line) = outcome_status(&l.name, &outcome);
     if let Some(line) = line {

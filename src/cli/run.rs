@@ -4,14 +4,19 @@ use std::time::Instant;
 
 use super::args::{split_command, RunArgs};
 use super::launch::{launch, outcome_status, run_kernel};
-use super::{say, Failure};
+use super::{interrupt, say, Failure};
 
 /// Runs the program; Ok(status) is the guest's (or 128+N, 124).
 pub fn run(args: &RunArgs) -> Result<u8, Failure> {
+    // Before any thread starts (launch may start the --timeout watchdog).
+    let interrupts = interrupt::catch();
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
+    interrupts.attach(&mut l.kernel);
     let started = Instant::now();
-    let outcome = run_kernel(&mut l.kernel, l.pid, &mut (), args.machine.gdb.as_ref())?;
+    let outcome = run_kernel(&mut l.kernel, l.pid, &mut (), args.machine.gdb.as_ref());
+    interrupts.run_ended();
+    let outcome = outcome?;
     let host = started.elapsed();
     let (status, line) = outcome_status(&l.name, &outcome);
     if let Some(line) = line {

@@ -10,7 +10,9 @@
 //! 2. PROF_FAST: ten times the ticks.
 //! 3. Personalities: Solaris, Darwin and HP-UX agree with IRIX on these
 //!    programs; AIX samples at 60 Hz and ignores the high half of the scale;
-//!    Darwin's bin formula differs from IRIX's on odd offsets (prof_scale).
+//!    Darwin's bin formula differs from IRIX's on odd offsets (prof_scale);
+//!    IRIX's scale-2 convention puts every tick from the offset up in
+//!    counter 0 (prof_scale mode 3).
 //! 4. The clock sentence (prof_times): profile sum = times() user ticks.
 //! 5. Lifetimes: fork (profil and pcsample), exec (proc_exec,
 //!    proc_exec_profil_off).
@@ -393,6 +395,22 @@ fn darwin_bins_are_half_the_pc_offset_times_scale_over_65536() {
         (13, 12),
         "darwin: (29 / 2) * 0xffff / 65536 = bin 13"
     );
+}
+
+#[test]
+fn the_minimum_scale_maps_the_entire_region_starting_with_offset_to_the_first_counter() {
+    // irix profil(2): "the minimum value of scale (for which profiling is
+    // performed), 0x0002 (1/32,768), maps (by convention) the entire region
+    // starting with offset to the first counter in buff". prof_scale mode 3
+    // puts the offset 64 KiB below hot_a: under IRIX every tick of the hot
+    // loops (mode 0's 112) lands in counter 0; Solaris' and HP-UX's pages
+    // only give the formula, ((pc - offset) * 2) >> 16 bytes, counter 1.
+    let irix = scale_counters(&run_twice(None, "prof_scale", &["3"]));
+    assert_eq!(irix, vec![(0, 112)]);
+    for p in ["solaris", "hpux"] {
+        let formula = scale_counters(&run_twice(Some(p), "prof_scale", &["3"]));
+        assert_eq!(formula, vec![(1, 112)], "{p}");
+    }
 }
 
 #[test]

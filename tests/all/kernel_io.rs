@@ -1,4 +1,5 @@
-//! The I/O calls: readv, writev, pread, pwrite, poll, select and the
+//! The I/O calls: readv, writev, pread, pwrite, poll, select (also on a
+//! pollable semaphore, guest/src/usema_poll.c) and the
 //! terminal and descriptor ioctls, as guest/src/io_calls.c makes them
 //! (through libc's indirect syscall). Each test checks the lines of the
 //! man-page sentence it is named after; one checks the whole output, which
@@ -252,3 +253,42 @@ ioctl TCGETS on a pipe: -1 ENOTTY
 ioctl TIOCGWINSZ on a pipe: -1 ENOTTY
 ioctl bad descriptor: -1 EBADF
 ";
+
+/// guest/src/usema_poll.c: a pollable semaphore's descriptor.
+fn usema_poll() -> Option<&'static Run> {
+    static RUN: OnceLock<Option<Run>> = OnceLock::new();
+    RUN.get_or_init(|| run_guest("usema_poll")).as_ref()
+}
+
+const USEMA_POLL: &str = "\
+open /dev/usemaclone: 1
+ioctl UIOCABLOCK: 0
+poll, queued: 0
+poll until the child's UIOCAUNBLOCK: 1
+revents POLLIN 1
+select, granted: 1
+readable 1
+ioctl UIOCABLOCK again: 0
+poll, queued again: 0
+ioctl UIOCAUNBLOCK self: 0
+poll, granted: 1
+ioctl UIOCAUNBLOCK before the P: 0
+ioctl UIOCABLOCK after an early V: 0
+poll, granted at once: 1
+";
+
+#[test]
+fn a_pollable_semaphore_is_acquired_by_polling_its_descriptor_for_pollin() {
+    // usnewpollsema(3P): "Pollable semaphores never block the caller. If
+    // the semaphore is unavailable when uspsema(3P) is called, the caller
+    // is queued to receive the semaphore and returns immediately. To
+    // actually acquire the semaphore the caller must issue a poll(2) or
+    // select(2) on the file descriptor associated with the semaphore ...
+    // The POLLIN event should be used with poll(2). The semaphore file
+    // descriptor should be passed in as a read descriptor for select(2)."
+    let Some(run) = usema_poll() else {
+        return;
+    };
+    assert_eq!(run.status, Status::Code(0), "stderr: {}", run.stderr);
+    assert_eq!(run.stdout_text(), USEMA_POLL);
+}

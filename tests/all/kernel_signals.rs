@@ -1,6 +1,6 @@
 //! The signal and timer calls: alarm, pause, sigsuspend, sigpending,
-//! sigaltstack, sigsend/sigsendset, getitimer/setitimer and the sleeps a
-//! signal interrupts, as guest/src/sig_calls.c and sig_timers.c make them.
+//! sigstack, sigaltstack, sigsend/sigsendset, getitimer/setitimer and the sleeps a
+//! signal interrupts, as guest/src/sig_calls.c, sig_timers.c and sig_stack.c make them.
 //! Every wait and timer runs on virtual time, so each program's output is
 //! the same on every run: the timer program runs twice and both runs are
 //! compared byte for byte. Each test is named after the man-page sentence
@@ -422,4 +422,88 @@ read empty pipe, alarm 1 s: -1 EINTR
 read, SA_RESTART alarm 1 s, writer at 2 s: 1
 read got 'r' after 1 SIGALRM
 child's alarm clock: 0
+";
+
+fn sig_stack() -> Option<&'static Run> {
+    static RUN: OnceLock<Option<Run>> = OnceLock::new();
+    RUN.get_or_init(|| run_guest("sig_stack")).as_ref()
+}
+
+fn stack(prefixes: &[&str], want: &[&str]) {
+    check(sig_stack(), prefixes, want);
+}
+
+#[test]
+fn sig_stack_exits_0_printing_every_line_in_order() {
+    let Some(run) = sig_stack() else {
+        return;
+    };
+    assert_eq!(run.status, Status::Code(0), "stderr: {}", run.stderr);
+    assert_eq!(run.stdout_text(), SIG_STACK);
+}
+
+#[test]
+fn sigstack_specifies_a_signal_stack_on_which_to_deliver_signals() {
+    // sigstack(2): "If ss is non-zero, it specifies a signal stack on which
+    // to deliver signals"; "When a signal's action indicates its handler
+    // should execute on the signal stack ... the system arranges a switch
+    // to the signal stack for the duration of the signal handler's
+    // execution" -- and only then.
+    stack(
+        &["sigstack:", "handler ran", "without SA_ONSTACK"],
+        &[
+            "sigstack: 0",
+            "handler ran on the signal stack: 1, ss_onstack there 1",
+            "without SA_ONSTACK on the signal stack: 0, ss_onstack there 0",
+        ],
+    );
+}
+
+#[test]
+fn sigstack_returns_the_current_signal_stack_state_in_oss() {
+    // sigstack(2): "If oss is non-zero, the current signal stack state is
+    // returned" (none set: ss_sp 0; ss_onstack 1 only while on it).
+    stack(
+        &["sigstack query", "ss_sp", "old ss_sp", "after removing"],
+        &[
+            "sigstack query, none set: 0",
+            "ss_sp 0, ss_onstack 0",
+            "sigstack query: 0",
+            "ss_sp is the top 1, ss_onstack 0",
+            "old ss_sp is the top 1",
+            "after removing it: ss_sp 0",
+        ],
+    );
+}
+
+#[test]
+fn sigstack_fails_with_efault_and_the_context_remains_unchanged() {
+    // sigstack(2): "Sigstack will fail and the signal stack context will
+    // remain unchanged if ... [EFAULT] Either ss or oss points to memory
+    // that is not a valid part of the process address space."
+    stack(
+        &["sigstack bad", "unchanged", "system call"],
+        &[
+            "sigstack bad ss: -1 EFAULT",
+            "sigstack bad oss: -1 EFAULT",
+            "unchanged: 1",
+            "system call sigstack: 0",
+        ],
+    );
+}
+
+const SIG_STACK: &str = "\
+sigstack query, none set: 0
+ss_sp 0, ss_onstack 0
+sigstack: 0
+handler ran on the signal stack: 1, ss_onstack there 1
+without SA_ONSTACK on the signal stack: 0, ss_onstack there 0
+sigstack query: 0
+ss_sp is the top 1, ss_onstack 0
+sigstack bad ss: -1 EFAULT
+sigstack bad oss: -1 EFAULT
+unchanged: 1
+system call sigstack: 0
+old ss_sp is the top 1
+after removing it: ss_sp 0
 ";

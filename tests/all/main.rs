@@ -22,6 +22,7 @@ mod gdb_fork;
 mod gmon_format;
 mod guest_binaries;
 mod guest_profiling;
+mod host_signals;
 mod irix_prof;
 mod irix_root;
 mod kernel_files;

@@ -85,3 +85,141 @@ fn sgi_nm_finds_its_back_end_through_argv0_when_run_from_the_root() {
     let size = run("usr/bin/size", &["a.o"]);
     assert_eq!(size.status, exited(0), "stderr: {}", size.stderr);
 }
+
+/// `irix-emu run --root R /usr/bin/nm` is what chroot users try: PROGRAM is
+/// always a host path (the host may have a file of that name of its own),
+/// so it fails as any host path would, and the hint names the file the
+/// guest sees at that path.
+#[test]
+fn a_guest_path_given_as_program_fails_with_a_hint_naming_the_guest_file() {
+    let dir = Scratch::new("guest-path-program");
+    let root = dir.path().join("root");
+    let guest_only = "/irix-emu-guest-only/bin/hello";
+    let in_root = root.join(&guest_only[1..]);
+    std::fs::create_dir_all(in_root.parent().unwrap()).unwrap();
+    std::fs::copy(repo_path("guest/bin/irix/hello"), &in_root).unwrap();
+    assert!(!std::path::Path::new(guest_only).exists());
+    let shown = in_root.canonicalize().unwrap();
+    let r = run_emu(
+        [
+            "run".as_ref(),
+            "--root".as_ref(),
+            root.as_os_str(),
+            guest_only.as_ref(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(127), "stderr: {}", r.stderr);
+    assert_eq!(
+        r.stderr_lines(),
+        [
+            format!("irix-emu: {guest_only}: No such file or directory"),
+            format!(
+                "irix-emu: hint: PROGRAM is a host path; the guest's {guest_only} is {}",
+                shown.display()
+            ),
+        ]
+    );
+    // Following the hint runs it.
+    let r = run_emu(
+        [
+            "run".as_ref(),
+            "--root".as_ref(),
+            root.as_os_str(),
+            shown.as_os_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
+}
+
+/// The host's own file of that name (its /bin/sh) is what PROGRAM names, and
+/// it is no IRIX program (126): the hint names the guest's /bin/sh.
+#[test]
+fn a_guest_path_the_host_has_too_names_the_host_file_and_hints_at_the_guest_one() {
+    if !std::path::Path::new("/bin/sh").is_file() {
+        eprintln!("SKIP: the host has no /bin/sh");
+        return;
+    }
+    let dir = Scratch::new("guest-path-host-too");
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    std::fs::copy(repo_path("guest/bin/irix/hello"), root.join("bin/sh")).unwrap();
+    let shown = root.join("bin/sh").canonicalize().unwrap();
+    let r = run_emu(
+        [
+            "run".as_ref(),
+            "--root".as_ref(),
+            root.as_os_str(),
+            "/bin/sh".as_ref(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(126), "stderr: {}", r.stderr);
+    assert_eq!(
+        r.stderr_lines().last().copied(),
+        Some(
+            format!(
+                "irix-emu: hint: PROGRAM is a host path; the guest's /bin/sh is {}",
+                shown.display()
+            )
+            .as_str()
+        )
+    );
+}
+
+/// A PROGRAM that is the guest's file as well (inside the root) gets no hint.
+#[test]
+fn a_program_inside_the_root_that_fails_gets_no_guest_path_hint() {
+    let dir = Scratch::new("guest-path-same");
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    std::fs::write(root.join("bin/junk"), b"not an executable").unwrap();
+    let r = run_emu(
+        [
+            "run".as_ref(),
+            "--root".as_ref(),
+            root.as_os_str(),
+            root.join("bin/junk").as_os_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(126), "stderr: {}", r.stderr);
+    assert!(
+        !r.stderr.contains("hint: PROGRAM is a host path"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// PROGRAM inside the root: argv[0], the name SGI_RDNAME gives (what ps
+/// shows) and the path exec records are the guest's, before and after the
+/// program execs itself through argv[0] (guest/src/proc_names.c).
+#[test]
+fn a_program_inside_the_root_is_named_by_its_guest_path_before_and_after_exec() {
+    let dir = Scratch::new("guest-names");
+    let root = dir.path().join("root");
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    std::fs::copy(
+        repo_path("guest/bin/irix/proc_names"),
+        root.join("bin/proc_names"),
+    )
+    .unwrap();
+    let r = run_emu(
+        [
+            "run".as_ref(),
+            "--root".as_ref(),
+            root.as_os_str(),
+            root.join("bin/proc_names").as_os_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
+    assert_eq!(
+        r.stdout_text(),
+        "before exec: argv[0] /bin/proc_names\n\
+         before exec: rdname proc_names (10)\n\
+         after exec: argv[0] /bin/proc_names\n\
+         after exec: rdname proc_names (10)\n"
+    );
+}

@@ -267,3 +267,57 @@ fn sgi_cb_ctrace_makedepend_and_patch_rewrite_sources() {
         "hello\nthere\nworld\n"
     );
 }
+
+/// A C++ program: classes, a constructor and iostream output.
+const HELLO_C: &str = "\
+#include <iostream.h>
+class Greeter {
+public:
+    Greeter(const char *w) : who(w) {}
+    void greet() const { cout << \"hello, \" << who << endl; }
+private:
+    const char *who;
+};
+int main() { Greeter g(\"world\"); g.greet(); return 0; }
+";
+
+#[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
+fn sgi_cc_for_cplusplus_builds_a_program_that_runs_with_sgi_libc_and_libcpp() {
+    // SGI's C++ compiler (IDO C++ 4.0's c++_dev: usr/bin/CC, the driver
+    // wrapper, which runs the EDG front end /usr/lib/DCC/edgcpfe, the usual
+    // back end, and links against libC), and the program it builds running
+    // on SGI's libC.so.1 and libc.so.1 (docs/irix-tools.md says what the
+    // root needs). Skipped, visibly, when the root lacks C++.
+    let root = root();
+    let needs = [
+        "usr/bin/CC",
+        "usr/lib/DCC/edgcpfe",
+        "usr/include/CC/iostream.h",
+        "usr/lib/libC.so.1",
+    ];
+    if let Some(missing) = needs.iter().find(|f| !root.join(f).exists()) {
+        assert!(
+            std::env::var_os("IRIX_EMU_REQUIRE_TOOLS").is_none(),
+            "IRIX_ROOT_53 lacks {missing} (SGI's C++: docs/irix-tools.md)"
+        );
+        eprintln!("SKIP: IRIX_ROOT_53 lacks {missing} (SGI's C++: docs/irix-tools.md)");
+        return;
+    }
+    let dir = Scratch::new("sgi-cplusplus");
+    std::fs::write(dir.path().join("hello.C"), HELLO_C).unwrap();
+    let program = at(&dir, "hello");
+    ok(
+        sgi(
+            &root,
+            &dir,
+            "usr/bin/CC",
+            &["-o", &program, &at(&dir, "hello.C")],
+        ),
+        "CC",
+    );
+    assert_eq!(
+        ok(sgi(&root, &dir, &program, &[]), "hello"),
+        "hello, world\n"
+    );
+}

@@ -131,7 +131,9 @@ pub struct Process {
     /// address space is shared (IRIX sproc(2)).
     pub prda: Option<crate::memory::PrivatePage>,
     /// The images execve has loaded into this process: how many, and the
-    /// guest path of the last (for a debugger's exec events).
+    /// guest path of the program it runs (set by each exec, and at spawn
+    /// when the program lies in the guest's view; for a debugger's exec
+    /// events and SGI_RDNAME).
     pub execs: u32,
     pub exec_path: Option<String>,
     /// The interval timers (getitimer(2)); alarm(2) is ITIMER_REAL.

@@ -33,11 +33,19 @@ const UIOC: u32 = (b'u' as u32) << 16 | (b's' as u32) << 8;
 pub const UIOCATTACHSEMA: u32 = UIOC | 2;
 /// Block the caller until an unblock, interruptible by signals.
 pub const UIOCBLOCK: u32 = UIOC | 3;
+/// Block asynchronously (a pollable semaphore's P): the caller goes on at
+/// once, queued for the semaphore, and acquires it by polling the
+/// descriptor for POLLIN (usnewpollsema(3P)).
+pub const UIOCABLOCK: u32 = UIOC | 4;
 /// Block the caller, not interruptible.
 pub const UIOCNOIBLOCK: u32 = UIOC | 5;
 /// Release the blocked process whose pid is the argument (or let its
 /// next block pass).
 pub const UIOCUNBLOCK: u32 = UIOC | 6;
+/// Release the process queued by UIOCABLOCK whose pid is the argument: its
+/// descriptor polls readable (or its next asynchronous block is granted at
+/// once).
+pub const UIOCAUNBLOCK: u32 = UIOC | 7;
 
 /// The major device number irix-emu gives its semaphore devices (IRIX's
 /// own is not known to matter: libc only hands the number back in an
@@ -92,6 +100,11 @@ struct Sleepers {
     /// Unblocks of a process that was not blocked yet: its next blocks
     /// pass at once.
     preposted: BTreeMap<Pid, u32>,
+    /// Processes queued by an asynchronous block.
+    queued: BTreeSet<Pid>,
+    /// Processes an asynchronous unblock released: their descriptor polls
+    /// readable until their next asynchronous block.
+    granted: BTreeSet<Pid>,
 }
 
 /// What a block request does now.
@@ -139,6 +152,41 @@ impl Usema {
         }
     }
 
+    /// `pid` blocks asynchronously (UIOCABLOCK): it is queued, or granted
+    /// at once by an unblock that came first. Its earlier grant, which its
+    /// poll has reported, is used up.
+    pub fn block_async(&self, pid: Pid) {
+        let mut s = self.state.borrow_mut();
+        s.granted.remove(&pid);
+        if let Some(n) = s.preposted.get_mut(&pid) {
+            *n -= 1;
+            if *n == 0 {
+                s.preposted.remove(&pid);
+            }
+            s.granted.insert(pid);
+        } else {
+            s.queued.insert(pid);
+        }
+    }
+
+    /// Grants the semaphore to `pid` if it is queued (UIOCAUNBLOCK), or
+    /// lets its next block pass.
+    pub fn unblock_async(&self, pid: Pid) {
+        let mut s = self.state.borrow_mut();
+        if s.queued.remove(&pid) {
+            s.granted.insert(pid);
+        } else {
+            *s.preposted.entry(pid).or_default() += 1;
+        }
+    }
+
+    /// Whether `pid` polls this descriptor readable: an asynchronous
+    /// unblock granted it the semaphore (usnewpollsema(3P): "The POLLIN
+    /// event should be used with poll(2)").
+    pub fn granted(&self, pid: Pid) -> bool {
+        self.state.borrow().granted.contains(&pid)
+    }
+
     /// Processes blocked now.
     pub fn sleepers(&self) -> usize {
         self.state.borrow().waiting.len()
@@ -168,6 +216,29 @@ mod tests {
         assert_eq!(u.block(101), Block::Sleep, "not 101's unblock");
         assert_eq!(u.block(100), Block::Pass);
         assert_eq!(u.block(100), Block::Sleep, "one unblock, one pass");
+    }
+
+    #[test]
+    fn an_asynchronous_block_is_granted_by_an_asynchronous_unblock_and_used_up_by_the_next() {
+        let u = Usema::default();
+        u.block_async(100);
+        assert!(!u.granted(100));
+        u.unblock_async(101);
+        assert!(!u.granted(100), "101 was named");
+        u.unblock_async(100);
+        assert!(u.granted(100));
+        assert!(u.granted(100), "polling does not use the grant up");
+        u.block_async(100);
+        assert!(!u.granted(100), "the next P queues again");
+        assert_eq!(u.sleepers(), 0, "nobody sleeps");
+    }
+
+    #[test]
+    fn an_asynchronous_unblock_before_the_block_grants_it_at_once() {
+        let u = Usema::default();
+        u.unblock_async(100);
+        u.block_async(100);
+        assert!(u.granted(100));
     }
 
     #[test]

@@ -276,6 +276,13 @@ impl Vfs {
         &self.root
     }
 
+    /// The host directory holding the private /tmp, /usr/tmp, /var/tmp and
+    /// bind skeletons, if the view has one (removed when the last clone of
+    /// the view goes).
+    pub fn scratch_path(&self) -> Option<&Path> {
+        self.scratch.as_ref().map(|d| d.path())
+    }
+
     /// Resolves `path` (relative to the guest directory `cwd`, itself an
     /// absolute guest path) to a host path inside the root, and returns the
     /// normalised guest path too. A missing final component is fine (creat);

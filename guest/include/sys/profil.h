@@ -4,10 +4,10 @@
  * so on o32 the structure is 16 bytes: pr_base 0, pr_size 4, pr_off 8,
  * pr_scale 12 (docs/abi.md "Structure layouts").
  *
- * Flags: PROF_USHORT 0, PROF_UINT 1, PROF_FAST 2 have the values of glibc's
- * copy of the IRIX header (docs/abi.md). PROF_UINT64 is HP-UX's
- * (hpux-sprofil.2); no public source gives its number: this project's
- * documented choice is 4.
+ * Flags: PROF_USHORT 1, PROF_UINT 2, PROF_FAST 4 are IRIX's, the values
+ * IRIX 5.3's profiling runtime passes (docs/abi.md; glibc's copy of the
+ * header has 0, 1, 2). PROF_UINT64 is HP-UX's (hpux-sprofil.2); no public
+ * source gives its number: this project's documented choice is 8.
  *
  * Entry points (guest/README.md "System calls"):
  *   profil   IRIX syscall 1044 (4 arguments).

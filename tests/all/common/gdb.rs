@@ -141,9 +141,22 @@ pub fn read_packet<S: Read + Write>(s: &mut S) -> String {
 }
 
 /// A connection to the stub at `sock`, for speaking the protocol by hand
-/// (replies are awaited at most a minute).
+/// (replies are awaited at most a minute). The socket file appears when
+/// the stub binds, a moment before it listens: a refused connection is
+/// tried again for up to a minute.
 pub fn connect(sock: &Path) -> UnixStream {
-    let s = UnixStream::connect(sock).expect("connect");
+    let started = Instant::now();
+    let s = loop {
+        match UnixStream::connect(sock) {
+            Err(e)
+                if e.kind() == std::io::ErrorKind::ConnectionRefused
+                    && started.elapsed() < Duration::from_secs(60) =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => break other.expect("connect"),
+        }
+    };
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     s
 }

@@ -27,6 +27,8 @@ pub const SGI_SYSCONF: u32 = 22;
 pub const SGI_PATHCONF: u32 = 24;
 /// sprofil(2) is `syssgi(SGI_SPROFIL, profp, profcnt, tvp, flags)`.
 pub const SGI_SPROFIL: u32 = 55;
+/// sigstack(2) as IRIX 5.3's libc makes it: `syssgi(SGI_SIGSTACK, ss, oss)`.
+pub const SGI_SIGSTACK: u32 = 57;
 /// sigaltstack(2) as IRIX 5.3's libc makes it: `syssgi(SGI_SIGALTSTACK,
 /// ss, oss)`.
 pub const SGI_SIGALTSTACK: u32 = 60;

@@ -125,6 +125,8 @@ pub const LCHOWN: u32 = 1178;
 /// truncate64(path, pad, hi, lo) and ftruncate64(fd, pad, hi, lo).
 pub const TRUNCATE64: u32 = 1183;
 pub const FTRUNCATE64: u32 = 1184;
+/// The 4.3BSD sigstack(2) (IRIX 5.3's libc makes it as syssgi(SGI_SIGSTACK)).
+pub const SIGSTACK: u32 = 1171;
 pub const SIGALTSTACK: u32 = 1172;
 pub const SIGSENDSET: u32 = 1173;
 pub const READV: u32 = 1181;

@@ -1,6 +1,8 @@
 //! What a run is configured with.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
 
 use crate::profiling::{Personality, Tunables};
 
@@ -24,6 +26,9 @@ pub struct KernelConfig {
     /// Stop the run when the host's clock passes this instant (`--timeout`),
     /// checked between time slices.
     pub host_deadline: Option<std::time::Instant>,
+    /// The host asks the run to stop (irix-emu got SIGINT, SIGTERM or
+    /// SIGHUP), checked between time slices like `host_deadline`.
+    pub stop: Option<StopRequest>,
     /// The memory budget of the whole run, in bytes of host memory: every
     /// process's touched pages and page tables, zombies and kernel buffers.
     pub max_memory: u64,
@@ -60,10 +65,58 @@ impl Default for KernelConfig {
             epoch: DEFAULT_EPOCH,
             max_cycles: None,
             host_deadline: None,
+            stop: None,
             max_memory: DEFAULT_MAX_MEMORY,
             strace: false,
             syscall_cycles: DEFAULT_SYSCALL_CYCLES,
             quantum_cycles: DEFAULT_QUANTUM_CYCLES,
         }
+    }
+}
+
+/// A request, from outside the run, that it stop: the number of the host
+/// signal that asked, shared between the thread that receives the signal
+/// and the scheduler, which looks between time slices and ends the run
+/// with [`Outcome::Interrupted`](super::Outcome::Interrupted). Unwinding
+/// normally lets everything the run holds (the private scratch directory)
+/// clean up after itself.
+#[derive(Clone, Debug, Default)]
+pub struct StopRequest(Arc<AtomicI32>);
+
+impl StopRequest {
+    /// No stop asked for yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the run to stop because of host signal `signal` (1 and up);
+    /// the first request is the one kept.
+    pub fn request(&self, signal: i32) {
+        let _ = self
+            .0
+            .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// The signal that asked for the stop, if any has.
+    pub fn requested(&self) -> Option<i32> {
+        match self.0.load(Ordering::SeqCst) {
+            0 => None,
+            s => Some(s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_stop_request_is_kept() {
+        let stop = StopRequest::new();
+        assert_eq!(stop.requested(), None);
+        let other_thread = stop.clone();
+        other_thread.request(15);
+        other_thread.request(2);
+        assert_eq!(stop.requested(), Some(15));
     }
 }

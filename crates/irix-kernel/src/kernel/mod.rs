@@ -38,7 +38,8 @@ use std::io::Write;
 use std::rc::Rc;
 
 pub use config::{
-    KernelConfig, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY, DEFAULT_QUANTUM_CYCLES, DEFAULT_SYSCALL_CYCLES,
+    KernelConfig, StopRequest, DEFAULT_EPOCH, DEFAULT_MAX_MEMORY, DEFAULT_QUANTUM_CYCLES,
+    DEFAULT_SYSCALL_CYCLES,
 };
 pub use debug::{DebugHook, RunEnd, Snapshot};
 pub use proctable::SpawnError;
@@ -63,6 +64,11 @@ pub enum Outcome {
     CycleLimit,
     /// The host's clock passed `host_deadline`.
     TimeLimit,
+    /// The host asked the run to stop ([`StopRequest`]), because irix-emu
+    /// received host signal `signal`.
+    Interrupted {
+        signal: i32,
+    },
     /// Every remaining process is blocked and none can wake the others.
     Deadlock,
     /// The first process is a Linux MIPS (o32) program, not an IRIX one:

@@ -100,6 +100,16 @@ impl Kernel {
         Ok(pid)
     }
 
+    /// Records `guest`, an absolute guest path, as the path of the program
+    /// process `pid` runs: what exec records for the images it loads
+    /// (`Process::exec_path`), for a spawned process whose program lies in
+    /// the guest's view. ESRCH for no such process.
+    pub fn set_program_path(&mut self, pid: Pid, guest: String) -> Result<(), Errno> {
+        let p = self.procs.get_mut(&pid).ok_or(Errno::ESRCH)?;
+        p.exec_path = Some(guest);
+        Ok(())
+    }
+
     pub(crate) fn alloc_pid(&mut self) -> Pid {
         let pid = self.next_pid;
         self.next_pid += 1;

@@ -5,7 +5,7 @@
 use cpu_mips::{ExcCode, Observer, StopReason};
 
 use super::debug::{DebugHook, Paused, RunEnd};
-use super::{Kernel, Outcome};
+use super::{Kernel, Outcome, StopRequest};
 use crate::process::{ExitStatus, Process, RunState, WaitEvent};
 use crate::profiling::Tracker;
 use crate::signals;
@@ -67,6 +67,12 @@ impl Kernel {
             {
                 self.run_queue.push_front(pid);
                 self.outcome = Some(Outcome::TimeLimit);
+                break;
+            }
+            let stop = self.config.stop.as_ref().and_then(StopRequest::requested);
+            if let (None, Some(signal)) = (&resumed, stop) {
+                self.run_queue.push_front(pid);
+                self.outcome = Some(Outcome::Interrupted { signal });
                 break;
             }
             if resumed.is_none() && dbg.holds(pid) {

@@ -14,6 +14,12 @@
 //!   given text region if the value for pr_scale is 0 or 1"; solaris: "Profiling
 //!   is turned off by giving a scale value of 0 or 1"). Scales above 0xffff are
 //!   used as given (the IRIX PROF_UINT 1-1 mapping needs 0x10000).
+//! - IRIX, scale 0x0002: irix profil(2) says the minimum scale that profiles
+//!   "maps (by convention) the entire region starting with offset to the first
+//!   counter", so every PC at or above the offset counts in counter 0 (one
+//!   whole counter is enough), whatever the offset; a PC below it is not
+//!   counted. The formula would give 64 KiB of text per 16-bit counter instead.
+//!   The other pages state no such convention and keep their formula.
 //! - Darwin: bin = `[(pc - offset) / 2] * scale / 65536` for 16-bit bins; wider
 //!   counters (sprofil under Darwin) take byte offset = 2 * that, counter = byte
 //!   offset / counter size. Scale 0 disables; 1 is the smallest enabled scale.
@@ -110,12 +116,18 @@ enum Formula {
     HalfwordBins(u64),
     /// AIX scale 0x0001: every PC in counter 0.
     Clock,
+    /// IRIX scale 0x0002: every PC from the offset up in counter 0.
+    WholeRegion,
 }
 
 impl Formula {
     /// The formula for `scale` under `p`, or `None` when the scale profiles nothing.
     fn of(p: Personality, scale: u32) -> Option<Formula> {
         match p {
+            // irix profil(2): "the minimum value of scale (for which profiling
+            // is performed), 0x0002 (1/32,768), maps (by convention) the entire
+            // region starting with offset to the first counter in buff".
+            Personality::Irix if scale == 2 => Some(Formula::WholeRegion),
             Personality::Irix | Personality::Hpux | Personality::Solaris => {
                 (scale >= 2).then_some(Formula::Scaled(u64::from(scale)))
             }
@@ -142,6 +154,12 @@ pub fn map_pc(p: Personality, r: &Region, pc: u32) -> Slot {
     }
     let index = match formula {
         Formula::Clock => 0,
+        Formula::WholeRegion => {
+            if pc < r.offset {
+                return Slot::Below;
+            }
+            0
+        }
         Formula::Scaled(scale) | Formula::HalfwordBins(scale) => {
             let Some(x) = pc.checked_sub(r.offset) else {
                 return Slot::Below;

@@ -34,8 +34,8 @@
 //!   only when no region covers it: it is then "outside the regions of text
 //!   space specified" (irix sprofil(2)). glibc's sprofil does the same.
 //!   A region turned off by a fault keeps its PCs (they are dropped).
-//! - **PROF_UINT64** = [`PROF_UINT64`] = 4 (HP-UX only; the next free bit after
-//!   PROF_FAST). PROF_UINT with PROF_UINT64 is EINVAL.
+//! - **PROF_UINT64** = [`PROF_UINT64`] = 8 (HP-UX only; the next free bit after
+//!   IRIX's PROF_FAST = 4). PROF_UINT with PROF_UINT64 is EINVAL.
 //! - **Darwin EFAULT**: profil with a nonzero scale checks, at the call, that
 //!   every page of the buffer's whole 16-bit bins is readable and writable
 //!   (load and store back, unchanged); if not it returns EFAULT and the
@@ -47,7 +47,9 @@
 //! - A failing sprofil changes nothing; Darwin's EFAULT and AIX's fault on
 //!   the struct array end profiling, as those pages say.
 //! - IRIX/HP-UX profil is literally the one-member sprofil, so
-//!   `profil(buf, size, 0, 2)` is a lone overflow bin.
+//!   `profil(buf, size, 0, 2)` is a lone overflow bin. Under IRIX a scale
+//!   of 2 at any offset counts every PC from the offset up in counter 0
+//!   (irix profil(2), [`mapping`]).
 //! - Solaris' 32767 stop applies to 16-bit counters; HP-UX saturates every
 //!   counter (profil too); IRIX, Darwin and AIX wrap.
 //! - AIX: scale 0x0001 counts every tick in counter 0 whatever the PC (a

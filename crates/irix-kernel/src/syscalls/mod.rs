@@ -26,7 +26,7 @@
 //!   cacheflush, cachectl, madvise
 //! - `time`: time, times, gettimeofday, nanosleep, sginap
 //! - `timers`: alarm, getitimer, setitimer
-//! - `sigwait`: pause, sigsuspend, sigpending, sigaltstack, sigsendset
+//! - `sigwait`: pause, sigsuspend, sigpending, sigstack, sigaltstack, sigsendset
 //! - `vio`: readv, writev, pread, pwrite; `poll`: poll, select
 //! - `info`: getpid, utssys and uname, ulimit
 //! - `ids`: getuid, getgid, the setuid family, groups, pgrpsys and the
@@ -329,6 +329,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::SIGPROCMASK,  "sigprocmask",  &[SigHow, Ptr, Ptr], proc::sigprocmask, Full),
     call(sys::SIGSUSPEND,   "sigsuspend",   &[Ptr], sigwait::sigsuspend, Full),
     call(sys::WAITSYS,      "waitsys",      &[Int, Int, Ptr, Hex, Ptr], proc::waitsys, Partial("WTRAPPED reports nothing: no guest process is traced")),
+    call(sys::SIGSTACK,     "sigstack",     &[Ptr, Ptr], sigwait::sigstack, Full),
     call(sys::SIGALTSTACK,  "sigaltstack",  &[Ptr, Ptr], sigwait::sigaltstack, Full),
     call(sys::SIGSENDSET,   "sigsendset",   &[Ptr, Int], sigwait::sigsendset, Partial("the run is one process group and session, every process has the guest's user and group id and one scheduling class")),
     call(sys::STATVFS,      "statvfs",      &[Str, Ptr], fsinfo::statvfs, Full),

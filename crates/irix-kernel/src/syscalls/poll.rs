@@ -49,8 +49,14 @@ const WRITABLE: u16 = POLLOUT | POLLWRNORM;
 /// both ways (reading it never waits); a pipe is readable with data or
 /// without writers (end of file, with POLLHUP), writable with room and
 /// hung up without readers; a host stream (terminal, FIFO, device)
-/// answers as the host's poll says; a semaphore device reports nothing.
-fn readiness(f: &OpenFile) -> Ready {
+/// answers as the host's poll says; a semaphore device is readable for
+/// process `pid` once an asynchronous unblock granted it the semaphore
+/// (usnewpollsema(3P): "To actually acquire the semaphore the caller must
+/// issue a poll(2) or select(2) on the file descriptor associated with the
+/// semaphore ... The POLLIN event should be used with poll(2). The
+/// semaphore file descriptor should be passed in as a read descriptor for
+/// select(2).").
+fn readiness(f: &OpenFile, pid: crate::process::Pid) -> Ready {
     let kernel = |bits| Ready { bits, host: false };
     match &f.kind {
         FileKind::PipeRead(p) => {
@@ -79,6 +85,7 @@ fn readiness(f: &OpenFile) -> Ready {
             bits: host_readiness(file),
             host: true,
         },
+        FileKind::Usema(Some(sema)) if sema.granted(pid) => kernel(READABLE),
         FileKind::Usema(_) => kernel(0),
     }
 }
@@ -153,7 +160,7 @@ pub fn poll(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             match p.fds.get(fd as u32) {
                 Err(_) => POLLNVAL,
                 Ok(file) => {
-                    let r = readiness(&file.borrow());
+                    let r = readiness(&file.borrow(), p.pid);
                     host |= r.host;
                     r.bits & (events | POLLHUP | POLLERR)
                 }
@@ -243,7 +250,7 @@ pub fn select(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         if asked.is_empty() {
             continue;
         }
-        let r = readiness(&p.fds.get(fd)?.borrow());
+        let r = readiness(&p.fds.get(fd)?.borrow(), p.pid);
         host |= r.host;
         for i in asked {
             if r.bits & wanted[i] != 0 {

@@ -120,6 +120,60 @@ pub fn sigaltstack(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     Ok(Ret::Val(0))
 }
 
+/// The 4.3BSD `struct sigstack` { caddr_t ss_sp; int ss_onstack; }: 8
+/// bytes on o32 (sigstack(2)).
+const SIGSTACK_SIZE: usize = 8;
+/// The size irix-emu gives a stack set by sigstack(2), which names only its
+/// top: SIGSTKSZ of IRIX's <sys/signal.h> (docs/abi.md), the size the
+/// headers recommend for a signal stack. The page gives none.
+const SIGSTACK_BYTES: u32 = 8192;
+
+/// sigstack(ss, oss), as system call 171 and as syssgi(SGI_SIGSTACK, ss,
+/// oss), which IRIX 5.3's libc uses. sigstack(2): "If ss is non-zero, it
+/// specifies a signal stack on which to deliver signals"; "If oss is
+/// non-zero, the current signal stack state is returned". ss_sp is the
+/// stack's top (the first address past it: stacks grow down and "are not
+/// grown automatically"); the stack is the [`SIGSTACK_BYTES`] below it,
+/// the same alternate stack sigaltstack(2) sets and reports. A handler
+/// runs there when its action asks for the signal stack (SA_ONSTACK, what
+/// sigvec's SV_ONSTACK is) and the process is not already on it; whether
+/// it is, irix-emu tells from the stack pointer, so a given ss_onstack is
+/// not needed and not kept, and oss's ss_onstack says whether the process
+/// runs on the stack now. An ss_sp of 0 removes the stack.
+/// "Sigstack will fail and the signal stack context will remain unchanged
+/// if ... [EFAULT] Either ss or oss points to memory that is not a valid
+/// part of the process address space."
+pub fn sigstack(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (ss, oss) = (a.ptr(0), a.ptr(1));
+    let old = p.signals.altstack;
+    let new = if ss != 0 {
+        let mut b = [0u8; SIGSTACK_SIZE];
+        p.mem.read_bytes(ss, &mut b)?;
+        let top = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+        Some((top != 0).then(|| AltStack {
+            sp: top.wrapping_sub(1),
+            size: SIGSTACK_BYTES,
+        }))
+    } else {
+        None
+    };
+    if oss != 0 {
+        let (top, onstack) = match old {
+            Some(alt) => (alt.top(), u32::from(alt.contains(p.reg(cpu_mips::Reg::SP)))),
+            None => (0, 0),
+        };
+        let mut b = [0u8; SIGSTACK_SIZE];
+        b[0..4].copy_from_slice(&top.to_be_bytes());
+        b[4..8].copy_from_slice(&onstack.to_be_bytes());
+        p.mem.check_writable(oss, SIGSTACK_SIZE as u32)?;
+        p.mem.write_bytes(oss, &b)?;
+    }
+    if let Some(new) = new {
+        p.signals.altstack = new;
+    }
+    Ok(Ret::Val(0))
+}
+
 /// What a process is, for matching an id type of sigsend(2).
 struct Member {
     pid: u32,

@@ -24,6 +24,7 @@ pub static TABLE: &[Syscall] = &[
     call(SGI_SETGROUPS,    "SGI_SETGROUPS",    &[Int, Ptr], ids::setgroups, Full),
     call(SGI_GETGROUPS,    "SGI_GETGROUPS",    &[Int, Ptr], ids::getgroups, Full),
     call(SGI_SPROFIL,      "SGI_SPROFIL",      &[Ptr, Int, Ptr, Hex], prof::sprofil, Full),
+    call(SGI_SIGSTACK,     "SGI_SIGSTACK",     &[Ptr, Ptr], sigwait::sigstack, Full),
     call(SGI_SIGALTSTACK,  "SGI_SIGALTSTACK",  &[Ptr, Ptr], sigwait::sigaltstack, Full),
     call(SGI_GETPGID,      "SGI_GETPGID",      &[Int], ids::getpgid, Full),
     call(SGI_GETSID,       "SGI_GETSID",       &[Int], ids::getsid, Full),
@@ -125,18 +126,21 @@ fn invent(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 }
 
 /// SGI_RDNAME(pid, buf, len): the name of process `pid` as `ps` shows it
-/// (the last component of its program's path, at most [`PSCOMSIZ`] bytes,
+/// (the last component of its program's guest path, at most [`PSCOMSIZ`] bytes,
 /// as SVR4 keeps u_comm), NUL-terminated and cut to `len` bytes; returns
 /// the length copied without the NUL. ESRCH for no such process. The
 /// pc-sampling runtime names an sproc member's profile `./NAME.mon.PID`
 /// with it.
 fn rdname(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let pid = a.word(0);
-    let path = if pid == p.pid {
-        &p.name
+    let named = if pid == p.pid {
+        &*p
     } else {
-        &k.procs.get(&pid).ok_or(Errno::ESRCH)?.name
+        k.procs.get(&pid).ok_or(Errno::ESRCH)?
     };
+    // The guest's path of the program where the kernel knows it, not the
+    // host's.
+    let path = named.exec_path.as_ref().unwrap_or(&named.name);
     let name: String = path
         .rsplit('/')
         .next()

@@ -63,7 +63,6 @@ pub static TABLE: &[Syscall] = &[
     refused(1167, "swapctl",       &[Int, Ptr], EPERM, "swapctl(2): adding or removing swap needs the super-user; irix-emu has no swap to report either"),
     missing(1168, "getcontext",    &[Ptr], "getcontext(2) (libc's setjmp does not use it)"),
     missing(1169, "setcontext",    &[Ptr], "setcontext(2)"),
-    missing(1171, "sigstack",      &[Ptr, Ptr], "the 4.3BSD sigstack(2)"),
     missing(1176, "getpmsg",       &[Fd, Ptr, Ptr, Ptr, Ptr], "STREAMS messages"),
     missing(1177, "putpmsg",       &[Fd, Ptr, Ptr, Int, Hex], "STREAMS messages"),
     missing(1179, "priocntl",      &[Int, Ptr, Int, Ptr], "scheduling classes"),

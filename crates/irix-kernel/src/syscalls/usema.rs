@@ -5,7 +5,9 @@ use super::{Ret, SysResult};
 use crate::files::{oflag, FileKind, OpenFile};
 use crate::kernel::Kernel;
 use crate::process::Process;
-use crate::usema::{Block, Usema, UIOCATTACHSEMA, UIOCBLOCK, UIOCNOIBLOCK, UIOCUNBLOCK};
+use crate::usema::{
+    Block, Usema, UIOCABLOCK, UIOCATTACHSEMA, UIOCAUNBLOCK, UIOCBLOCK, UIOCNOIBLOCK, UIOCUNBLOCK,
+};
 use crate::Errno;
 
 /// The semaphore devices (IRIX usema(7M)): each open of the clone device
@@ -54,6 +56,17 @@ pub(super) fn ioctl(
         },
         (UIOCUNBLOCK, Some(sema)) => {
             sema.unblock(arg);
+            Ok(Ret::Val(0))
+        }
+        // A pollable semaphore (usnewpollsema(3P)): "Pollable semaphores
+        // never block the caller"; the caller acquires the semaphore by
+        // polling the descriptor (`poll::readiness`).
+        (UIOCABLOCK, Some(sema)) => {
+            sema.block_async(p.pid);
+            Ok(Ret::Val(0))
+        }
+        (UIOCAUNBLOCK, Some(sema)) => {
+            sema.unblock_async(arg);
             Ok(Ret::Val(0))
         }
         _ => Err(Errno::EINVAL),

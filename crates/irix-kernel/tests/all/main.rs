@@ -9,6 +9,7 @@ mod profiling_aix;
 mod profiling_darwin;
 mod profiling_hpux;
 mod profiling_irix;
+mod profiling_irix_profil;
 mod profiling_mapping;
 mod profiling_solaris;
 mod sproc_stub;

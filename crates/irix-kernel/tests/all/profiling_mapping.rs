@@ -203,8 +203,12 @@ fn byte_offset_formula_per_personality() {
         // darwin: "[(pc - offset) / 2] * scale / 65536"
         (Darwin, 3, 65535, Some(0)),
         (Darwin, 5, 65535, Some(1)),
-        (Irix, 0x1_0000, 2, Some(1)),
-        (Irix, 0xffff, 2, Some(0)),
+        (Solaris, 0x1_0000, 2, Some(1)),
+        (Hpux, 0xffff, 2, Some(0)),
+        // irix profil(2): scale 0x0002 "maps (by convention) the entire
+        // region starting with offset to the first counter".
+        (Irix, 0x1_0000, 2, Some(0)),
+        (Irix, 0xffff_fffc, 2, Some(0)),
         // 64-bit arithmetic: no overflow at the top of the address space.
         (Irix, 0xffff_fffc, 0x10000, Some(0x7fff_fffe)),
     ];
