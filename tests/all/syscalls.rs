@@ -331,3 +331,33 @@ wait without children: -1 ECHILD
 nanosleep 2^31-1 s: 0
 nanosleep tv_nsec 1e9: -1 EINVAL
 ";
+
+/// guest/src/times_calls.c, run once.
+fn times_calls() -> Option<&'static Run> {
+    static RUN: OnceLock<Option<Run>> = OnceLock::new();
+    RUN.get_or_init(|| common::run_guest("times_calls"))
+        .as_ref()
+}
+
+#[test]
+fn times_returns_the_elapsed_real_time_in_ticks_from_a_point_that_does_not_change() {
+    // times(2) DIAGNOSTICS: "Upon successful completion, times returns the
+    // elapsed real time, in clock ticks, from an arbitrary point in the
+    // past ... This point does not change from one invocation of times to
+    // another." Two calls around sginap(10) differ by the 10 ticks slept
+    // (on the virtual clock the calls themselves take microseconds); the
+    // process's own times do not grow while it sleeps; "times fails if:
+    // EFAULT buffer points to an illegal address" with -1.
+    let Some(run) = times_calls() else {
+        return;
+    };
+    assert_eq!(run.status, Status::Code(0), "stderr: {}", run.stderr);
+    assert_eq!(
+        run.stdout_text(),
+        "elapsed ticks across sginap(10): 10\n\
+         user and system ticks while asleep: 0 0\n\
+         times bad buffer: -1 EFAULT\n\
+         the point does not move: 1\n\
+         children: 0 0\n"
+    );
+}
