@@ -36,7 +36,8 @@ limit_break_slot limit_fork limit_mmap_loop limit_stack_copyout limit_exec limit
 limit_brk_loop limit_fifo limit_sprofil_loop proc_locks mem_shared
 io_calls sig_timers sig_calls
 cg_recursion cg_fnptr cg_longjmp cg_signal cg_tailcall cg_exit_deep cg_killed cg_fork cg_sproc
-gdb_target fs_files fs_escape id_calls proc_limits proc_wait_stopped proc_exec_script mem_hints"
+gdb_target fs_files fs_escape id_calls proc_limits proc_wait_stopped proc_exec_script mem_hints
+ipc_msg ipc_sem ipc_shm net_unix net_inet"
 # Programs for the debugger tests: with DWARF and no optimisation, so GDB
 # sees every line and local.
 DEBUG_PROGS="gdb_target"

@@ -80,6 +80,20 @@ fn readiness(f: &OpenFile) -> Ready {
             host: true,
         },
         FileKind::Usema(_) => kernel(0),
+        FileKind::Socket(s) => {
+            let (readable, writable, hup) = s.borrow().readiness();
+            let mut bits = 0;
+            if readable {
+                bits |= READABLE;
+            }
+            if writable {
+                bits |= WRITABLE;
+            }
+            if hup {
+                bits |= POLLHUP;
+            }
+            kernel(bits)
+        }
     }
 }
 
