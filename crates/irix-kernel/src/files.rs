@@ -39,6 +39,8 @@ pub enum FileKind {
     /// A semaphore device made by opening /dev/usemaclone, or (None)
     /// /dev/usema itself, which only attaches to one (`usema.rs`).
     Usema(Option<Rc<crate::usema::Usema>>),
+    /// A socket (`crate::net`): read(2) and write(2) are recv and send.
+    Socket(Rc<RefCell<crate::net::Socket>>),
 }
 
 pub struct OpenFile {
@@ -102,6 +104,7 @@ impl OpenFile {
             }
             FileKind::Dir { .. } => Err(Errno::EISDIR),
             FileKind::Usema(_) => Err(Errno::ENXIO),
+            FileKind::Socket(s) => s.borrow_mut().receive(buf, false).map(|(io, _)| io),
         }
     }
 
@@ -121,6 +124,7 @@ impl OpenFile {
             FileKind::PipeWrite(p) => p.borrow_mut().write(data),
             FileKind::PipeRead(_) | FileKind::Dir { .. } => Err(Errno::EBADF),
             FileKind::Usema(_) => Err(Errno::ENXIO),
+            FileKind::Socket(s) => crate::net::write(s, data),
             FileKind::Device(f) => {
                 let nonblocking = self.flags & (oflag::O_NONBLOCK | oflag::O_NDELAY) != 0;
                 device_io(f, libc::POLLOUT, nonblocking, |f| f.write(data))
@@ -198,8 +202,11 @@ impl Drop for OpenFile {
         match &self.kind {
             FileKind::PipeRead(p) => p.borrow_mut().readers -= 1,
             FileKind::PipeWrite(p) => p.borrow_mut().writers -= 1,
-            FileKind::Host(_) | FileKind::Device(_) | FileKind::Dir { .. } | FileKind::Usema(_) => {
-            }
+            FileKind::Host(_)
+            | FileKind::Device(_)
+            | FileKind::Dir { .. }
+            | FileKind::Usema(_)
+            | FileKind::Socket(_) => {}
         }
     }
 }

@@ -12,7 +12,9 @@
 //!   `vfs`: paths confined to --root and the --bind directories.
 //! - `files`, `pipe`: descriptors and open files (host FIFOs and devices
 //!   never block the emulator); `locks`: fcntl's record locks; `usema`:
-//!   the semaphore device /dev/usemaclone that IRIX libc's semaphores use.
+//!   the semaphore device /dev/usemaclone that IRIX libc's semaphores use;
+//!   `ipc`: System V message queues, semaphore sets and shared memory;
+//!   `net`: AF_UNIX and loopback AF_INET sockets between the run's processes.
 //! - `fuzzing`: the system-call layer as a fuzz target (fuzz/, tests).
 //! - `syscalls`: the system call table (data) and its handlers by concern.
 //! - `clock`: virtual time and the profiling tick; `profiling`: profil,
@@ -38,9 +40,11 @@ pub mod files;
 pub mod fuzzing;
 pub mod identity;
 pub mod image;
+pub mod ipc;
 pub mod kernel;
 pub mod locks;
 pub mod memory;
+pub mod net;
 pub mod pipe;
 pub mod process;
 pub mod profiling;

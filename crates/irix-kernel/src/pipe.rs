@@ -58,6 +58,23 @@ impl Pipe {
         Io::Done(n)
     }
 
+    /// Copies what is there without taking it (recv's MSG_PEEK); as
+    /// `read` for end of file and waiting.
+    pub fn peek(&self, out: &mut [u8]) -> Io {
+        if self.buf.is_empty() {
+            return if self.writers == 0 || out.is_empty() {
+                Io::Done(0)
+            } else {
+                Io::WouldBlock
+            };
+        }
+        let n = out.len().min(self.buf.len());
+        for (dst, src) in out.iter_mut().zip(self.buf.iter()) {
+            *dst = *src;
+        }
+        Io::Done(n)
+    }
+
     /// Writes as much as fits (a partial write is allowed, as for writes
     /// larger than PIPE_BUF); EPIPE once no reader is left.
     pub fn write(&mut self, data: &[u8]) -> Result<Io, Errno> {

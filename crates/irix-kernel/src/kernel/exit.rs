@@ -24,6 +24,7 @@ impl Kernel {
         self.timeline_exit(p.pid, status);
         self.end_outside_profile(p.pid);
         self.locks.exited(p.pid);
+        self.ipc.exited(p.pid);
         if let Some(g) = p.share_group {
             if !self.procs.values().any(|c| c.share_group == Some(g)) {
                 self.share_groups.remove(&g);

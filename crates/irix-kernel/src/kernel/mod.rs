@@ -117,6 +117,10 @@ pub struct Kernel {
     pub(crate) shared_files: SharedFiles,
     /// The semaphore devices /dev/usemaclone made.
     pub(crate) usemas: crate::usema::Usemas,
+    /// System V message queues, semaphore sets and shared memory.
+    pub(crate) ipc: crate::ipc::Ipc,
+    /// The names of bound sockets.
+    pub(crate) names: crate::net::Names,
     /// The terminal's settings as the guest set them (termio(7)).
     pub(crate) tty: crate::tty::Terminal,
     pub(crate) stats: RunStats,
@@ -168,6 +172,8 @@ impl Kernel {
             locks: RecordLocks::default(),
             shared_files: SharedFiles::default(),
             usemas: crate::usema::Usemas::default(),
+            ipc: crate::ipc::Ipc::default(),
+            names: crate::net::Names::default(),
             tty: crate::tty::Terminal::default(),
             stats: RunStats::default(),
             paused: None,

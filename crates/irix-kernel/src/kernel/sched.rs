@@ -123,6 +123,7 @@ impl Kernel {
             }
             self.load_shared_memory(&mut p);
             let calls_before = self.syscalls;
+            let cycles_before = p.user_cycles();
             let end = if self.outside_profiled(pid) {
                 self.run_slice(&mut p, slice_end, obs, dbg)
             } else {
@@ -148,7 +149,16 @@ impl Kernel {
                 }
                 SliceEnd::Blocked => {
                     p.state = RunState::Blocked;
-                    self.idle_rounds = if was_blocked { self.idle_rounds + 1 } else { 0 };
+                    // A waiting call that completed on its retry and let
+                    // the process run on (until it waited again) is
+                    // progress: only a retry that waits again at once is
+                    // not.
+                    let ran = p.user_cycles() != cycles_before;
+                    self.idle_rounds = if was_blocked && !ran {
+                        self.idle_rounds + 1
+                    } else {
+                        0
+                    };
                 }
                 SliceEnd::WaitHost => {
                     p.state = RunState::Blocked;

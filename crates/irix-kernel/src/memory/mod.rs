@@ -495,6 +495,19 @@ impl AddressSpace {
         })
     }
 
+    /// The MAP_SHARED region that starts exactly at `addr`: its end, its
+    /// object and the object offset of `addr` (shmdt(2) finds a segment's
+    /// attachment by its start address).
+    pub fn shared_region_starting_at(&self, addr: u32) -> Option<(u32, Rc<SharedObject>, u64)> {
+        let (start, region) = self.regions.find(addr)?;
+        match &region.backing {
+            Backing::Shared { object, offset } if start == addr => {
+                Some((region.end, object.clone(), *offset))
+            }
+            _ => None,
+        }
+    }
+
     /// The shared objects mapped in `[start, start+len)` (page-rounded),
     /// each with the object offsets inside the range: what msync(2)
     /// writes back. ENOMEM if part of the range is unmapped.

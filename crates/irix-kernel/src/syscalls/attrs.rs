@@ -181,7 +181,10 @@ pub fn fchown(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
                 owner::apply_chown(Target::File(host), &meta, what)?;
             }
         }
-        FileKind::PipeRead(_) | FileKind::PipeWrite(_) | FileKind::Usema(_) => {
+        FileKind::PipeRead(_)
+        | FileKind::PipeWrite(_)
+        | FileKind::Usema(_)
+        | FileKind::Socket(_) => {
             let ids = (crate::identity::GUEST_UID, crate::identity::GUEST_GID);
             owner::check_chown(ids, owner, group)?;
         }

@@ -211,7 +211,7 @@ fn fd_info(p: &Process, fd: u32) -> Result<FsInfo, Errno> {
             Ok(FsInfo::from_host(&s, meta.dev(), false))
         }
         FileKind::PipeRead(_) | FileKind::PipeWrite(_) => Ok(FsInfo::kernel(b"fifofs")),
-        FileKind::Usema(_) => Ok(FsInfo::kernel(b"specfs")),
+        FileKind::Usema(_) | FileKind::Socket(_) => Ok(FsInfo::kernel(b"specfs")),
     }
 }
 

@@ -92,6 +92,7 @@ pub fn request(
 fn bytes_waiting(f: &OpenFile) -> u32 {
     let n = match &f.kind {
         FileKind::PipeRead(pipe) => pipe.borrow().available() as u64,
+        FileKind::Socket(s) => s.borrow().waiting() as u64,
         FileKind::Host(file) if file.metadata().is_ok_and(|m| m.is_file()) => {
             use std::io::Seek;
             let size = file.metadata().map_or(0, |m| m.len());

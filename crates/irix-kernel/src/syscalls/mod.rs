@@ -28,6 +28,10 @@
 //! - `timers`: alarm, getitimer, setitimer
 //! - `sigwait`: pause, sigsuspend, sigpending, sigstack, sigaltstack, sigsendset
 //! - `vio`: readv, writev, pread, pwrite; `poll`: poll, select
+//! - `ipc`: msgsys, semsys, shmsys (System V IPC, objects in `crate::ipc`)
+//! - `socket`: socket, socketpair, bind, listen, accept, connect, send,
+//!   sendto, recv, recvfrom, shutdown, getsockname, getpeername,
+//!   getsockopt, setsockopt (sockets in `crate::net`)
 //! - `info`: getpid, utssys and uname, ulimit
 //! - `ids`: getuid, getgid, the setuid family, groups, pgrpsys and the
 //!   process-group calls, nice, schedctl's priorities
@@ -51,6 +55,7 @@ mod fsinfo;
 mod ids;
 mod info;
 mod ioctl;
+mod ipc;
 mod mem;
 mod owner;
 mod paths;
@@ -61,6 +66,7 @@ mod rlimit;
 mod script;
 mod sgi;
 mod sigwait;
+mod socket;
 mod stat;
 mod strace;
 pub mod syssgi;
@@ -141,6 +147,17 @@ pub enum Arg {
     TimevalOut,
     /// A struct timespec the call reads.
     TimespecIn,
+    /// msgsys, semsys or shmsys's operation: `msgget`, `semop`...
+    IpcOp,
+    /// A socket address the call reads; its length is the next argument:
+    /// `{AF_INET, 127.0.0.1:7}`, `{AF_UNIX, "/tmp/s"}`.
+    SockAddr,
+    /// An address family: `AF_UNIX`, `AF_INET`.
+    Family,
+    /// A socket type: `SOCK_STREAM`, `SOCK_DGRAM`.
+    SockType,
+    /// A socket option level: `SOL_SOCKET`, `IPPROTO_TCP`.
+    SockLevel,
 }
 
 /// How far irix-emu implements a call, as the README lists it (gVisor's
@@ -266,6 +283,9 @@ pub static TABLE: &[Syscall] = &[
     call(sys::PROFIL,       "profil",       &[Ptr, Int, Hex, Hex], prof::profil, Full),
     call(sys::SETGID,       "setgid",       &[Int], ids::setgid, Full),
     call(sys::GETGID,       "getgid",       &[], ids::getgid, Full),
+    call(sys::MSGSYS,       "msgsys",       &[IpcOp, Int, Hex, Hex, Hex, Hex], ipc::msgsys, Partial("msgget, msgctl, msgrcv, msgsnd as msgget(2), msgctl(2) and msgop(2) say, with irix-emu's fixed limits (docs/ipc.md); IPC_SET can lower msg_qbytes, never raise it (no super-user)")),
+    call(sys::SHMSYS,       "shmsys",       &[IpcOp, Int, Hex, Hex], ipc::shmsys, Partial("shmat, shmctl, shmdt, shmget as shmop(2), shmctl(2) and shmget(2) say; no per-process limit of attached segments (EMFILE); SHM_LOCK and SHM_UNLOCK EPERM (no super-user)")),
+    call(sys::SEMSYS,       "semsys",       &[IpcOp, Int, Hex, Hex, Hex], ipc::semsys, Full),
     call(sys::IOCTL,        "ioctl",        &[Fd, IoctlReq, Hex], fs::ioctl, Partial("FIONREAD, FIONBIO; on a terminal TCGETA, TCSETA/TCSETAW/TCSETAF, TCGETS, TCSETS/TCSETSW/TCSETSF (kept by irix-emu, not applied to the host terminal), TIOCGWINSZ, TIOCSWINSZ, TCSBRK, TCXONC, TCFLSH; the usema(7M) requests on a semaphore device; other requests ENOTTY, or EINVAL on a terminal")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE, and MP_SCHED's nice commands (getpriority, setpriority); other commands ENOSYS")),
     call(sys::UTSSYS,       "utssys",       &[Ptr, Int, Int], info::utssys, Partial("uname only")),
@@ -285,8 +305,22 @@ pub static TABLE: &[Syscall] = &[
     call(sys::SYSFS,        "sysfs",        &[Int, Hex, Hex], fsinfo::sysfs, Full),
     call(sys::POLL,         "poll",         &[Ptr, Int, Int], poll::poll, Full),
     call(sys::SIGRETURN,    "sigreturn",    &[Ptr, Ptr, Int], proc::sigreturn, Full),
+    call(sys::ACCEPT,        "accept",        &[Fd, Ptr, Ptr], socket::accept, Full),
+    call(sys::BIND,          "bind",          &[Fd, SockAddr, Int], socket::bind, Partial("AF_UNIX paths and AF_INET on the run's own addresses (127.0.0.0/8, INADDR_ANY): no host socket is made")),
+    call(sys::CONNECT,       "connect",       &[Fd, SockAddr, Int], socket::connect, Partial("to sockets of the same run; any AF_INET address outside 127.0.0.0/8 is ENETUNREACH (no network)")),
     call(sys::GETHOSTID,    "gethostid",    &[], sgi::gethostid, Full),
+    call(sys::GETPEERNAME,   "getpeername",   &[Fd, Ptr, Ptr], socket::getpeername, Full),
+    call(sys::GETSOCKNAME,   "getsockname",   &[Fd, Ptr, Ptr], socket::getsockname, Full),
+    call(sys::GETSOCKOPT,    "getsockopt",    &[Fd, SockLevel, Int, Ptr, Ptr], socket::getsockopt, Partial("SO_TYPE, SO_ERROR, SO_ACCEPTCONN, SO_SNDBUF, SO_RCVBUF, SO_LINGER, the on/off SOL_SOCKET options, TCP_NODELAY; others ENOPROTOOPT")),
+    call(sys::LISTEN,        "listen",        &[Fd, Int], socket::listen, Full),
+    call(sys::RECV,          "recv",          &[Fd, Ptr, Int, Hex], socket::recv, Partial("MSG_PEEK; MSG_OOB EOPNOTSUPP (no out-of-band data)")),
+    call(sys::RECVFROM,      "recvfrom",      &[Fd, Ptr, Int, Hex, Ptr, Ptr], socket::recvfrom, Partial("as recv")),
     call(sys::SELECT,       "select",       &[Int, Ptr, Ptr, Ptr, Ptr], poll::select, Full),
+    call(sys::SEND,          "send",          &[Fd, Buf, Int, Hex], socket::send, Partial("MSG_OOB EOPNOTSUPP (no out-of-band data)")),
+    call(sys::SENDTO,        "sendto",        &[Fd, Buf, Int, Hex, SockAddr, Int], socket::sendto, Partial("as send; a datagram to an AF_INET port no socket of the run holds is lost, as UDP loses it")),
+    call(sys::SETSOCKOPT,    "setsockopt",    &[Fd, SockLevel, Int, Ptr, Int], socket::setsockopt, Partial("the options getsockopt reports are kept; they change nothing in a kernel without a network (docs/ipc.md)")),
+    call(sys::SHUTDOWN,      "shutdown",      &[Fd, Int], socket::shutdown, Full),
+    call(sys::SOCKET,        "socket",        &[Family, SockType, Int], socket::socket, Partial("AF_UNIX and AF_INET, SOCK_STREAM and SOCK_DGRAM; SOCK_RAW EACCES (the super-user's)")),
     call(sys::GETHOSTNAME,  "gethostname",  &[Ptr, Int], sgi::gethostname, Full),
     call(sys::GETDOMAINNAME, "getdomainname", &[Ptr, Int], sgi::getdomainname, Full),
     call(sys::TRUNCATE,     "truncate",     &[Str, Int], attrs::truncate, Full),
@@ -318,6 +352,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::CACHECTL,     "cachectl",     &[Hex, Int, Int], cache::cachectl, Partial("the timing model has no caches: an uncacheable page costs what a cacheable one does")),
     call(sys::FCHOWN,       "fchown",       &[Fd, Int, Int], attrs::fchown, Full),
     call(sys::FCHMOD,       "fchmod",       &[Fd, Oct], fs::fchmod, Full),
+    call(sys::SOCKETPAIR,    "socketpair",    &[Family, SockType, Int, Ptr], socket::socketpair, Full),
     call(sys::SYSINFO,      "sysinfo",      &[Int, Ptr, Int], sgi::sysinfo, Partial("the get commands; the set commands EPERM")),
     call(sys::UNAME,        "uname",        &[Ptr], info::uname, Full),
     call(sys::XSTAT,        "xstat",        &[Int, Str, StatOut], stat::xstat, Full),

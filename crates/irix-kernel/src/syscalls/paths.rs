@@ -41,7 +41,7 @@ impl Place {
         Ok(())
     }
 
-    fn exists(&self) -> bool {
+    pub fn exists(&self) -> bool {
         std::fs::symlink_metadata(&self.host).is_ok()
     }
 }
@@ -49,7 +49,17 @@ impl Place {
 /// Resolves the guest path at `addr` for a change of the name space.
 pub(super) fn place(k: &Kernel, p: &Process, addr: u32, follow: Follow) -> Result<Place, Errno> {
     let path = p.mem.read_cstr(addr, PATH_MAX)?;
-    let (host, guest) = k.vfs.resolve(&p.cwd, &path, follow)?;
+    place_bytes(k, p, &path, follow)
+}
+
+/// As `place`, for a path already read (a socket address's).
+pub(super) fn place_bytes(
+    k: &Kernel,
+    p: &Process,
+    path: &[u8],
+    follow: Follow,
+) -> Result<Place, Errno> {
+    let (host, guest) = k.vfs.resolve(&p.cwd, path, follow)?;
     let last = path.split(|&b| b == b'/').rfind(|c| !c.is_empty());
     Ok(Place {
         host,

@@ -87,6 +87,20 @@ fn readiness(f: &OpenFile, pid: crate::process::Pid) -> Ready {
         },
         FileKind::Usema(Some(sema)) if sema.granted(pid) => kernel(READABLE),
         FileKind::Usema(_) => kernel(0),
+        FileKind::Socket(s) => {
+            let (readable, writable, hup) = s.borrow().readiness();
+            let mut bits = 0;
+            if readable {
+                bits |= READABLE;
+            }
+            if writable {
+                bits |= WRITABLE;
+            }
+            if hup {
+                bits |= POLLHUP;
+            }
+            kernel(bits)
+        }
     }
 }
 

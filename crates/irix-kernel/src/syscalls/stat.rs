@@ -193,6 +193,10 @@ pub fn open_file_stat(p: &Process, fd: u32) -> Result<Stat, Errno> {
             s.ino = u64::from(dev & 0x3ffff);
             s.rdev = dev;
         }
+        FileKind::Socket(_) => {
+            s.mode = 0o140777;
+            s.blksize = crate::pipe::PIPE_CAPACITY as u32;
+        }
         _ => {
             s.mode = 0o010600;
             s.blksize = crate::pipe::PIPE_CAPACITY as u32;

@@ -157,7 +157,44 @@ fn before(
         Arg::Prot => prot(w),
         Arg::MapFlags => map_flags(w),
         Arg::TimespecIn => read_pair(p, w, "tv_sec", "tv_nsec").unwrap_or_else(hex),
+        Arg::IpcOp => ipc_op(def.nr, w),
+        Arg::SockAddr => {
+            let len = words.get(i + 1).copied().unwrap_or(0).min(128) as usize;
+            let mut b = vec![0; len];
+            match p
+                .mem
+                .read_bytes(w, &mut b)
+                .map(|()| crate::net::Addr::decode(&b))
+            {
+                Ok(Ok(crate::net::Addr::Inet { ip, port })) => {
+                    let [a, b, c, d] = ip.to_be_bytes();
+                    format!("{{AF_INET, {a}.{b}.{c}.{d}:{port}}}")
+                }
+                Ok(Ok(crate::net::Addr::Unix(path))) => {
+                    format!("{{AF_UNIX, {}}}", quote(&path, PATH_SHOWN))
+                }
+                _ => hex(),
+            }
+        }
+        Arg::Family => named(w, &[(1, "AF_UNIX"), (2, "AF_INET")]),
+        Arg::SockType => named(w, &[(1, "SOCK_DGRAM"), (2, "SOCK_STREAM"), (4, "SOCK_RAW")]),
+        Arg::SockLevel => named(w, &[(0xffff, "SOL_SOCKET"), (6, "IPPROTO_TCP")]),
     }
+}
+
+/// msgsys, semsys or shmsys's first argument: the operation's name
+/// (syscalls/ipc.rs numbers them).
+fn ipc_op(nr: u32, w: u32) -> String {
+    use crate::abi::sys::{MSGSYS, SEMSYS, SHMSYS};
+    let names: &[&str] = match nr {
+        MSGSYS => &["msgget", "msgctl", "msgrcv", "msgsnd"],
+        SEMSYS => &["semctl", "semget", "semop"],
+        SHMSYS => &["shmat", "shmctl", "shmdt", "shmget"],
+        _ => &[],
+    };
+    names
+        .get(w as usize)
+        .map_or_else(|| (w as i32).to_string(), |n| n.to_string())
 }
 
 /// An argument the call filled in, decoded after it succeeded; `None`

@@ -1,0 +1,441 @@
+//! Sockets between the processes of one run (IRIX socket(2),
+//! socketpair(2) and their kin): AF_UNIX on paths of the guest's file
+//! system and AF_INET on the loopback address, stream and datagram, all
+//! in the kernel. No host socket is ever made: the run stays
+//! deterministic, and an address outside the run is unreachable.
+//!
+//! A connected stream is two of the kernel's pipes (`crate::pipe`), one
+//! each way: a socket reads from one and writes to the other, so end of
+//! file, EPIPE and blocking behave as for pipes, and closing or shutting
+//! down a direction is dropping that end of its pipe. A datagram socket
+//! has an inbox of messages with their senders' addresses.
+//!
+//! Names: a bound AF_UNIX socket is a socket node made at its path (so
+//! `ls` and stat see it, and the name stays until unlinked, as on IRIX)
+//! and is found again by that node's identity; an AF_INET socket is found
+//! by its type and port. The kernel's table of names ([`Names`]) holds
+//! sockets weakly: a closed socket's name is free at once (there is no
+//! TIME_WAIT).
+
+pub mod addr;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::{Rc, Weak};
+
+pub use addr::Addr;
+
+use crate::files::Io;
+use crate::pipe::Pipe;
+use crate::Errno;
+
+/// Address families (`<sys/socket.h>`).
+pub const AF_UNIX: u16 = 1;
+pub const AF_INET: u16 = 2;
+/// Socket types, numbered as SVR4 and IRIX number them (datagram first).
+pub const SOCK_DGRAM: u32 = 1;
+pub const SOCK_STREAM: u32 = 2;
+
+/// How many connections a listening socket queues at most (listen(2):
+/// "The backlog is currently limited (silently) to 5").
+pub const SOMAXCONN: usize = 5;
+/// Bytes a datagram inbox holds before senders wait.
+pub const INBOX_BYTES: usize = crate::pipe::PIPE_CAPACITY;
+/// The first port handed to a socket that binds port 0 or sends unbound
+/// (IRIX's anonymous ports start at 1024).
+pub const FIRST_EPHEMERAL: u16 = 1024;
+
+/// A name in the kernel's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Key {
+    /// An AF_UNIX socket node, by host device and inode.
+    Node(u64, u64),
+    /// An AF_INET port of a socket type.
+    Port(u32, u16),
+}
+
+/// The options setsockopt(2) keeps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// SOL_SOCKET's on/off options, by option bit (SO_REUSEADDR ...).
+    pub flags: u32,
+    pub sndbuf: u32,
+    pub rcvbuf: u32,
+    /// SO_LINGER's l_onoff and l_linger.
+    pub linger: (u32, u32),
+    pub nodelay: bool,
+}
+
+/// What a socket is connected to.
+pub enum Conn {
+    /// Not connected (a new, bound or datagram socket without a peer).
+    None,
+    /// listen(2) was called: connections wait here for accept(2).
+    Listening {
+        backlog: usize,
+        pending: VecDeque<Rc<RefCell<Socket>>>,
+    },
+    /// A connected stream: what it reads (`rx`) and writes (`tx`).
+    Stream {
+        rx: Rc<RefCell<Pipe>>,
+        tx: Rc<RefCell<Pipe>>,
+        reading: bool,
+        writing: bool,
+    },
+    /// A datagram socket's associated peer (connect(2), socketpair(2)).
+    Peer(Weak<RefCell<Socket>>),
+}
+
+/// Datagrams waiting to be received, with their senders.
+#[derive(Default)]
+pub struct Inbox {
+    pub messages: VecDeque<(Vec<u8>, Option<Addr>)>,
+}
+
+impl Inbox {
+    fn bytes(&self) -> usize {
+        self.messages.iter().map(|(m, _)| m.len()).sum()
+    }
+}
+
+/// One socket.
+pub struct Socket {
+    pub domain: u16,
+    pub stype: u32,
+    /// Its name, once bound.
+    pub local: Option<Addr>,
+    /// The peer's name (getpeername), once connected.
+    pub peer: Option<Addr>,
+    pub conn: Conn,
+    pub inbox: Rc<RefCell<Inbox>>,
+    pub opts: Options,
+    /// A pending error for SO_ERROR.
+    pub error: Option<Errno>,
+}
+
+impl Socket {
+    pub fn new(domain: u16, stype: u32) -> Socket {
+        Socket {
+            domain,
+            stype,
+            local: None,
+            peer: None,
+            conn: Conn::None,
+            inbox: Rc::default(),
+            opts: Options {
+                sndbuf: INBOX_BYTES as u32,
+                rcvbuf: INBOX_BYTES as u32,
+                ..Options::default()
+            },
+            error: None,
+        }
+    }
+
+    /// Two sockets joined to each other (socketpair(2), and a stream
+    /// connection's two ends).
+    pub fn pair(domain: u16, stype: u32) -> (Socket, Socket) {
+        let (mut a, mut b) = (Socket::new(domain, stype), Socket::new(domain, stype));
+        if stype == SOCK_STREAM {
+            let (ab, ba) = (
+                Rc::new(RefCell::new(Pipe::new())),
+                Rc::new(RefCell::new(Pipe::new())),
+            );
+            a.conn = Conn::Stream {
+                rx: ba.clone(),
+                tx: ab.clone(),
+                reading: true,
+                writing: true,
+            };
+            b.conn = Conn::Stream {
+                rx: ab,
+                tx: ba,
+                reading: true,
+                writing: true,
+            };
+        }
+        (a, b)
+    }
+
+    pub fn is_stream(&self) -> bool {
+        self.stype == SOCK_STREAM
+    }
+
+    pub fn connected(&self) -> bool {
+        matches!(self.conn, Conn::Stream { .. } | Conn::Peer(_))
+    }
+
+    /// Reads a connected stream (`peek`: without taking the bytes), or
+    /// the next datagram, with its sender. ENOTCONN for an unconnected
+    /// stream.
+    pub fn receive(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
+        if !self.is_stream() {
+            let mut inbox = self.inbox.borrow_mut();
+            let Some((msg, from)) = inbox.messages.front() else {
+                return Ok((Io::WouldBlock, None));
+            };
+            let n = msg.len().min(out.len());
+            out[..n].copy_from_slice(&msg[..n]);
+            let from = from.clone();
+            if !peek {
+                inbox.messages.pop_front();
+            }
+            return Ok((Io::Done(n), from));
+        }
+        let peer = self.peer.clone();
+        match &self.conn {
+            Conn::Stream { rx, reading, .. } => {
+                if !*reading {
+                    return Ok((Io::Done(0), peer));
+                }
+                let io = if peek {
+                    rx.borrow().peek(out)
+                } else {
+                    rx.borrow_mut().read(out)
+                };
+                Ok((io, peer))
+            }
+            _ => Err(Errno::ENOTCONN),
+        }
+    }
+
+    /// Writes to a connected stream: EPIPE once the peer cannot read it
+    /// (the caller raises SIGPIPE).
+    pub fn send_stream(&mut self, data: &[u8]) -> Result<Io, Errno> {
+        match &self.conn {
+            Conn::Stream { tx, writing, .. } => {
+                if !*writing {
+                    return Err(Errno::EPIPE);
+                }
+                tx.borrow_mut().write(data)
+            }
+            _ => Err(Errno::ENOTCONN),
+        }
+    }
+
+    /// shutdown(2): `how` 0 stops receiving, 1 sending, 2 both.
+    pub fn shutdown(&mut self, how: u32) -> Result<(), Errno> {
+        let Conn::Stream {
+            rx,
+            tx,
+            reading,
+            writing,
+        } = &mut self.conn
+        else {
+            return if self.connected() {
+                Ok(())
+            } else {
+                Err(Errno::ENOTCONN)
+            };
+        };
+        if how > 2 {
+            return Err(Errno::EINVAL);
+        }
+        if how != 1 && *reading {
+            *reading = false;
+            rx.borrow_mut().readers -= 1;
+        }
+        if how != 0 && *writing {
+            *writing = false;
+            tx.borrow_mut().writers -= 1;
+        }
+        Ok(())
+    }
+
+    /// Bytes a read could return now (FIONREAD): a stream's buffered
+    /// bytes, or the next datagram's length.
+    pub fn waiting(&self) -> usize {
+        match &self.conn {
+            Conn::Stream { rx, .. } => rx.borrow().available(),
+            _ => self
+                .inbox
+                .borrow()
+                .messages
+                .front()
+                .map_or(0, |(m, _)| m.len()),
+        }
+    }
+
+    /// poll(2)'s view: (readable, writable, hung up).
+    pub fn readiness(&self) -> (bool, bool, bool) {
+        match &self.conn {
+            Conn::Listening { pending, .. } => (!pending.is_empty(), false, false),
+            Conn::Stream {
+                rx,
+                tx,
+                reading,
+                writing,
+            } => {
+                let (rx, tx) = (rx.borrow(), tx.borrow());
+                let eof = rx.writers == 0 || !*reading;
+                let broken = tx.readers == 0 || !*writing;
+                (
+                    rx.available() > 0 || eof,
+                    !broken && tx.room() > 0,
+                    eof && broken,
+                )
+            }
+            _ if self.is_stream() => (false, false, false),
+            _ => (!self.inbox.borrow().messages.is_empty(), true, false),
+        }
+    }
+}
+
+impl Drop for Socket {
+    /// The last descriptor closed: both directions of a stream end.
+    fn drop(&mut self) {
+        let _ = self.shutdown(2);
+    }
+}
+
+/// Delivers a datagram to `to`'s inbox, as from `from`: WouldBlock while
+/// the inbox is full.
+pub fn deliver(to: &Socket, data: &[u8], from: Option<Addr>) -> Io {
+    let mut inbox = to.inbox.borrow_mut();
+    if inbox.bytes() + data.len() > INBOX_BYTES && !inbox.messages.is_empty() {
+        return Io::WouldBlock;
+    }
+    inbox.messages.push_back((data.to_vec(), from));
+    Io::Done(data.len())
+}
+
+/// write(2) on a socket: a connected stream's send, or a datagram to the
+/// associated peer (EDESTADDRREQ without one; lost, as UDP loses it, when
+/// an AF_INET peer is gone, ECONNREFUSED for AF_UNIX).
+pub fn write(sock: &Rc<RefCell<Socket>>, data: &[u8]) -> Result<Io, Errno> {
+    let mut s = sock.borrow_mut();
+    if s.is_stream() {
+        return s.send_stream(data);
+    }
+    if data.len() > INBOX_BYTES {
+        return Err(Errno::EMSGSIZE);
+    }
+    let peer = match &s.conn {
+        Conn::Peer(peer) => peer.upgrade(),
+        _ => return Err(Errno::EDESTADDRREQ),
+    };
+    let from = match &s.local {
+        Some(Addr::Inet { ip: 0, port }) => Some(Addr::Inet {
+            ip: addr::INADDR_LOOPBACK,
+            port: *port,
+        }),
+        other => other.clone(),
+    };
+    let domain = s.domain;
+    drop(s);
+    match peer {
+        Some(t) => Ok(deliver(&t.borrow(), data, from)),
+        None if domain == AF_INET => Ok(Io::Done(data.len())),
+        None => Err(Errno::ECONNREFUSED),
+    }
+}
+
+/// The names of the run's bound sockets.
+#[derive(Default)]
+pub struct Names {
+    bound: BTreeMap<Key, Weak<RefCell<Socket>>>,
+    next_port: u16,
+}
+
+impl Names {
+    /// The live socket named `key`.
+    pub fn find(&mut self, key: Key) -> Option<Rc<RefCell<Socket>>> {
+        let found = self.bound.get(&key)?.upgrade();
+        if found.is_none() {
+            self.bound.remove(&key);
+        }
+        found
+    }
+
+    /// Gives `sock` the name `key`; EADDRINUSE when a live socket has it.
+    pub fn bind(&mut self, key: Key, sock: &Rc<RefCell<Socket>>) -> Result<(), Errno> {
+        if self.find(key).is_some() {
+            return Err(Errno::EADDRINUSE);
+        }
+        self.bound.insert(key, Rc::downgrade(sock));
+        Ok(())
+    }
+
+    /// A free port of socket type `stype`, counting up from
+    /// FIRST_EPHEMERAL (the same ports on every run).
+    pub fn ephemeral(&mut self, stype: u32) -> Result<u16, Errno> {
+        for _ in 0..=u16::MAX {
+            let port = self.next_port.max(FIRST_EPHEMERAL);
+            self.next_port = port.checked_add(1).unwrap_or(FIRST_EPHEMERAL);
+            if self.find(Key::Port(stype, port)).is_none() {
+                return Ok(port);
+            }
+        }
+        Err(Errno::EADDRINUSE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sockets_of_a_pair_are_indistinguishable_and_each_reads_what_the_other_writes() {
+        let (mut a, mut b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        assert!(matches!(a.send_stream(b"ping"), Ok(Io::Done(4))));
+        assert!(matches!(b.send_stream(b"pong!"), Ok(Io::Done(5))));
+        let mut buf = [0u8; 8];
+        assert!(matches!(b.receive(&mut buf, false), Ok((Io::Done(4), _))));
+        assert_eq!(&buf[..4], b"ping");
+        assert!(matches!(a.receive(&mut buf, true), Ok((Io::Done(5), _))));
+        assert_eq!(a.waiting(), 5, "a peek leaves the bytes");
+    }
+
+    #[test]
+    fn closing_one_end_is_end_of_file_for_the_other_and_epipe_for_its_writes() {
+        let (a, mut b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        drop(a);
+        let mut buf = [0u8; 4];
+        assert!(matches!(b.receive(&mut buf, false), Ok((Io::Done(0), _))));
+        assert_eq!(b.send_stream(b"x").err(), Some(Errno::EPIPE));
+        assert_eq!(b.readiness(), (true, false, true));
+    }
+
+    #[test]
+    fn shutdown_of_writing_is_end_of_file_for_the_peer_only() {
+        let (mut a, mut b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        a.shutdown(1).unwrap();
+        assert_eq!(a.send_stream(b"x").err(), Some(Errno::EPIPE));
+        let mut buf = [0u8; 4];
+        assert!(matches!(b.receive(&mut buf, false), Ok((Io::Done(0), _))));
+        assert!(matches!(b.send_stream(b"ok"), Ok(Io::Done(2))));
+        assert_eq!(a.shutdown(3).err(), Some(Errno::EINVAL));
+    }
+
+    #[test]
+    fn a_closed_sockets_name_is_free_at_once_and_ports_count_up_from_1024() {
+        let mut names = Names::default();
+        let s = Rc::new(RefCell::new(Socket::new(AF_INET, SOCK_STREAM)));
+        names.bind(Key::Port(SOCK_STREAM, 7), &s).unwrap();
+        let t = Rc::new(RefCell::new(Socket::new(AF_INET, SOCK_STREAM)));
+        assert_eq!(
+            names.bind(Key::Port(SOCK_STREAM, 7), &t),
+            Err(Errno::EADDRINUSE)
+        );
+        drop(s);
+        names.bind(Key::Port(SOCK_STREAM, 7), &t).unwrap();
+        assert_eq!(names.ephemeral(SOCK_STREAM), Ok(1024));
+        assert_eq!(names.ephemeral(SOCK_STREAM), Ok(1025));
+    }
+
+    #[test]
+    fn datagrams_keep_their_boundaries_and_senders() {
+        let s = Socket::new(AF_INET, SOCK_DGRAM);
+        let from = Some(Addr::Inet {
+            ip: 0x7f00_0001,
+            port: 1024,
+        });
+        assert!(matches!(deliver(&s, b"one", from.clone()), Io::Done(3)));
+        assert!(matches!(deliver(&s, b"second", None), Io::Done(6)));
+        let mut s = s;
+        let mut buf = [0u8; 16];
+        let (io, got) = s.receive(&mut buf, false).unwrap();
+        assert!(matches!(io, Io::Done(3)));
+        assert_eq!(got, from);
+        assert_eq!(s.waiting(), 6);
+    }
+}

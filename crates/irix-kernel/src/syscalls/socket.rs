@@ -1,0 +1,669 @@
+//! The socket calls (socket(2), socketpair(2), bind(2), listen(2),
+//! accept(2), connect(2), send(2), recv(2), shutdown(2), getsockname(2),
+//! getpeername(2), getsockopt(2)): AF_UNIX and loopback AF_INET sockets
+//! between the run's processes, kept in the kernel (`crate::net`).
+//!
+//! A call that must wait (accept with no connection, a receive with
+//! nothing there, a send to a full buffer) blocks as a pipe transfer
+//! does, or fails with EWOULDBLOCK (EAGAIN) on a socket made non-blocking
+//! with FIONBIO or O_NONBLOCK.
+
+use std::cell::RefCell;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::rc::Rc;
+
+use super::{Args, Ret, SysResult};
+use crate::files::{oflag, FileKind, Io, OpenFile};
+use crate::kernel::Kernel;
+use crate::net::addr::{INADDR_LOOPBACK, UNIX_PATH_MAX};
+use crate::net::{self, Addr, Conn, Key, Socket, AF_INET, AF_UNIX, SOCK_DGRAM, SOCK_STREAM};
+use crate::process::Process;
+use crate::vfs::Follow;
+use crate::Errno;
+
+/// SOCK_RAW: the super-user's (socket(2)).
+const SOCK_RAW: u32 = 4;
+/// Protocols (`<netinet/in.h>`).
+const IPPROTO_TCP: u32 = 6;
+const IPPROTO_UDP: u32 = 17;
+/// Option levels and names (`<sys/socket.h>`, `<netinet/tcp.h>`).
+pub const SOL_SOCKET: u32 = 0xffff;
+const SO_ACCEPTCONN: u32 = 0x0002;
+/// The on/off options a socket keeps: SO_DEBUG, SO_REUSEADDR,
+/// SO_KEEPALIVE, SO_DONTROUTE, SO_BROADCAST, SO_USELOOPBACK, SO_OOBINLINE,
+/// SO_REUSEPORT.
+const FLAG_OPTIONS: [u32; 8] = [0x1, 0x4, 0x8, 0x10, 0x20, 0x40, 0x100, 0x200];
+const SO_LINGER: u32 = 0x0080;
+const SO_SNDBUF: u32 = 0x1001;
+const SO_RCVBUF: u32 = 0x1002;
+const SO_ERROR: u32 = 0x1007;
+const SO_TYPE: u32 = 0x1008;
+const TCP_NODELAY: u32 = 1;
+/// send(2)/recv(2) flags.
+const MSG_OOB: u32 = 0x1;
+const MSG_PEEK: u32 = 0x2;
+/// The longest address a call reads.
+const SOCKADDR_MAX: u32 = 2 + UNIX_PATH_MAX as u32;
+/// The most bytes one send moves (a datagram's limit is the inbox).
+const MAX_SEND: u32 = 1 << 20;
+
+type SockRef = Rc<RefCell<Socket>>;
+
+/// The socket open on `fd`: EBADF when none is open, ENOTSOCK for a file.
+fn socket_of(p: &Process, fd: u32) -> Result<(Rc<RefCell<OpenFile>>, SockRef), Errno> {
+    let file = p.fds.get(fd)?;
+    let sock = match &file.borrow().kind {
+        FileKind::Socket(s) => s.clone(),
+        _ => return Err(Errno::ENOTSOCK),
+    };
+    Ok((file, sock))
+}
+
+/// A socket's domain and type from socket(2)'s arguments.
+fn kind(domain: u32, stype: u32, protocol: u32) -> Result<(u16, u32), Errno> {
+    let domain = match domain {
+        1 => AF_UNIX,
+        2 => AF_INET,
+        _ => return Err(Errno::EAFNOSUPPORT),
+    };
+    match (stype, protocol) {
+        (SOCK_RAW, _) => Err(Errno::EACCES),
+        (SOCK_STREAM | SOCK_DGRAM, 0) => Ok((domain, stype)),
+        (SOCK_STREAM, IPPROTO_TCP) | (SOCK_DGRAM, IPPROTO_UDP) if domain == AF_INET => {
+            Ok((domain, stype))
+        }
+        _ => Err(Errno::EPROTONOSUPPORT),
+    }
+}
+
+fn install(p: &mut Process, sock: Socket) -> Result<u32, Errno> {
+    let file = OpenFile::host_less(FileKind::Socket(Rc::new(RefCell::new(sock))), oflag::O_RDWR);
+    p.fds.install(file)
+}
+
+/// socket(domain, type, protocol): a new socket's descriptor.
+pub fn socket(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (domain, stype) = kind(a.word(0), a.word(1), a.word(2))?;
+    Ok(Ret::Val(install(p, Socket::new(domain, stype))?))
+}
+
+/// socketpair(d, type, protocol, sv): two connected sockets in sv[0] and
+/// sv[1]. Only AF_UNIX makes pairs (socketpair(2), BUGS).
+pub fn socketpair(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (domain, stype) = kind(a.word(0), a.word(1), a.word(2))?;
+    if domain != AF_UNIX {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let sv = a.ptr(3);
+    p.mem.check_writable(sv, 8)?;
+    let (x, y) = Socket::pair(domain, stype);
+    let (x, y) = (Rc::new(RefCell::new(x)), Rc::new(RefCell::new(y)));
+    if stype == SOCK_DGRAM {
+        x.borrow_mut().conn = Conn::Peer(Rc::downgrade(&y));
+        y.borrow_mut().conn = Conn::Peer(Rc::downgrade(&x));
+    }
+    let fx = p
+        .fds
+        .install(OpenFile::host_less(FileKind::Socket(x), oflag::O_RDWR))?;
+    let fy = match p
+        .fds
+        .install(OpenFile::host_less(FileKind::Socket(y), oflag::O_RDWR))
+    {
+        Ok(fd) => fd,
+        Err(e) => {
+            p.fds.close(fx)?;
+            return Err(e);
+        }
+    };
+    p.mem.write_u32(sv, fx)?;
+    p.mem.write_u32(sv + 4, fy)?;
+    Ok(Ret::Val(0))
+}
+
+/// The address at `addr`, `len` bytes long, for a socket of `domain`:
+/// EAFNOSUPPORT for another family.
+fn read_addr(p: &Process, addr: u32, len: i32, domain: u16) -> Result<Addr, Errno> {
+    if len < 0 || len as u32 > SOCKADDR_MAX + 16 {
+        return Err(Errno::EINVAL);
+    }
+    let mut bytes = vec![0u8; len as usize];
+    p.mem.read_bytes(addr, &mut bytes)?;
+    if bytes.len() >= 2 && u16::from_be_bytes([bytes[0], bytes[1]]) != domain {
+        return Err(Errno::EAFNOSUPPORT);
+    }
+    Addr::decode(&bytes)
+}
+
+/// Stores a name for getsockname, getpeername, accept and recvfrom: as
+/// much as `*len` allows, and its whole length in `*len`.
+fn write_name(p: &mut Process, addr: u32, len_at: u32, name: &[u8]) -> Result<(), Errno> {
+    if addr == 0 {
+        return Ok(());
+    }
+    let room = p.mem.read_u32(len_at)? as i32;
+    if room < 0 {
+        return Err(Errno::EINVAL);
+    }
+    let n = name.len().min(room as usize);
+    p.mem.write_bytes(addr, &name[..n])?;
+    p.mem.write_u32(len_at, name.len() as u32)
+}
+
+/// The name an AF_UNIX path has in the kernel's table (the identity of
+/// the socket node there): ENOENT when nothing is there, ECONNREFUSED
+/// when it is no socket.
+fn node_key(k: &Kernel, p: &Process, path: &[u8]) -> Result<Key, Errno> {
+    let (host, _) = k.vfs.resolve(&p.cwd, path, Follow::Yes)?;
+    let meta = std::fs::metadata(host).map_err(|e| crate::files::io_errno(&e))?;
+    if !meta.file_type().is_socket() {
+        return Err(Errno::ECONNREFUSED);
+    }
+    Ok(Key::Node(meta.dev(), meta.ino()))
+}
+
+/// The name an address gives in the kernel's table, for a socket of type
+/// `stype`: an AF_INET address outside the run is ENETUNREACH.
+fn target_key(k: &Kernel, p: &Process, to: &Addr, stype: u32) -> Result<Key, Errno> {
+    match to {
+        Addr::Unix(path) => node_key(k, p, path),
+        Addr::Inet { ip, port } => {
+            if !Addr::is_local(*ip) {
+                return Err(Errno::ENETUNREACH);
+            }
+            Ok(Key::Port(stype, *port))
+        }
+    }
+}
+
+/// Gives an unbound AF_INET socket a port of its own (before it sends or
+/// connects), as the protocols do.
+fn autobind(k: &mut Kernel, sock: &SockRef) -> Result<(), Errno> {
+    let (domain, stype, bound) = {
+        let s = sock.borrow();
+        (s.domain, s.stype, s.local.is_some())
+    };
+    if domain != AF_INET || bound {
+        return Ok(());
+    }
+    let port = k.names.ephemeral(stype)?;
+    k.names.bind(Key::Port(stype, port), sock)?;
+    sock.borrow_mut().local = Some(Addr::Inet {
+        ip: INADDR_LOOPBACK,
+        port,
+    });
+    Ok(())
+}
+
+/// bind(s, name, namelen) (bind(2)): EINVAL when already bound,
+/// EADDRINUSE when the name is taken (an AF_UNIX path that exists),
+/// EADDRNOTAVAIL for an AF_INET address not the run's, EACCES for a port
+/// below 1024 (the super-user's).
+pub fn bind(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    let domain = sock.borrow().domain;
+    let addr = read_addr(p, a.ptr(1), a.int(2), domain)?;
+    let (domain, stype) = {
+        let s = sock.borrow();
+        if s.local.is_some() {
+            return Err(Errno::EINVAL);
+        }
+        (s.domain, s.stype)
+    };
+    if addr.family() != domain {
+        return Err(Errno::EAFNOSUPPORT);
+    }
+    match &addr {
+        Addr::Unix(path) => {
+            let at = super::paths::place_bytes(k, p, path, Follow::No)?;
+            if at.exists() {
+                return Err(Errno::EADDRINUSE);
+            }
+            at.writable()?;
+            make_socket_node(&at.host, 0o777 & !p.umask)?;
+            let meta = std::fs::metadata(&at.host).map_err(|e| crate::files::io_errno(&e))?;
+            k.names.bind(Key::Node(meta.dev(), meta.ino()), &sock)?;
+            sock.borrow_mut().local = Some(addr);
+        }
+        Addr::Inet { ip, port } => {
+            if !Addr::is_local(*ip) {
+                return Err(Errno::EADDRNOTAVAIL);
+            }
+            if *port != 0 && *port < 1024 && !p.ids.is_superuser() {
+                return Err(Errno::EACCES);
+            }
+            let port = match *port {
+                0 => k.names.ephemeral(stype)?,
+                n => n,
+            };
+            k.names.bind(Key::Port(stype, port), &sock)?;
+            sock.borrow_mut().local = Some(Addr::Inet { ip: *ip, port });
+        }
+    }
+    Ok(Ret::Val(0))
+}
+
+/// Makes a socket node at `host` with permission bits `mode`.
+fn make_socket_node(host: &std::path::Path, mode: u32) -> Result<(), Errno> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(host.as_os_str().as_bytes()).map_err(|_| Errno::EINVAL)?;
+    // SAFETY: a valid NUL-terminated path; mknod reads it only.
+    if unsafe { libc::mknod(c.as_ptr(), libc::S_IFSOCK | 0o600, 0) } != 0 {
+        return Err(crate::files::io_errno(&std::io::Error::last_os_error()));
+    }
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(host, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| crate::files::io_errno(&e))
+}
+
+/// listen(s, backlog) (listen(2)): EOPNOTSUPP for a datagram socket; an
+/// unbound AF_INET socket gets a port, an unbound AF_UNIX one is EINVAL.
+/// The backlog is kept between 1 and 5.
+pub fn listen(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    if !sock.borrow().is_stream() {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    if sock.borrow().connected() {
+        return Err(Errno::EINVAL);
+    }
+    autobind(k, &sock)?;
+    let mut s = sock.borrow_mut();
+    if s.local.is_none() {
+        return Err(Errno::EINVAL);
+    }
+    let backlog = (a.int(1).max(1) as usize).min(net::SOMAXCONN);
+    match &mut s.conn {
+        Conn::Listening { backlog: b, .. } => *b = backlog,
+        c => {
+            *c = Conn::Listening {
+                backlog,
+                pending: Default::default(),
+            }
+        }
+    }
+    Ok(Ret::Val(0))
+}
+
+/// accept(s, addr, addrlen) (accept(2)): the first pending connection,
+/// as a new descriptor; the caller waits while there is none.
+pub fn accept(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (file, sock) = socket_of(p, a.fd(0))?;
+    let (addr, len_at) = (a.ptr(1), a.ptr(2));
+    if !sock.borrow().is_stream() {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    if addr != 0 {
+        p.mem.check_writable(len_at, 4)?;
+        let room = p.mem.read_u32(len_at)?;
+        p.mem.check_writable(addr, room.min(SOCKADDR_MAX))?;
+    }
+    let next = match &mut sock.borrow_mut().conn {
+        Conn::Listening { pending, .. } => pending.pop_front(),
+        _ => return Err(Errno::EINVAL),
+    };
+    let Some(conn) = next else {
+        return super::vio::would_block(&file.borrow());
+    };
+    let name = {
+        let c = conn.borrow();
+        c.peer
+            .as_ref()
+            .map_or_else(|| Addr::unnamed(c.domain), Addr::encode)
+    };
+    let fd = p
+        .fds
+        .install(OpenFile::host_less(FileKind::Socket(conn), oflag::O_RDWR))?;
+    write_name(p, addr, len_at, &name)?;
+    Ok(Ret::Val(fd))
+}
+
+/// connect(s, name, namelen) (connect(2)). A stream connects to a
+/// listening socket at once (the connection waits in its queue for
+/// accept); ECONNREFUSED when nothing listens there or its queue is full,
+/// EISCONN when already connected. A datagram socket takes the address as
+/// its peer. ENETUNREACH for an AF_INET address outside the run.
+pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    let domain = sock.borrow().domain;
+    let to = read_addr(p, a.ptr(1), a.int(2), domain)?;
+    let (domain, stype) = {
+        let s = sock.borrow();
+        (s.domain, s.stype)
+    };
+    if to.family() != domain {
+        return Err(Errno::EAFNOSUPPORT);
+    }
+    if stype == SOCK_STREAM && sock.borrow().connected() {
+        return Err(Errno::EISCONN);
+    }
+    if matches!(sock.borrow().conn, Conn::Listening { .. }) {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let key = target_key(k, p, &to, stype)?;
+    let target = k.names.find(key).filter(|t| t.borrow().stype == stype);
+    let peer_name = match (&to, &target) {
+        (Addr::Inet { port, .. }, _) => Addr::Inet {
+            ip: INADDR_LOOPBACK,
+            port: *port,
+        },
+        (_, Some(t)) => t.borrow().local.clone().unwrap_or(to.clone()),
+        _ => to.clone(),
+    };
+    if stype == SOCK_DGRAM {
+        let peer = match target {
+            Some(t) => Rc::downgrade(&t),
+            None if domain == AF_INET => std::rc::Weak::new(),
+            None => return Err(Errno::ECONNREFUSED),
+        };
+        autobind(k, &sock)?;
+        let mut s = sock.borrow_mut();
+        s.conn = Conn::Peer(peer);
+        s.peer = Some(peer_name);
+        return Ok(Ret::Val(0));
+    }
+    let Some(listener) = target else {
+        return Err(Errno::ECONNREFUSED);
+    };
+    {
+        let l = listener.borrow();
+        match &l.conn {
+            Conn::Listening { backlog, pending } if pending.len() < *backlog => {}
+            _ => return Err(Errno::ECONNREFUSED),
+        }
+    }
+    autobind(k, &sock)?;
+    let (mine, mut theirs) = Socket::pair(domain, SOCK_STREAM);
+    theirs.local = Some(peer_name.clone());
+    theirs.peer = sock.borrow().local.clone();
+    theirs.opts = listener.borrow().opts;
+    {
+        let mut mine = mine;
+        let mut s = sock.borrow_mut();
+        s.conn = std::mem::replace(&mut mine.conn, Conn::None);
+        s.peer = Some(peer_name);
+    }
+    if let Conn::Listening { pending, .. } = &mut listener.borrow_mut().conn {
+        pending.push_back(Rc::new(RefCell::new(theirs)));
+    }
+    Ok(Ret::Val(0))
+}
+
+/// send(s, msg, len, flags) = sendto without an address.
+pub fn send(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    send_to(k, p, a.fd(0), a.ptr(1), a.size(2), a.word(3), None)
+}
+
+/// sendto(s, msg, len, flags, to, tolen).
+pub fn sendto(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    let domain = sock.borrow().domain;
+    let to = match a.ptr(4) {
+        0 => None,
+        at => Some(read_addr(p, at, a.int(5), domain)?),
+    };
+    send_to(k, p, a.fd(0), a.ptr(1), a.size(2), a.word(3), to)
+}
+
+/// send(2)'s common part: a stream's bytes, or one datagram. EPIPE (and
+/// SIGPIPE) on a stream the peer closed; MSG_OOB is not supported
+/// (EOPNOTSUPP); EMSGSIZE for a datagram larger than an inbox;
+/// EDESTADDRREQ for a datagram with nowhere to go.
+fn send_to(
+    k: &mut Kernel,
+    p: &mut Process,
+    fd: u32,
+    buf: u32,
+    len: u32,
+    flags: u32,
+    to: Option<Addr>,
+) -> SysResult {
+    let (file, sock) = socket_of(p, fd)?;
+    if flags & MSG_OOB != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let mut data = vec![0u8; len.min(MAX_SEND) as usize];
+    p.mem.read_bytes(buf, &mut data)?;
+    let stream = sock.borrow().is_stream();
+    let io = if stream {
+        sock.borrow_mut().send_stream(&data)
+    } else {
+        send_datagram(k, p, &sock, &data, to)
+    };
+    match io {
+        Ok(Io::Done(n)) => Ok(Ret::Val(n as u32)),
+        Ok(_) => super::vio::would_block(&file.borrow()),
+        Err(Errno::EPIPE) => {
+            p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
+            Err(Errno::EPIPE)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// One datagram from `sock` to `to` or its peer. A datagram for an
+/// AF_INET port no socket holds is lost, as UDP loses it; an AF_UNIX one
+/// is ECONNREFUSED.
+fn send_datagram(
+    k: &mut Kernel,
+    p: &Process,
+    sock: &SockRef,
+    data: &[u8],
+    to: Option<Addr>,
+) -> Result<Io, Errno> {
+    if data.len() > net::INBOX_BYTES {
+        return Err(Errno::EMSGSIZE);
+    }
+    let (domain, stype) = {
+        let s = sock.borrow();
+        (s.domain, s.stype)
+    };
+    let target = match &to {
+        Some(to) => {
+            if sock.borrow().connected() {
+                return Err(Errno::EISCONN);
+            }
+            if to.family() != domain {
+                return Err(Errno::EAFNOSUPPORT);
+            }
+            let key = target_key(k, p, to, stype)?;
+            k.names.find(key).filter(|t| t.borrow().stype == stype)
+        }
+        None => match &sock.borrow().conn {
+            Conn::Peer(peer) => peer.upgrade(),
+            _ => return Err(Errno::EDESTADDRREQ),
+        },
+    };
+    autobind(k, sock)?;
+    let from = sender_name(&sock.borrow());
+    match target {
+        Some(t) => Ok(net::deliver(&t.borrow(), data, from)),
+        None if domain == AF_INET => Ok(Io::Done(data.len())),
+        None => Err(Errno::ECONNREFUSED),
+    }
+}
+
+/// The name a datagram carries as its sender's: a socket bound to
+/// INADDR_ANY sends from the loopback address, the one that carries it.
+fn sender_name(s: &Socket) -> Option<Addr> {
+    match &s.local {
+        Some(Addr::Inet { ip: 0, port }) => Some(Addr::Inet {
+            ip: INADDR_LOOPBACK,
+            port: *port,
+        }),
+        other => other.clone(),
+    }
+}
+
+/// recv(s, buf, len, flags) = recvfrom without an address.
+pub fn recv(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    recv_from(p, a.fd(0), a.ptr(1), a.size(2), a.word(3), 0, 0)
+}
+
+/// recvfrom(s, buf, len, flags, from, fromlen).
+pub fn recvfrom(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    recv_from(
+        p,
+        a.fd(0),
+        a.ptr(1),
+        a.size(2),
+        a.word(3),
+        a.ptr(4),
+        a.ptr(5),
+    )
+}
+
+/// recv(2)'s common part: MSG_PEEK leaves what it reads; a datagram longer
+/// than the buffer is cut, the rest lost.
+fn recv_from(
+    p: &mut Process,
+    fd: u32,
+    buf: u32,
+    len: u32,
+    flags: u32,
+    from: u32,
+    from_len: u32,
+) -> SysResult {
+    let (file, sock) = socket_of(p, fd)?;
+    if flags & MSG_OOB != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let len = len.min(MAX_SEND);
+    p.mem.check_writable(buf, len)?;
+    if from != 0 {
+        p.mem.check_writable(from_len, 4)?;
+    }
+    let mut data = vec![0u8; len as usize];
+    let (io, sender) = sock
+        .borrow_mut()
+        .receive(&mut data, flags & MSG_PEEK != 0)?;
+    let n = match io {
+        Io::Done(n) => n,
+        _ => return super::vio::would_block(&file.borrow()),
+    };
+    p.mem.write_bytes(buf, &data[..n])?;
+    let domain = sock.borrow().domain;
+    let name = sender.map_or_else(|| Addr::unnamed(domain), |a| a.encode());
+    write_name(p, from, from_len, &name)?;
+    Ok(Ret::Val(n as u32))
+}
+
+/// shutdown(s, how) (shutdown(2)): 0 no more receives, 1 no more sends,
+/// 2 neither.
+pub fn shutdown(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    sock.borrow_mut().shutdown(a.word(1))?;
+    Ok(Ret::Val(0))
+}
+
+/// getsockname(s, name, namelen) (getsockname(2)).
+pub fn getsockname(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    let name = {
+        let s = sock.borrow();
+        s.local
+            .as_ref()
+            .map_or_else(|| Addr::unnamed(s.domain), Addr::encode)
+    };
+    p.mem.check_writable(a.ptr(2), 4)?;
+    write_name(p, a.ptr(1), a.ptr(2), &name)?;
+    Ok(Ret::Val(0))
+}
+
+/// getpeername(s, name, namelen) (getpeername(2)): ENOTCONN when the
+/// socket is not connected.
+pub fn getpeername(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    let name = {
+        let s = sock.borrow();
+        if !s.connected() {
+            return Err(Errno::ENOTCONN);
+        }
+        s.peer
+            .as_ref()
+            .map_or_else(|| Addr::unnamed(s.domain), Addr::encode)
+    };
+    p.mem.check_writable(a.ptr(2), 4)?;
+    write_name(p, a.ptr(1), a.ptr(2), &name)?;
+    Ok(Ret::Val(0))
+}
+
+/// getsockopt(s, level, optname, optval, optlen) (getsockopt(2)): the
+/// options setsockopt keeps, SO_TYPE, SO_ERROR (cleared by reading) and
+/// SO_ACCEPTCONN; ENOPROTOOPT for any other.
+pub fn getsockopt(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    let (level, name, val, len_at) = (a.word(1), a.word(2), a.ptr(3), a.ptr(4));
+    let mut s = sock.borrow_mut();
+    let bytes: Vec<u8> = match (level, name) {
+        (SOL_SOCKET, SO_TYPE) => s.stype.to_be_bytes().to_vec(),
+        (SOL_SOCKET, SO_ERROR) => s
+            .error
+            .take()
+            .map_or(0, Errno::number)
+            .to_be_bytes()
+            .to_vec(),
+        (SOL_SOCKET, SO_SNDBUF) => s.opts.sndbuf.to_be_bytes().to_vec(),
+        (SOL_SOCKET, SO_RCVBUF) => s.opts.rcvbuf.to_be_bytes().to_vec(),
+        (SOL_SOCKET, SO_LINGER) => {
+            [s.opts.linger.0.to_be_bytes(), s.opts.linger.1.to_be_bytes()].concat()
+        }
+        (SOL_SOCKET, SO_ACCEPTCONN) => {
+            let on = matches!(s.conn, Conn::Listening { .. });
+            (if on { SO_ACCEPTCONN } else { 0 }).to_be_bytes().to_vec()
+        }
+        (SOL_SOCKET, f) if FLAG_OPTIONS.contains(&f) => (s.opts.flags & f).to_be_bytes().to_vec(),
+        (IPPROTO_TCP, TCP_NODELAY) if s.domain == AF_INET && s.is_stream() => {
+            u32::from(s.opts.nodelay).to_be_bytes().to_vec()
+        }
+        _ => return Err(Errno::ENOPROTOOPT),
+    };
+    drop(s);
+    let room = p.mem.read_u32(len_at)? as i32;
+    if room < 0 {
+        return Err(Errno::EINVAL);
+    }
+    let n = bytes.len().min(room as usize);
+    p.mem.write_bytes(val, &bytes[..n])?;
+    p.mem.write_u32(len_at, n as u32)?;
+    Ok(Ret::Val(0))
+}
+
+/// setsockopt(s, level, optname, optval, optlen) (setsockopt(2)):
+/// SO_REUSEADDR, SO_KEEPALIVE and the other on/off options are kept
+/// (there is no TIME_WAIT to reuse past and no idle connection to probe),
+/// SO_SNDBUF and SO_RCVBUF are kept and reported (the buffers stay 10240
+/// bytes), SO_LINGER is kept, TCP_NODELAY is kept (nothing is delayed:
+/// each send is at the peer at once). EINVAL for a short optlen,
+/// ENOPROTOOPT for an unknown option.
+pub fn setsockopt(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    let (level, name, val, len) = (a.word(1), a.word(2), a.ptr(3), a.int(4));
+    let need = if (level, name) == (SOL_SOCKET, SO_LINGER) {
+        8
+    } else {
+        4
+    };
+    if len < need {
+        return Err(Errno::EINVAL);
+    }
+    let v = p.mem.read_u32(val)?;
+    let mut s = sock.borrow_mut();
+    match (level, name) {
+        (SOL_SOCKET, SO_SNDBUF | SO_RCVBUF) if v as i32 <= 0 => return Err(Errno::EINVAL),
+        (SOL_SOCKET, SO_SNDBUF) => s.opts.sndbuf = v,
+        (SOL_SOCKET, SO_RCVBUF) => s.opts.rcvbuf = v,
+        (SOL_SOCKET, SO_LINGER) => s.opts.linger = (v, p.mem.read_u32(val + 4)?),
+        (SOL_SOCKET, f) if FLAG_OPTIONS.contains(&f) => {
+            s.opts.flags = if v != 0 {
+                s.opts.flags | f
+            } else {
+                s.opts.flags & !f
+            };
+        }
+        (IPPROTO_TCP, TCP_NODELAY) if s.domain == AF_INET && s.is_stream() => {
+            s.opts.nodelay = v != 0
+        }
+        _ => return Err(Errno::ENOPROTOOPT),
+    }
+    Ok(Ret::Val(0))
+}

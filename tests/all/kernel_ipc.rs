@@ -1,0 +1,460 @@
+//! System V IPC (crates/irix-kernel/src/ipc, syscalls/ipc.rs) on the
+//! committed guest programs ipc_msg, ipc_sem and ipc_shm (guest/src): each
+//! test is named after the sentence of msgget(2), msgop(2), msgctl(2),
+//! semget(2), semop(2), semctl(2), shmget(2), shmop(2) or shmctl(2) it
+//! holds the kernel to. Every program also runs twice, and its output and
+//! its `prof --exact` profile must be the same byte for byte: processes
+//! that wait on each other do so on virtual time.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use common::{exited, guest_program, lines, run_emu, Scratch};
+
+/// A program's output, run once for all the tests (None: not built).
+fn output(name: &'static str) -> Option<&'static str> {
+    static OUT: OnceLock<std::sync::Mutex<BTreeMap<&'static str, &'static str>>> = OnceLock::new();
+    let map = OUT.get_or_init(Default::default);
+    if let Some(out) = map.lock().unwrap().get(name) {
+        return Some(out);
+    }
+    let r = common::run_guest(name)?;
+    assert_eq!(r.status, exited(0), "{name}: stderr: {}", r.stderr);
+    assert_eq!(r.stderr, "", "{name}");
+    let out: &'static str = Box::leak(r.stdout_text().into_boxed_str());
+    map.lock().unwrap().insert(name, out);
+    Some(out)
+}
+
+/// The lines of `name`'s output that start with one of `prefixes`.
+fn of(name: &'static str, prefixes: &[&str]) -> Option<Vec<&'static str>> {
+    Some(lines(output(name)?, prefixes))
+}
+
+#[test]
+fn msgrcv_suspends_until_a_message_of_the_desired_type_is_placed_on_the_queue() {
+    // msgop(2): "If (msgflg&IPC_NOWAIT) is false, the calling process
+    // suspends execution until [...] A message of the desired type is
+    // placed on the queue." A producer child sends while the parent waits.
+    let Some(got) = of("ipc_msg", &["consumer"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "consumer got type 1: item 1 (6 bytes)",
+            "consumer got type 1: item 2 (6 bytes)",
+            "consumer got type 1: item 3 (6 bytes)",
+            "consumer got type 1: item 4 (6 bytes)",
+            "consumer got type 1: item 5 (6 bytes)",
+            "consumer got type 2: done (4 bytes)",
+        ]
+    );
+}
+
+#[test]
+fn msgtyp_selects_the_first_message_the_first_of_its_type_or_the_lowest_type_up_to_its_absolute_value(
+) {
+    // msgop(2): "If msgtyp is 0, the first message on the queue is
+    // received. If msgtyp is greater than 0, the first message of type
+    // msgtyp is received. If msgtyp is less than 0, the first message of
+    // the lowest type that is less than or equal to the absolute value of
+    // msgtyp is received."
+    let Some(got) = of("ipc_msg", &["msgtyp"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "msgtyp 2 receives type 2 \"two\"",
+            "msgtyp -3 receives type 1 \"one\"",
+            "msgtyp 0 receives type 3 \"three\"",
+        ]
+    );
+}
+
+#[test]
+fn a_longer_message_is_e2big_unless_msg_noerror_truncates_it() {
+    // msgop(2): "[E2BIG] The length of mtext is greater than msgsz and
+    // (msgflg&MSG_NOERROR) is false"; "The received message is truncated
+    // to msgsz bytes if it is larger than msgsz and (msgflg&MSG_NOERROR)
+    // is true." And ENOMSG with IPC_NOWAIT when nothing matches.
+    let Some(got) = of("ipc_msg", &["msgrcv", "with MSG_NOERROR"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "msgrcv of a 9-byte message into 3 bytes: -1 E2BIG",
+            "with MSG_NOERROR: 3 bytes \"one\"",
+            "msgrcv IPC_NOWAIT on an empty queue: -1 ENOMSG",
+            "msgrcv IPC_NOWAIT of an absent type: -1 ENOMSG",
+            "msgrcv of a negative size: -1 EINVAL",
+            "msgrcv into a bad address: -1 EFAULT",
+        ]
+    );
+}
+
+#[test]
+fn msgget_and_msgctl_keep_the_permissions_and_figures_of_intro_2() {
+    // msgget(2): the creator's ids, "The low-order 9 bits of msg_perm.mode
+    // are set to the low-order 9 bits of msgflg", "msg_qbytes is set to
+    // the system limit"; msgsnd sets msg_lspid; EEXIST, EACCES, ENOENT.
+    // msgctl(2): IPC_SET may lower msg_qbytes; raising it is EPERM.
+    let Some(got) = of(
+        "ipc_msg",
+        &["IPC_STAT", "msgget", "IPC_SET", "now mode", "msgsnd past"],
+    ) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "IPC_STAT: uid 100 gid 100 mode 0100640 key 0x1234 qnum 2 cbytes 8 qbytes 16384 lspid-is-me 1",
+            "msgget of the same key: 2",
+            "msgget with IPC_CREAT|IPC_EXCL of an existing key: -1 EEXIST",
+            "msgget asking for more permission than the mode: -1 EACCES",
+            "msgget of a key without a queue and no IPC_CREAT: -1 ENOENT",
+            "IPC_SET lowering msg_qbytes to 8: 0",
+            "now mode 0100600 qbytes 8",
+            "msgsnd past msg_qbytes with IPC_NOWAIT: -1 EAGAIN",
+            "IPC_SET raising msg_qbytes: -1 EPERM",
+        ]
+    );
+}
+
+#[test]
+fn msgctl_ipc_rmid_removes_the_queue_and_a_waiting_msgrcv_gets_eidrm() {
+    // msgctl(2): IPC_RMID "Remove the message queue identifier [...] from
+    // the system"; msgop(2): "msqid is removed from the system. When this
+    // occurs, errno is set to EIDRM". Afterwards the id is EINVAL.
+    let Some(got) = of("ipc_msg", &["msgctl", "msgsnd to", "child's"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "msgctl IPC_RMID: 0",
+            "msgctl of an unknown command: -1 EINVAL",
+            "msgctl IPC_STAT to a bad address: -1 EFAULT",
+            "msgctl IPC_RMID: 0",
+            "msgsnd to the removed queue: -1 EINVAL",
+            "msgctl of an identifier never made: -1 EINVAL",
+            "child's waiting msgrcv: -1 EIDRM",
+        ]
+    );
+}
+
+#[test]
+fn msgsnd_and_msgrcv_fail_as_msgop_lists() {
+    // msgop(2): "[EINVAL] mtype is less than 1", "[EINVAL] msgsz is less
+    // than zero or greater than the system-imposed limit", "[EFAULT] msgp
+    // points to an illegal address"; a failed msgrcv receives nothing.
+    let Some(got) = of(
+        "ipc_msg",
+        &["msgsnd ", "msgrcv of a neg", "msgrcv into", "the message"],
+    ) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "msgsnd past msg_qbytes with IPC_NOWAIT: -1 EAGAIN",
+            "msgsnd to the removed queue: -1 EINVAL",
+            "msgsnd with mtype 0: -1 EINVAL",
+            "msgsnd of a negative size: -1 EINVAL",
+            "msgsnd of 16385 bytes (over MSGMAX): -1 EINVAL",
+            "msgsnd of 16384 bytes: 0",
+            "msgsnd from a bad address: -1 EFAULT",
+            "msgrcv of a negative size: -1 EINVAL",
+            "msgrcv into a bad address: -1 EFAULT",
+            "the message is still there: msgrcv: 16384",
+        ]
+    );
+}
+
+#[test]
+fn semop_protects_a_counter_that_four_processes_increment() {
+    // semop(2): "If semval is less than the absolute value of sem_op and
+    // (sem_flg&IPC_NOWAIT) is false, semop [...] suspends execution of the
+    // calling process until [...] semval becomes greater than or equal to
+    // the absolute value of sem_op": no increment is lost though each
+    // process yields inside the critical section.
+    let Some(got) = of("ipc_sem", &["four", "semaphore value"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "four processes, 25 increments each: counter 100",
+            "semaphore value after: 1",
+        ]
+    );
+}
+
+#[test]
+fn semop_is_performed_atomically_and_semncnt_and_semzcnt_count_the_waiters() {
+    // semop(2): "semop is used to perform atomically an array of semaphore
+    // operations"; semctl(2): GETNCNT "Return the value of semncnt",
+    // GETZCNT "Return the value of semzcnt", GETPID "Return the value of
+    // (int) sempid", GETALL/SETALL.
+    let Some(got) = of(
+        "ipc_sem",
+        &[
+            "while",
+            "taker",
+            "zero waiter",
+            "GETALL",
+            "GETVAL 0",
+            "SETALL",
+        ],
+    ) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "while the taker waits: semval[0] 1 (nothing applied), semncnt[1] 1, semzcnt[0] 1",
+            "taker: semop of both: 0",
+            "zero waiter: semop(0) returned 0",
+            "GETALL after: 0 0, GETPID is the taker: 1",
+            "SETALL 7 9: 0",
+            "GETVAL 0 7, GETVAL 1 9",
+        ]
+    );
+}
+
+#[test]
+fn sem_undo_values_are_applied_when_the_process_exits() {
+    // semop(2): "if (sem_flg&SEM_UNDO) is true, the absolute value of
+    // sem_op is added to the calling process's semadj value [see exit(2)]":
+    // exit(2) adds each semadj to its semaphore.
+    let Some(got) = of("ipc_sem", &["child holds", "after the child", "without"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "child holds the semaphore: value 0, and exits",
+            "after the child's exit, SEM_UNDO gave it back: value 1",
+            "without SEM_UNDO it stays taken: value 0",
+        ]
+    );
+}
+
+#[test]
+fn semget_semop_and_semctl_fail_as_their_pages_list() {
+    // semget(2): EINVAL for nsems <= 0, over the limit or more than the
+    // set has; EEXIST; ENOENT. semop(2): EAGAIN with IPC_NOWAIT, EFBIG for
+    // sem_num, E2BIG for nsops, EFAULT, ERANGE; a waiter gets EIDRM when
+    // the set is removed. semctl(2): ERANGE over the maximum, EINVAL for
+    // semnum or cmd, EFAULT.
+    let Some(got) = of(
+        "ipc_sem",
+        &[
+            "IPC_STAT",
+            "semget",
+            "semop",
+            "SETVAL",
+            "GETVAL of",
+            "semctl",
+            "IPC_RMID",
+            "child's",
+        ],
+    ) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "IPC_STAT: nsems 3 mode 0100600 key 0x5e4 uid 100",
+            "semget of the key asking for 2 semaphores: 3",
+            "semget of the key asking for 4: -1 EINVAL",
+            "semget IPC_CREAT|IPC_EXCL: -1 EEXIST",
+            "semget of a missing key: -1 ENOENT",
+            "semget of 0 semaphores: -1 EINVAL",
+            "semget of 26 semaphores (over SEMMSL): -1 EINVAL",
+            "semop IPC_NOWAIT that would wait: -1 EAGAIN",
+            "semop of sem_num 3 in a set of 3: -1 EFBIG",
+            "semop of 11 operations (over SEMOPM): -1 E2BIG",
+            "semop from a bad address: -1 EFAULT",
+            "SETVAL 32768 (over SEMVMX): -1 ERANGE",
+            "SETVAL 32767: 0",
+            "semop past SEMVMX: -1 ERANGE",
+            "GETVAL of semnum 3: -1 EINVAL",
+            "semctl of an unknown command: -1 EINVAL",
+            "IPC_STAT to a bad address: -1 EFAULT",
+            "IPC_RMID: 0",
+            "child's waiting semop: -1 EIDRM",
+            "semop on the removed set: -1 EINVAL",
+        ]
+    );
+}
+
+#[test]
+fn a_shared_segment_is_zeroed_and_seen_by_a_forked_child_and_a_second_attachment() {
+    // shmget(2): "the contents of the shared memory segment are
+    // initialized to zero"; shmop(2): shmat "attaches the shared memory
+    // segment [...] to the data segment of the calling process"; fork
+    // keeps the attachment, and both see one copy of the bytes.
+    let Some(got) = of(
+        "ipc_shm",
+        &["a new", "child", "in the child", "parent sees"],
+    ) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "a new segment reads as zeroes: yes",
+            "child sees: parent wrote this",
+            "child's second attachment sees the same bytes: parent wrote this",
+            "in the child: shm_nattch 3",
+            "parent sees: child wrote this and tail",
+        ]
+    );
+}
+
+#[test]
+fn shmctl_ipc_stat_ipc_set_and_ipc_rmid_while_attached() {
+    // shmget(2): "shm_segsz is set equal to the value of size"; shmctl(2):
+    // IPC_SET changes the permission bits (a read-only segment cannot be
+    // attached for writing: EACCES), SHM_LOCK is the super-user's (EPERM),
+    // IPC_RMID removes the identifier while the memory stays attached
+    // until shmdt.
+    let Some(got) = of(
+        "ipc_shm",
+        &[
+            "IPC_STAT",
+            "IPC_SET",
+            "shmat for",
+            "shmat SHM",
+            "shmctl SHM",
+            "IPC_RMID",
+            "still",
+            "shmget of the removed",
+            "shmdt",
+        ],
+    ) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "IPC_STAT: segsz 10000 nattch 1 cpid-is-me 1 lpid-is-child 1 mode 0100600 key 0x5a5a",
+            "IPC_SET mode 0400: 0",
+            "shmat for writing now: -1 EACCES",
+            "shmat SHM_RDONLY works: 1",
+            "shmctl SHM_LOCK: -1 EPERM",
+            "IPC_RMID while attached: 0",
+            "still attached after IPC_RMID: child wrote this",
+            "shmget of the removed key: -1 ENOENT",
+            "shmdt: 0",
+            "shmdt again: -1 EINVAL",
+            "shmdt of an address inside no segment: -1 EINVAL",
+            "shmdt of the segment: 0",
+        ]
+    );
+}
+
+#[test]
+fn shmat_rounds_with_shm_rnd_and_refuses_an_illegal_address() {
+    // shmop(2): with SHM_RND "the segment is attached at the address given
+    // by (shmaddr - (shmaddr modulus SHMLBA))"; "[EINVAL] shmaddr is not
+    // equal to zero, (shmflg&SHM_RND) is false, and the value of shmaddr
+    // is an illegal address".
+    let Some(got) = of("ipc_shm", &["SHM_RND", "shmat at", "shmat over"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "SHM_RND rounds 0x38003039 down to SHMLBA: 0x38000000",
+            "shmat at an unaligned address without SHM_RND: -1 EINVAL",
+            "shmat over a mapped range: -1 EINVAL",
+        ]
+    );
+}
+
+#[test]
+fn shmget_shmat_and_shmctl_fail_as_their_pages_list() {
+    // shmget(2): "[EINVAL] size is less than the system-imposed minimum or
+    // greater than the system-imposed maximum", "[EINVAL] [...] the size
+    // of the segment associated with it is less than size", EEXIST,
+    // ENOENT; shmop(2)/shmctl(2): EINVAL for an invalid id or command,
+    // EFAULT for buf.
+    let Some(got) = of("ipc_shm", &["shmget ", "shmat of", "shmctl "]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "shmctl SHM_LOCK: -1 EPERM",
+            "shmget of the removed key: -1 ENOENT",
+            "shmget of size 0: -1 EINVAL",
+            "shmget over SHMMAX: -1 EINVAL",
+            "shmget of the key with a larger size: -1 EINVAL",
+            "shmget IPC_CREAT|IPC_EXCL: -1 EEXIST",
+            "shmget of a missing key: -1 ENOENT",
+            "shmat of an invalid id: -1 EINVAL",
+            "shmctl of an unknown command: -1 EINVAL",
+            "shmctl IPC_STAT to a bad address: -1 EFAULT",
+            "shmctl IPC_RMID: 0",
+            "shmctl of the removed id: -1 EINVAL",
+        ]
+    );
+}
+
+/// Runs `prof --exact` on `name` in a fresh directory: its stdout, its
+/// stderr (the flat profile and the exact table) and every file it wrote.
+fn exact_profile(name: &str) -> Option<(String, String, BTreeMap<String, Vec<u8>>)> {
+    let program = guest_program("irix", name)?;
+    let dir = Scratch::new(&format!("{name}-exact"));
+    let r = run_emu(
+        [
+            "prof".as_ref(),
+            "--exact".as_ref(),
+            "-o".as_ref(),
+            dir.file("gmon.out").as_ref(),
+            program.as_os_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(0), "{name}: {}", r.stderr);
+    let files = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    // The scratch directory's path and the host's time are no part of
+    // what is compared.
+    let stderr = r
+        .stderr
+        .replace(&dir.file(""), "DIR/")
+        .lines()
+        .filter(|l| !l.starts_with("irix-emu: host seconds"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some((r.stdout_text(), stderr, files))
+}
+
+#[test]
+fn every_ipc_program_prints_and_profiles_the_same_on_two_runs() {
+    for name in ["ipc_msg", "ipc_sem", "ipc_shm"] {
+        let Some(first) = exact_profile(name) else {
+            return;
+        };
+        let second = exact_profile(name).expect("built");
+        assert_eq!(first.0, second.0, "{name}: output");
+        assert!(first.1 == second.1, "{name}: prof --exact's tables differ");
+        assert_eq!(first.2, second.2, "{name}: profile files");
+        assert_eq!(Some(first.0.as_str()), output(name), "{name}: as run alone");
+    }
+}
