@@ -17,7 +17,7 @@ use std::time::Duration;
 use crate::code_cache::{CodeMarks, PageStore, PAGE_SHIFT};
 use crate::cp0::{cause, Cp0};
 use crate::fpu;
-use crate::jit::{JitCache, Tlb};
+use crate::jit::{JitCache, JitLinks, Tlb};
 use crate::pipeline::Fault;
 use crate::timing::{Scoreboard, COUNT_DIVISOR, DEFAULT_CLOCK_HZ};
 use crate::Exception;
@@ -180,6 +180,9 @@ pub struct Cpu {
     /// Whether compiled blocks may chain to each other (this run): only
     /// when the observer wants nothing of each block.
     pub(crate) jit_chain: bool,
+    /// What compiled code reaches by address: the helpers and the jump
+    /// table (see `jit::JitLinks`).
+    pub(crate) jit_links: JitLinks,
 }
 
 /// Values a compiled block (see `jit`) hands back through memory.
@@ -234,6 +237,7 @@ impl Cpu {
             jit_exit: JitExit::default(),
             tlb: Tlb::default(),
             jit_chain: false,
+            jit_links: JitLinks::default(),
         }
     }
 

@@ -43,7 +43,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
 
-pub(crate) use helpers::Helpers;
+pub(crate) use helpers::{Helpers, JitLinks};
 pub(crate) use tlb::Tlb;
 
 use crate::block::Block;
@@ -56,28 +56,30 @@ use arena::Arena;
 const MAX_BLOCK_CODE: usize = 64 << 10;
 
 /// A compiled block: the address of its code, a function of Cranelift's
-/// `tail` convention `(cpu, mem, deadline) -> status word` (see `status`),
-/// entered from Rust through [`JitCache::enter`].
+/// `tail` convention `(cpu, mem, deadline, block) -> status word` (see
+/// `status`), entered from Rust through [`JitCache::entry`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct JitFn(pub usize);
 
-/// The entry from Rust: `(cpu, mem, deadline, block code) -> status word`,
-/// which calls the block (and whatever it chains to).
-pub(crate) type Enter = unsafe extern "C" fn(*mut Cpu, *mut std::ffi::c_void, u64, usize) -> u64;
+/// The entry from Rust: `(cpu, mem, deadline, block, block code) -> status
+/// word`, which calls the block (and whatever it chains to).
+pub(crate) type Enter =
+    unsafe extern "C" fn(*mut Cpu, *mut std::ffi::c_void, u64, usize, usize) -> u64;
 
 /// Entries of the jump table (see [`JumpEntry`]): 4096, so the blocks of
 /// one page fill 1024 consecutive entries.
 pub(crate) const JUMP_ENTRIES: usize = 4096;
 
 /// One entry of the jump table compiled blocks chain through: the block
-/// that starts at `pc`, by the address of its code. An entry with no block
-/// holds a PC no block has and the code of a function that returns
-/// INTERPRET, so a jump through it can never go wrong.
+/// that starts at `pc`, by the address of its code and of its `Block`. An
+/// entry with no block holds a PC no block has and the code of a function
+/// that returns INTERPRET, so a jump through it can never go wrong.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct JumpEntry {
     pub pc: u32,
     pub code: usize,
+    pub block: usize,
 }
 
 /// The jump-table index of `pc`.
@@ -193,6 +195,7 @@ impl JitCache {
                     *e = JumpEntry {
                         pc: u32::MAX,
                         code: bail,
+                        block: 0,
                     };
                 }
             }
@@ -202,6 +205,11 @@ impl JitCache {
     /// The entry from Rust into compiled code, once there is any.
     pub fn entry(&self) -> Option<Enter> {
         self.jit.as_ref().map(|j| j.enter)
+    }
+
+    /// The jump table's address (0 before there is compiled code).
+    pub fn jump_table(&self) -> usize {
+        self.jit.as_ref().map_or(0, |j| j.jump.as_ptr() as usize)
     }
 
     /// Compiles `block` (which starts at `pc`) for a CPU whose CP0 Status
@@ -233,7 +241,11 @@ impl JitCache {
             return None;
         }
         let f = jit.compile(block, pc, status)?;
-        jit.jump[jump_index(pc)] = JumpEntry { pc, code: f.0 };
+        jit.jump[jump_index(pc)] = JumpEntry {
+            pc,
+            code: f.0,
+            block: block as *const Block as usize,
+        };
         Some(f)
     }
 }
@@ -284,6 +296,7 @@ impl Jit {
         let empty = JumpEntry {
             pc: u32::MAX,
             code: jit.bail,
+            block: 0,
         };
         jit.jump = vec![empty; JUMP_ENTRIES].into_boxed_slice();
         Some(jit)
@@ -314,8 +327,9 @@ impl Jit {
             .ctx
             .compile(&*self.isa, &mut ControlPlane::default())
             .ok()?;
-        // Helpers are called through constant addresses, so the code has
-        // no relocations to apply; refuse it if it ever does.
+        // Helpers and the jump table are reached through the `Cpu`, so the
+        // code has no relocations to apply (it may be copied anywhere, see
+        // `cache`); refuse it if it ever has one.
         if !code.buffer.relocs().is_empty() || code.code_buffer().len() > MAX_BLOCK_CODE {
             return None;
         }
@@ -338,15 +352,10 @@ impl Jit {
         impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type) + 'b,
     ) {
         let sig = emit::block_signature(CallConv::Tail, self.isa.pointer_type());
-        let (helpers, jump, fma) = (self.helpers, self.jump.as_ptr() as usize, self.fma);
+        let fma = self.fma;
         let emit = move |f: &mut Function, fctx: &mut FunctionBuilderContext, ptr: Type| {
             f.name = UserFuncName::user(0, pc);
-            let setting = emit::Setting {
-                helpers: &helpers,
-                jump,
-                status,
-                fma,
-            };
+            let setting = emit::Setting { status, fma };
             emit::translate(f, fctx, block, pc, setting, ptr);
         };
         (sig, emit)
@@ -354,6 +363,12 @@ impl Jit {
 }
 
 /// `Jit::enter` until the real one is compiled (never called).
-unsafe extern "C" fn bail_enter(_: *mut Cpu, _: *mut std::ffi::c_void, _: u64, _: usize) -> u64 {
+unsafe extern "C" fn bail_enter(
+    _: *mut Cpu,
+    _: *mut std::ffi::c_void,
+    _: u64,
+    _: usize,
+    _: usize,
+) -> u64 {
     status::encode(status::INTERPRET, 0)
 }

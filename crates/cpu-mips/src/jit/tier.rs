@@ -43,6 +43,8 @@ impl Cpu {
         if !self.jit.serves(&helpers) {
             self.flush_blocks(pages);
         }
+        self.jit_links.helpers = helpers;
+        self.jit_links.jump = self.jit.jump_table();
         helpers
     }
 
@@ -67,6 +69,7 @@ impl Cpu {
         let limit = self.config.jit_cache_bytes;
         let status = self.cp0.status;
         block.compiled = self.jit.compile(block, self.pc, status, helpers, limit);
+        self.jit_links.jump = self.jit.jump_table();
     }
 
     /// Runs the compiled code of `b`, which starts at the PC: the same as
@@ -92,7 +95,8 @@ impl Cpu {
         // of every block it may chain to, lives until the blocks are
         // dropped, which never happens during the call. Compiled code
         // reaches the CPU and the memory only through these pointers.
-        let word = unsafe { enter(self as *mut Cpu, (mem as *mut M).cast(), deadline, f.0) };
+        let (cpu, mem_ptr) = (self as *mut Cpu, (mem as *mut M).cast());
+        let word = unsafe { enter(cpu, mem_ptr, deadline, b as *const Block as usize, f.0) };
         let (i, kind, was_taken) = status::decode(word);
         match kind {
             status::INTERPRET => return BlockEnd::Interpret,
