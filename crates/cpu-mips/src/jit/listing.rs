@@ -271,12 +271,12 @@ fn compiled_code_holds_no_address_of_the_process_that_compiled_it() {
     // helper and chains, compiled by two compilers with other helpers and
     // jump tables: the same bytes, so code may be kept and run elsewhere.
     let words = [
-        itype(0x23, A0, T0, 0),    // lw    t0, 0(a0)
-        itype(0x37, A0, T1, 8),    // ld    t1, 8(a0) (a helper of its own)
-        special(0x1a, T0, T1, 0),  // div   t0, t1 (execute)
-        itype(0x2b, A0, T1, 4),    // sw    t1, 4(a0)
-        0x0810_0040,               // j     0x400100
-        NOP,                       // nop
+        itype(0x23, A0, T0, 0),   // lw    t0, 0(a0)
+        itype(0x37, A0, T1, 8),   // ld    t1, 8(a0) (a helper of its own)
+        special(0x1a, T0, T1, 0), // div   t0, t1 (execute)
+        itype(0x2b, A0, T1, 4),   // sw    t1, 4(a0)
+        0x0810_0040,              // j     0x400100
+        NOP,                      // nop
     ];
     let (one, two) = (block_of(&words), block_of(&words));
     let Some(mut a) = Jit::new(FAKE_HELPERS, 1 << 20) else {

@@ -62,7 +62,7 @@ fn arith_of(func: Func) -> Option<Arith> {
 impl Emitter<'_> {
     /// Emits the computational COP1 instruction `fop` (`op` as decoded),
     /// instruction `i` of the block at `pc`; `inlined(fop)` holds.
-    pub(super) fn fp(&mut self, i: usize, op: &Op, fop: &FpOp, pc: u32) {
+    pub(super) fn fp(&mut self, i: usize, fop: &FpOp, pc: u32) {
         let wide = fop.fmt.is_64bit();
         match fop.func {
             Func::Mov => {

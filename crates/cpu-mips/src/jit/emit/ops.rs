@@ -222,9 +222,7 @@ impl Emitter<'_> {
                 let w = self.b.ins().ireduce(I32, v);
                 self.set32(rt, w);
             }
-            Fp(ref fop) if self.fpu.is_some() && fp::inlined(fop, self.fma) => {
-                self.fp(i, op, fop, pc)
-            }
+            Fp(ref fop) if self.fpu.is_some() && fp::inlined(fop, self.fma) => self.fp(i, fop, pc),
             _ => self.call_execute(i, op, pc),
         }
     }
