@@ -5,6 +5,7 @@
 //! - `launch`: loading a program and starting the kernel (shared by run and prof).
 //! - `run`, `prof`, `report`: the three commands; `diff`: `report --diff`.
 //! - `generate`: `completions` and `man`, from the clap definition.
+//! - `translations`: the jit engine's translation cache (`--jit-cache`).
 
 pub mod args;
 pub mod diff;
@@ -14,6 +15,7 @@ pub mod output;
 pub mod prof;
 pub mod report;
 pub mod run;
+pub mod translations;
 
 /// Writes one "irix-emu: ..." line to stderr. Never panics: when stderr is
 /// gone (a closed pipe) the message is dropped, as `eprintln!` would not.

@@ -23,6 +23,7 @@ mod guest_binaries;
 mod guest_profiling;
 mod irix_prof;
 mod irix_root;
+mod jit_cache;
 mod kernel_files;
 mod kernel_io;
 mod kernel_memory;
