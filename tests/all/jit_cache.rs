@@ -3,7 +3,8 @@
 //! cache (corrupt, truncated or foreign entries, a path that is a file, a
 //! symbolic link or a directory others may write, a read-only directory,
 //! processes racing on one directory) costs at most one warning and never
-//! changes what the guest does.
+//! changes what the guest does. With an IRIX 5.3 root, SGI's cc (five
+//! processes) writes the same object with the same counts, cold or warm.
 
 use crate::common;
 
@@ -241,4 +242,47 @@ fn the_default_cache_is_under_xdg_cache_home_and_off_writes_nothing() {
     c.env("XDG_CACHE_HOME", block.path());
     common::run_command(c);
     assert!(!block.path().join("irix-emu").exists());
+}
+
+/// SGI's `cc -c -O2` (five processes) from an IRIX 5.3 root, with the
+/// translation cache `cache`, in `dir`: (the run, the object file).
+fn ido_cc(root: &Path, cache: &Path, dir: &Path) -> (Run, Vec<u8>) {
+    let _ = std::fs::remove_file(dir.join("t.o"));
+    let mut args: Vec<std::ffi::OsString> =
+        ["run", "--stats", "--jit-cache"].map(Into::into).to_vec();
+    args.push(cache.into());
+    args.extend(["--root".into(), root.into(), "--bind".into(), dir.into()]);
+    args.push(root.join("usr/bin/cc").into());
+    args.extend(["-c", "-O2", "t.c", "-o", "t.o"].map(Into::into));
+    let r = run_emu(args, dir);
+    let object = std::fs::read(dir.join("t.o")).unwrap_or_default();
+    (r, object)
+}
+
+#[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
+fn sgi_cc_with_a_warm_cache_writes_the_same_object_with_the_same_counts() {
+    let root = test_support::roots::irix_root_53(&["usr/bin/cc"]);
+    let s = Scratch::new("jit-cache-ido");
+    let mut source = String::from("int printf(const char *, ...);\n");
+    for f in 0..20 {
+        source.push_str(&format!(
+            "int f{f}(int n) {{ int i, x = {f}; for (i = 0; i < n; i++) x = x * 3 + i; return x; }}\n"
+        ));
+    }
+    source.push_str("int main(void) { printf(\"%d\\n\", f19(10)); return 0; }\n");
+    s.write("t.c", source.as_bytes());
+    let dir = s.path().to_path_buf();
+    let (off, off_object) = ido_cc(&root, Path::new("off"), &dir);
+    assert_eq!(off.status, common::exited(0), "{}", off.stderr);
+    let cache = dir.join("cache");
+    let (cold, cold_object) = ido_cc(&root, &cache, &dir);
+    let (warm, warm_object) = ido_cc(&root, &cache, &dir);
+    assert!(!off_object.is_empty());
+    assert_eq!(cold_object, off_object);
+    assert_eq!(warm_object, off_object);
+    assert_eq!(exact(&cold), exact(&off));
+    assert_eq!(exact(&warm), exact(&off));
+    let (hits, misses) = hits_misses(&warm);
+    assert!(hits > 0 && misses == 0, "{}", warm.stderr);
 }
