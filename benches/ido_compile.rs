@@ -63,6 +63,9 @@ fn irix_root() -> Option<PathBuf> {
 fn compile(root: &Path, dir: &Path) {
     let status = Command::new(env!("CARGO_BIN_EXE_irix-emu"))
         .arg("run")
+        // Every iteration compiles afresh, as the first run on a machine
+        // does (benches/jit_cache.rs measures the translation cache).
+        .args(["--jit-cache", "off"])
         .arg("--root")
         .arg(root)
         .arg("--bind")

@@ -75,6 +75,12 @@ pub struct MachineArgs {
     /// code); every engine gives the same cycles, profiles and results.
     #[arg(long, value_name = "ENGINE", default_value_t = Engine::default(), value_parser = str::parse::<Engine>)]
     pub engine: Engine,
+    /// Where the jit engine keeps compiled code from run to run, so a
+    /// program starts with its hot code already compiled: a directory
+    /// (made mode 0700; ./off for one named off), or off. Default:
+    /// $XDG_CACHE_HOME/irix-emu, else ~/.cache/irix-emu.
+    #[arg(long, value_name = "DIR|off", value_parser = str::parse::<JitCache>)]
+    pub jit_cache: Option<JitCache>,
     /// Stop the guest after N cycles of virtual time (exit status 124).
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,
@@ -95,6 +101,24 @@ pub struct MachineArgs {
     /// first instruction, and serve it the first process.
     #[arg(long, value_name = "PORT|ADDR:PORT|unix:PATH", value_parser = str::parse::<Listen>)]
     pub gdb: Option<Listen>,
+}
+
+/// `--jit-cache`: a directory, or off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JitCache {
+    Off,
+    Dir(PathBuf),
+}
+
+impl std::str::FromStr for JitCache {
+    type Err = String;
+    fn from_str(s: &str) -> Result<JitCache, String> {
+        match s {
+            "off" => Ok(JitCache::Off),
+            "" => Err("an empty directory name (give a directory, or off)".into()),
+            dir => Ok(JitCache::Dir(PathBuf::from(dir))),
+        }
+    }
 }
 
 /// One edit of the guest environment, in the order given.

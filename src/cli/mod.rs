@@ -6,6 +6,7 @@
 //! - `run`, `prof`, `report`: the three commands; `diff`: `report --diff`.
 //! - `generate`: `completions` and `man`, from the clap definition.
 //! - `interrupt`: SIGINT, SIGTERM and SIGHUP stop a run cleanly (128 + N).
+//! - `translations`: the jit engine's translation cache (`--jit-cache`).
 
 pub mod args;
 pub mod diff;
@@ -16,6 +17,7 @@ pub mod output;
 pub mod prof;
 pub mod report;
 pub mod run;
+pub mod translations;
 
 /// Writes one "irix-emu: ..." line to stderr. Never panics: when stderr is
 /// gone (a closed pipe) the message is dropped, as `eprintln!` would not.

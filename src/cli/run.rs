@@ -54,6 +54,17 @@ pub fn print_stats(k: &irix_kernel::Kernel, host: std::time::Duration) {
         share(s.instructions_in_blocks),
         share(s.instructions_compiled)
     ));
+    if let Some(store) = &k.config.translations {
+        let t = store.stats();
+        say(format_args!(
+            "jit cache       {} hits, {} misses, {} bytes read, {} bytes written ({})",
+            t.hits,
+            t.misses,
+            t.bytes_read,
+            t.bytes_written,
+            store.dir().display()
+        ));
+    }
 }
 
 /// The most host memory irix-emu has had resident (KiB): the high-water

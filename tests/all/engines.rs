@@ -3,7 +3,9 @@
 //! run must match the program's golden file, tests/golden/guest/NAME.out,
 //! byte for byte: stdout, stderr (but the host-time lines of `--stats`),
 //! exit status, the instruction and cycle counts and the files it leaves.
-//! `IRIX_EMU_BLESS=1` rewrites the golden files from the interpreter's run
+//! The compiled tier runs twice: with an empty translation cache, and with
+//! the cache that run filled (code loaded from disk, compiled from its
+//! first run). `IRIX_EMU_BLESS=1` rewrites the golden files from the interpreter's run
 //! (the other engines must still match it). The sampled gmon.out and flat
 //! profile, the `--exact` profile and the call graph (`--callgraph`,
 //! tracked on the block and compiled tiers from whole blocks) must agree
@@ -34,7 +36,27 @@ use std::path::Path;
 use common::{repo, repo_path, run_emu, run_emu_clean_env, Run, Scratch};
 use test_support::golden;
 
-const ENGINES: [&str; 3] = ["interp", "block", "jit"];
+/// The engines, the compiled tier twice: "jit" starts with an empty
+/// translation cache and fills it, "jit-warm", run after it with the same
+/// cache, loads its compiled code from there (a later process).
+const ENGINES: [&str; 4] = ["interp", "block", "jit", "jit-warm"];
+
+/// The options that select `engine`, with `cache` (empty at first, one per
+/// program and mode) the jit runs' translation cache.
+fn engine_args(engine: &str, cache: &Scratch) -> Vec<String> {
+    let cache = cache
+        .path()
+        .join("jit")
+        .to_str()
+        .expect("UTF-8")
+        .to_string();
+    match engine {
+        "jit" | "jit-warm" => ["--engine", "jit", "--jit-cache", &cache]
+            .map(String::from)
+            .to_vec(),
+        other => vec!["--engine".into(), other.into()],
+    }
+}
 
 /// Bounds that keep the resource-limit programs short; they apply to
 /// every engine alike.
@@ -51,6 +73,7 @@ fn comparable(run: &Run) -> (String, String, String) {
                 "irix-emu: host ",
                 "irix-emu: guest MIPS",
                 "irix-emu: engine",
+                "irix-emu: jit cache",
             ]
             .iter()
             .any(|p| l.starts_with(p))
@@ -122,11 +145,14 @@ fn every_guest_program_matches_its_golden_output_on_every_engine() {
         let program = program.to_str().unwrap();
         let golden_file = repo_path(&format!("tests/golden/guest/{name}.out"));
         let mut first: Option<String> = None;
+        let cache = Scratch::new("engines-cache");
         for engine in ENGINES {
             // Each run gets a fresh directory: some programs write files.
             let dir = Scratch::new("engines");
             let root = scratch_root_args(&dir);
-            let mut args = vec!["run", "--stats", "--engine", engine];
+            let selected = engine_args(engine, &cache);
+            let mut args = vec!["run", "--stats"];
+            args.extend(selected.iter().map(String::as_str));
             args.extend(root.iter().map(String::as_str));
             args.extend(CAPS);
             args.push(program);
@@ -134,6 +160,17 @@ fn every_guest_program_matches_its_golden_output_on_every_engine() {
             // An empty host environment: the guest's is then the same on
             // every machine (args_env prints it).
             let run = run_emu_clean_env(&args, dir.path());
+            if name == "workload" && engine == "jit-warm" {
+                let line = run
+                    .stderr_lines()
+                    .into_iter()
+                    .find(|l| l.contains("jit cache"));
+                let line = line.expect("a jit cache line in --stats");
+                assert!(
+                    !line.contains(" 0 hits") && line.contains(" 0 misses"),
+                    "{line}"
+                );
+            }
             let text = golden_text(&run, &dir.listing());
             match &first {
                 // Blessing writes the interpreter's run; the others must
@@ -169,12 +206,15 @@ fn profiles_are_byte_identical_on_every_engine() {
         let program = repo_path(&format!("guest/bin/irix/{name}"));
         let program = program.to_str().unwrap();
         for &mode in modes {
+            let cache = Scratch::new("engines-prof-cache");
             let outputs: Vec<_> = ENGINES
                 .iter()
                 .map(|engine| {
                     let dir = Scratch::new("engines-prof");
                     let root = scratch_root_args(&dir);
-                    let mut args = vec!["prof", "--engine", engine, "-o", "gmon.out"];
+                    let selected = engine_args(engine, &cache);
+                    let mut args = vec!["prof", "-o", "gmon.out"];
+                    args.extend(selected.iter().map(String::as_str));
                     args.extend(root.iter().map(String::as_str));
                     args.extend(mode);
                     args.extend(CAPS);

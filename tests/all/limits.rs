@@ -56,6 +56,11 @@ fn run_capped<S: AsRef<OsStr>>(args: &[S], cwd: &Path) -> Capped {
         .arg(env!("CARGO_BIN_EXE_irix-emu"))
         .args(args)
         .current_dir(cwd)
+        // As common::emu_command: never the user's own translation cache.
+        .env(
+            "XDG_CACHE_HOME",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache"),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -17,7 +17,9 @@ use std::time::Duration;
 use crate::code_cache::{CodeMarks, PageStore, PAGE_SHIFT};
 use crate::cp0::{cause, Cp0};
 use crate::fpu;
-use crate::jit::{JitCache, Tlb};
+use std::sync::Arc;
+
+use crate::jit::{JitCache, JitLinks, Tlb, TranslationStore};
 use crate::pipeline::Fault;
 use crate::timing::{Scoreboard, COUNT_DIVISOR, DEFAULT_CLOCK_HZ};
 use crate::Exception;
@@ -180,6 +182,11 @@ pub struct Cpu {
     /// Whether compiled blocks may chain to each other (this run): only
     /// when the observer wants nothing of each block.
     pub(crate) jit_chain: bool,
+    /// What compiled code reaches by address: the helpers and the jump
+    /// table (see `jit::JitLinks`).
+    pub(crate) jit_links: JitLinks,
+    /// Where compiled blocks are kept from run to run, if anywhere.
+    pub(crate) translations: Option<Arc<TranslationStore>>,
 }
 
 /// Values a compiled block (see `jit`) hands back through memory.
@@ -234,6 +241,8 @@ impl Cpu {
             jit_exit: JitExit::default(),
             tlb: Tlb::default(),
             jit_chain: false,
+            jit_links: JitLinks::default(),
+            translations: None,
         }
     }
 
@@ -332,6 +341,16 @@ impl Cpu {
     /// Bytes of host memory holding compiled code now.
     pub fn compiled_code_bytes(&self) -> usize {
         self.jit.code_bytes()
+    }
+
+    /// Keeps compiled blocks in `store` from run to run (or stops, with
+    /// `None`): on the compiled tier, a block the store has code for runs
+    /// compiled from its first run, and every block compiled is saved to
+    /// it. Results do not change: code from the store is the code the
+    /// compiler would make (its key holds all that decides it, see
+    /// [`TranslationStore`]). A clone (a forked CPU) shares the store.
+    pub fn set_translation_store(&mut self, store: Option<Arc<TranslationStore>>) {
+        self.translations = store;
     }
 
     /// Charges `n` cycles of embedder work to the clock.

@@ -17,7 +17,9 @@
 //! - `jit/`: the compiled tier ([`Engine::Jit`]): when a block is compiled
 //!   and the entry into its code (`tier`), hot blocks translated to host
 //!   code with Cranelift (`emit`), the helpers it calls, its soft TLB for
-//!   direct guest-memory access, and its bounded code memory (`arena`).
+//!   direct guest-memory access, and its bounded code memory (`arena`);
+//!   compiled blocks kept on disk from run to run ([`TranslationStore`]:
+//!   the entry format in `cache`, the directory in `store`).
 //! - `lockstep`: [`Cpu::differences`], for differential tests of engines.
 //! - `insn`: [`Instruction`] (field accessors) and [`Reg`].
 //! - `decode`: the one decode, [`decode`] -> [`Op`], [`is_r4000_encoding`].
@@ -123,6 +125,10 @@ pub use decode::{decode, is_r4000_encoding, Op};
 pub use disasm::{disassemble, Disasm};
 pub use exception::{ExcCode, Exception};
 pub use insn::{Instruction, Reg};
+pub use jit::{
+    default_translation_dir, StoreError, TranslationStats, TranslationStore,
+    DEFAULT_TRANSLATION_STORE_BYTES,
+};
 pub use memory::{MemFault, Memory};
 
 /// Receives every retired instruction with the cycles it cost, for exact

@@ -104,7 +104,9 @@ pub fn dynroot() -> Option<PathBuf> {
 }
 
 /// A Command for `irix-emu` with these arguments, run in `cwd`, with the
-/// test's environment.
+/// test's environment, but for XDG_CACHE_HOME: a directory of the build's,
+/// so that no test writes to the user's own translation cache (the jit
+/// engine's default `--jit-cache`).
 pub fn emu_command<I, S>(args: I, cwd: &Path) -> Command
 where
     I: IntoIterator<Item = S>,
@@ -112,6 +114,10 @@ where
 {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_irix-emu"));
     cmd.args(args).current_dir(cwd);
+    cmd.env(
+        "XDG_CACHE_HOME",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache"),
+    );
     cmd
 }
 

@@ -78,6 +78,9 @@ pub(crate) struct Block {
     /// Runs as a whole block while not compiled (saturating): it is
     /// compiled once, on the run that makes it `CpuConfig::compile_after`.
     pub runs: u32,
+    /// Its instruction words, when compiled code is kept on disk (the key
+    /// of its entry, see `jit::cache`); else empty.
+    pub words: Box<[u32]>,
 }
 
 /// An instruction a block never contains: it always raises an exception,
@@ -211,6 +214,7 @@ impl Block {
             guard,
             compiled: None,
             runs: 0,
+            words: Box::new([]),
         }
     }
 

@@ -144,7 +144,7 @@ impl Cpu {
         let page = pages.page(page_no);
         loop {
             let idx = (self.pc >> 2) as usize & (PAGE_WORDS - 1);
-            if !self.block_ready(page, page_no, idx, mem) {
+            if !self.block_ready(page, page_no, idx, mem, helpers) {
                 return BlockEnd::Interpret;
             }
             let Some(block) = &mut page.blocks[idx] else {
@@ -170,6 +170,7 @@ impl Cpu {
         page_no: u32,
         idx: usize,
         mem: &mut M,
+        helpers: &Helpers,
     ) -> bool {
         // The hot case, a built block, without counting a visit.
         if let Some(Some(_)) = page.blocks.get(idx) {
@@ -189,7 +190,10 @@ impl Cpu {
         match block {
             Some(b) => {
                 self.block_cache_used += b.insns.len();
-                page.blocks[idx] = Some(Box::new(b));
+                // Boxed first: compiled code knows its block by address.
+                let mut b = Box::new(b);
+                self.load_translation(&mut b, mem, helpers);
+                page.blocks[idx] = Some(b);
                 true
             }
             None => {

@@ -45,7 +45,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
-use super::helpers::{Helpers, LOAD_FAILED};
+use super::helpers::{Helpers, JitLinks, LOAD_FAILED};
 use super::status;
 use super::tlb::{TlbEntry, TLB_ENTRIES};
 use super::{JumpEntry, Tlb, JUMP_ENTRIES};
@@ -104,19 +104,70 @@ const EXIT_SP: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, sp)) as i3
 const EXIT_VALUE: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, value)) as i32;
 const EXIT_BLOCK: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, block)) as i32;
 const CHAIN: i32 = offset_of!(Cpu, jit_chain) as i32;
+const JUMP: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, jump)) as i32;
+/// Where the address of the helper at `offset` in [`Helpers`] is.
+const fn helper_offset(offset: usize) -> i32 {
+    (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, helpers) + offset) as i32
+}
+pub(super) const HELPER_EXEC: i32 = helper_offset(offset_of!(Helpers, exec));
+pub(super) const HELPER_LOAD8: i32 = helper_offset(offset_of!(Helpers, load8));
+pub(super) const HELPER_LOAD16: i32 = helper_offset(offset_of!(Helpers, load16));
+pub(super) const HELPER_LOAD32: i32 = helper_offset(offset_of!(Helpers, load32));
+pub(super) const HELPER_LOAD64: i32 = helper_offset(offset_of!(Helpers, load64));
+pub(super) const HELPER_STORE8: i32 = helper_offset(offset_of!(Helpers, store8));
+pub(super) const HELPER_STORE16: i32 = helper_offset(offset_of!(Helpers, store16));
+pub(super) const HELPER_STORE32: i32 = helper_offset(offset_of!(Helpers, store32));
+pub(super) const HELPER_STORE64: i32 = helper_offset(offset_of!(Helpers, store64));
 
-/// The signature of a compiled block: `(cpu, mem, deadline) -> status`.
+/// Every offset into the `Cpu` compiled code uses, for the fingerprint of
+/// the layout code kept on disk was compiled against (see `cache`).
+pub(super) fn layout_offsets() -> Vec<i64> {
+    let mut v: Vec<i64> = vec![
+        HI as i64,
+        LO as i64,
+        CP0_STATUS as i64,
+        TLB_READ as i64,
+        TLB_WRITE as i64,
+        TLB_PAGE as i64,
+        TLB_HOST as i64,
+        CYCLES as i64,
+        RETIRED as i64,
+        PC as i64,
+        NEXT_PC as i64,
+        EXIT_TARGET as i64,
+        EXIT_SP as i64,
+        EXIT_VALUE as i64,
+        EXIT_BLOCK as i64,
+        CHAIN as i64,
+        JUMP as i64,
+        HELPER_EXEC as i64,
+        HELPER_STORE64 as i64,
+        gpr_offset(Reg::new(1)) as i64,
+        fpr_offset(1) as i64,
+        size_of::<TlbEntry>() as i64,
+        size_of::<JumpEntry>() as i64,
+        offset_of!(JumpEntry, block) as i64,
+        offset_of!(Cpu, fpu) as i64,
+        offset_of!(Cpu, scoreboard) as i64,
+    ];
+    v.extend((0..crate::timing::SLOTS as u8).map(|s| slot_offset(s) as i64));
+    v
+}
+
+/// The signature of a compiled block: `(cpu, mem, deadline, block) ->
+/// status`, `block` the address of the `Block` it was compiled from.
 pub(super) fn block_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(ptr));
     sig.params.push(AbiParam::new(ptr));
     sig.params.push(AbiParam::new(I64));
+    sig.params.push(AbiParam::new(ptr));
     sig.returns.push(AbiParam::new(I64));
     sig
 }
 
-/// The signature of the entry from Rust: `(cpu, mem, deadline, code) ->
-/// status`.
+/// The signature of the entry from Rust: `(cpu, mem, deadline, block,
+/// code) -> status`.
 pub(super) fn enter_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = block_signature(call_conv, ptr);
     sig.params.push(AbiParam::new(ptr));
@@ -138,7 +189,7 @@ pub(super) fn translate_enter(
     b.switch_to_block(entry);
     b.seal_block(entry);
     let p = b.block_params(entry).to_vec();
-    let call = b.ins().call_indirect(sig, p[3], &p[..3]);
+    let call = b.ins().call_indirect(sig, p[4], &p[..4]);
     let ret = b.inst_results(call)[0];
     b.ins().return_(&[ret]);
     b.finalize();
@@ -161,7 +212,7 @@ pub(super) fn translate_bail(func: &mut Function, fctx: &mut FunctionBuilderCont
 
 /// The helpers' signatures, imported into the function.
 struct Sigs {
-    /// `(cpu, mem, op, pc) -> u32`
+    /// `(cpu, mem, block, index, pc) -> u32`
     exec: SigRef,
     /// `(cpu, mem, addr) -> u64`
     load: SigRef,
@@ -173,12 +224,11 @@ struct Sigs {
     block: SigRef,
 }
 
-/// What a compiled block is compiled against: the helpers it calls, the
-/// jump table it chains through (its address), the CP0 Status of the CPU
-/// it is compiled for and whether the host has a fused multiply-add.
-pub(super) struct Setting<'a> {
-    pub helpers: &'a Helpers,
-    pub jump: usize,
+/// What a compiled block is compiled against: the CP0 Status of the CPU
+/// it is compiled for and whether the host has a fused multiply-add. (The
+/// helpers and the jump table are reached through the `Cpu`, the block's
+/// own `Block` through its argument: the code holds no address.)
+pub(super) struct Setting {
     pub status: u32,
     pub fma: bool,
 }
@@ -194,8 +244,6 @@ pub(super) fn translate(
     ptr: Type,
 ) {
     let Setting {
-        helpers,
-        jump,
         status: status_bits,
         fma,
     } = setting;
@@ -208,7 +256,7 @@ pub(super) fn translate(
         s
     };
     let sigs = Sigs {
-        exec: b.import_signature(sig(&[ptr, ptr, ptr, I32], I32)),
+        exec: b.import_signature(sig(&[ptr, ptr, ptr, I32, I32], I32)),
         load: b.import_signature(sig(&[ptr, ptr, I32], I64)),
         load64: b.import_signature(sig(&[ptr, ptr, I32], I32)),
         store: b.import_signature(sig(&[ptr, ptr, I32, I64], I32)),
@@ -221,6 +269,7 @@ pub(super) fn translate(
     let cpu = b.block_params(entry)[0];
     let mem = b.block_params(entry)[1];
     let deadline = b.block_params(entry)[2];
+    let block_addr = b.block_params(entry)[3];
     let taken = Variable::from_u32(0);
     b.declare_var(taken, I64);
     let target = Variable::from_u32(1);
@@ -236,10 +285,8 @@ pub(super) fn translate(
         taken,
         target,
         sigs,
-        helpers,
         ptr,
-        block: block as *const Block as usize,
-        jump,
+        block: block_addr,
         // The FP moves are inlined only for the Status they were compiled
         // under (checked at entry), and only where CP1 is usable.
         fpu: (status_bits & cp0_status::CU1 != 0).then_some(status_bits & cp0_status::FR != 0),
@@ -270,7 +317,7 @@ pub(super) fn translate(
     e.b.finalize();
 }
 
-struct Emitter<'a, 'f> {
+struct Emitter<'f> {
     b: FunctionBuilder<'f>,
     cpu: Value,
     mem: Value,
@@ -280,12 +327,10 @@ struct Emitter<'a, 'f> {
     /// The branch's target (an I32), once taken.
     target: Variable,
     sigs: Sigs,
-    helpers: &'a Helpers,
     ptr: Type,
-    /// The block's address, left for the caller at an early end.
-    block: usize,
-    /// The jump table's address (see `super::JumpEntry`).
-    jump: usize,
+    /// The block's address (the function's argument), left for the
+    /// caller at an early end and handed to `execute`'s helper.
+    block: Value,
     /// Status.FR when the FP instructions are inlined (CP1 usable when
     /// compiled); `None` leaves them to `execute`.
     fpu: Option<bool>,
@@ -334,7 +379,7 @@ fn cached_offset(c: usize) -> i32 {
     }
 }
 
-impl Emitter<'_, '_> {
+impl Emitter<'_> {
     fn flags() -> MemFlags {
         MemFlags::trusted()
     }
@@ -517,7 +562,7 @@ impl Emitter<'_, '_> {
         let idx = self.b.ins().band_imm(idx, (JUMP_ENTRIES - 1) as i64);
         let idx = self.b.ins().uextend(self.ptr, idx);
         let off = self.b.ins().imul_imm(idx, size_of::<JumpEntry>() as i64);
-        let base = self.b.ins().iconst(self.ptr, self.jump as i64);
+        let base = self.b.ins().load(self.ptr, Self::flags(), self.cpu, JUMP);
         let e = self.b.ins().iadd(base, off);
         let pc = self
             .b
@@ -535,10 +580,18 @@ impl Emitter<'_, '_> {
             e,
             offset_of!(JumpEntry, code) as i32,
         );
+        let next_block = self.b.ins().load(
+            self.ptr,
+            Self::flags(),
+            e,
+            offset_of!(JumpEntry, block) as i32,
+        );
         let sig = self.sigs.block;
-        self.b
-            .ins()
-            .return_call_indirect(sig, code, &[self.cpu, self.mem, self.deadline]);
+        self.b.ins().return_call_indirect(
+            sig,
+            code,
+            &[self.cpu, self.mem, self.deadline, next_block],
+        );
         self.b.switch_to_block(done);
         self.b.ins().return_(&[ret]);
     }
@@ -553,8 +606,7 @@ impl Emitter<'_, '_> {
     /// Tells the caller which block ended early (it may have been reached
     /// by chaining).
     fn leave_block_address(&mut self) {
-        let b = self.b.ins().iconst(self.ptr, self.block as i64);
-        self.set_field(EXIT_BLOCK, b);
+        self.set_field(EXIT_BLOCK, self.block);
     }
     /// Leaves the function with `kind` at instruction `i` when `cond`.
     fn exit_if(&mut self, cond: Value, kind: u32, i: usize) {

@@ -14,6 +14,7 @@
 use std::ffi::c_void;
 
 use super::status;
+use crate::block::Block;
 use crate::cpu::Cpu;
 use crate::decode::Op;
 use crate::pipeline::Flow;
@@ -23,8 +24,11 @@ use crate::Memory;
 /// of at most 32 bits never has bit 63 set).
 pub(super) const LOAD_FAILED: u64 = 1 << 63;
 
-/// The helpers' addresses, for one `Memory` type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The helpers' addresses, for one `Memory` type. Compiled code reads them
+/// from the `Cpu` it runs on (see [`JitLinks`]), never from constants, so
+/// that its bytes hold no address of this process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub(crate) struct Helpers {
     pub exec: usize,
     pub load8: usize,
@@ -35,6 +39,18 @@ pub(crate) struct Helpers {
     pub store16: usize,
     pub store32: usize,
     pub store64: usize,
+}
+
+/// Everything compiled code reaches by address, held in the `Cpu` (field
+/// `jit_links`) at a fixed offset from the pointer it is entered with: the
+/// helpers of the run and the jump table. This is what makes compiled code
+/// relocatable, and so fit to be kept on disk and run by another process.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+pub(crate) struct JitLinks {
+    pub helpers: Helpers,
+    /// The jump table's address (see `super::JumpEntry`).
+    pub jump: usize,
 }
 
 impl Helpers {
@@ -54,20 +70,23 @@ impl Helpers {
     }
 }
 
-/// Runs `*op` (at `pc`) exactly as the interpreter does. A taken branch
-/// leaves its target in `Cpu::jit_exit`.
+/// Runs instruction `i` of `block` (at `pc`) exactly as the interpreter
+/// does. A taken branch leaves its target in `Cpu::jit_exit`.
 ///
 /// # Safety
 /// `cpu` and `mem` point to the running CPU and its memory of type `M`,
-/// with no other reference to them in use; `op` points to a live `Op`.
+/// with no other reference to them in use; `block` points to a live
+/// `Block` with more than `i` instructions.
 unsafe extern "C" fn exec<M: Memory>(
     cpu: *mut Cpu,
     mem: *mut c_void,
-    op: *const Op,
+    block: *const Block,
+    i: u32,
     pc: u32,
 ) -> u32 {
     let cpu = &mut *cpu;
-    match cpu.execute(*op, pc, &mut *mem.cast::<M>()) {
+    let op: Op = (*block).insns[i as usize].op;
+    match cpu.execute(op, pc, &mut *mem.cast::<M>()) {
         Ok(Flow::Next | Flow::NoBranch) => status::NEXT,
         Ok(Flow::Branch(target)) => {
             cpu.jit_exit.target = target;

@@ -26,14 +26,28 @@
 //! the jump table.
 //! Hosts Cranelift does not support (and any failure to set it up) leave
 //! the block tier to run alone.
+//!
+//! Compiled code holds no address of its process (the helpers and the jump
+//! table are read through the `Cpu` it is entered with, see [`JitLinks`];
+//! its `Block` is an argument), so it may be kept on disk and run by a
+//! later process: with a [`TranslationStore`], a block the store knows is
+//! compiled from the moment it is built, with no Cranelift and no warm-up,
+//! and every block compiled is saved (see `tier`, `cache`, `store`).
 
 mod arena;
+mod cache;
 mod emit;
 mod helpers;
 #[cfg(test)]
 mod listing;
+mod store;
 mod tier;
 mod tlb;
+
+pub use store::{
+    default_translation_dir, StoreError, TranslationStats, TranslationStore,
+    DEFAULT_TRANSLATION_STORE_BYTES,
+};
 
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::{Function, Signature, Type, UserFuncName};
@@ -43,7 +57,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
 
-pub(crate) use helpers::Helpers;
+pub(crate) use helpers::{Helpers, JitLinks};
 pub(crate) use tlb::Tlb;
 
 use crate::block::Block;
@@ -56,28 +70,30 @@ use arena::Arena;
 const MAX_BLOCK_CODE: usize = 64 << 10;
 
 /// A compiled block: the address of its code, a function of Cranelift's
-/// `tail` convention `(cpu, mem, deadline) -> status word` (see `status`),
-/// entered from Rust through [`JitCache::enter`].
+/// `tail` convention `(cpu, mem, deadline, block) -> status word` (see
+/// `status`), entered from Rust through [`JitCache::entry`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct JitFn(pub usize);
 
-/// The entry from Rust: `(cpu, mem, deadline, block code) -> status word`,
-/// which calls the block (and whatever it chains to).
-pub(crate) type Enter = unsafe extern "C" fn(*mut Cpu, *mut std::ffi::c_void, u64, usize) -> u64;
+/// The entry from Rust: `(cpu, mem, deadline, block, block code) -> status
+/// word`, which calls the block (and whatever it chains to).
+pub(crate) type Enter =
+    unsafe extern "C" fn(*mut Cpu, *mut std::ffi::c_void, u64, usize, usize) -> u64;
 
 /// Entries of the jump table (see [`JumpEntry`]): 4096, so the blocks of
 /// one page fill 1024 consecutive entries.
 pub(crate) const JUMP_ENTRIES: usize = 4096;
 
 /// One entry of the jump table compiled blocks chain through: the block
-/// that starts at `pc`, by the address of its code. An entry with no block
-/// holds a PC no block has and the code of a function that returns
-/// INTERPRET, so a jump through it can never go wrong.
+/// that starts at `pc`, by the address of its code and of its `Block`. An
+/// entry with no block holds a PC no block has and the code of a function
+/// that returns INTERPRET, so a jump through it can never go wrong.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct JumpEntry {
     pub pc: u32,
     pub code: usize,
+    pub block: usize,
 }
 
 /// The jump-table index of `pc`.
@@ -140,6 +156,9 @@ struct Jit {
     /// The host has a fused multiply-add instruction (else Cranelift would
     /// call a library function, which this code memory cannot link).
     fma: bool,
+    /// What code kept on disk must have been compiled by to run here: this
+    /// build of the crate, the `Cpu` layout, Cranelift's target and flags.
+    fingerprint: u64,
 }
 
 /// The CPU's compiled tier: absent until first used, and `Unsupported` on
@@ -193,6 +212,7 @@ impl JitCache {
                     *e = JumpEntry {
                         pc: u32::MAX,
                         code: bail,
+                        block: 0,
                     };
                 }
             }
@@ -202,6 +222,11 @@ impl JitCache {
     /// The entry from Rust into compiled code, once there is any.
     pub fn entry(&self) -> Option<Enter> {
         self.jit.as_ref().map(|j| j.enter)
+    }
+
+    /// The jump table's address (0 before there is compiled code).
+    pub fn jump_table(&self) -> usize {
+        self.jit.as_ref().map_or(0, |j| j.jump.as_ptr() as usize)
     }
 
     /// Compiles `block` (which starts at `pc`) for a CPU whose CP0 Status
@@ -216,6 +241,55 @@ impl JitCache {
         helpers: &Helpers,
         limit: usize,
     ) -> Option<JitFn> {
+        let jit = self.ready(helpers, limit)?;
+        let f = jit.compile(block, pc, status)?;
+        jit.enter_jump(block, pc, f);
+        Some(f)
+    }
+
+    /// The machine code of the block compiled last (for the store).
+    pub fn last_code(&self) -> Option<&[u8]> {
+        let code = self.jit.as_ref()?.ctx.compiled_code()?;
+        Some(code.code_buffer())
+    }
+
+    /// The fingerprint code on disk must carry to run here (see
+    /// `Jit::fingerprint`), `None` where there is no compiled tier.
+    pub fn fingerprint(&mut self, helpers: &Helpers, limit: usize) -> Option<u64> {
+        Some(self.jit_for(helpers, limit)?.fingerprint)
+    }
+
+    /// Installs `code`, machine code kept on disk for `block` (at `pc`),
+    /// as that block's compiled code; `None` when the code memory is full.
+    pub fn install(
+        &mut self,
+        block: &Block,
+        pc: u32,
+        code: &[u8],
+        helpers: &Helpers,
+        limit: usize,
+    ) -> Option<JitFn> {
+        let jit = self.ready(helpers, limit)?;
+        if code.len() > MAX_BLOCK_CODE {
+            return None;
+        }
+        let f = JitFn(jit.arena.install(code)? as usize);
+        jit.enter_jump(block, pc, f);
+        Some(f)
+    }
+
+    /// The compiler, set up on first use, when it may take one more block
+    /// compiled for memory with these helpers.
+    fn ready(&mut self, helpers: &Helpers, limit: usize) -> Option<&mut Jit> {
+        let jit = self.jit_for(helpers, limit)?;
+        if jit.helpers != *helpers || jit.arena.full(MAX_BLOCK_CODE) {
+            return None;
+        }
+        Some(jit)
+    }
+
+    /// The compiler, set up on first use (`None` on an unsupported host).
+    fn jit_for(&mut self, helpers: &Helpers, limit: usize) -> Option<&mut Jit> {
         if self.unsupported {
             return None;
         }
@@ -228,17 +302,21 @@ impl JitCache {
                 }
             }
         }
-        let jit = self.jit.as_mut()?;
-        if jit.helpers != *helpers || jit.arena.full(MAX_BLOCK_CODE) {
-            return None;
-        }
-        let f = jit.compile(block, pc, status)?;
-        jit.jump[jump_index(pc)] = JumpEntry { pc, code: f.0 };
-        Some(f)
+        self.jit.as_deref_mut()
     }
 }
 
 impl Jit {
+    /// Makes compiled code `f` of `block` (at `pc`) the target of jumps to
+    /// `pc` from compiled code.
+    fn enter_jump(&mut self, block: &Block, pc: u32, f: JitFn) {
+        self.jump[jump_index(pc)] = JumpEntry {
+            pc,
+            code: f.0,
+            block: block as *const Block as usize,
+        };
+    }
+
     /// The compiler for this host, or `None` where Cranelift has none.
     fn new(helpers: Helpers, limit: usize) -> Option<Jit> {
         let mut flags = settings::builder();
@@ -262,7 +340,9 @@ impl Jit {
             "aarch64" => true,
             _ => false,
         };
+        let fingerprint = Jit::fingerprint(&isa, fma);
         let mut jit = Jit {
+            fingerprint,
             fma,
             isa,
             ctx: Context::new(),
@@ -284,9 +364,34 @@ impl Jit {
         let empty = JumpEntry {
             pc: u32::MAX,
             code: jit.bail,
+            block: 0,
         };
         jit.jump = vec![empty; JUMP_ENTRIES].into_boxed_slice();
         Some(jit)
+    }
+
+    /// What decides the code besides the block: this crate's source (which
+    /// holds the translator, the timing model and the `Cpu`'s fields), the
+    /// layout of the `Cpu` as compiled (the offsets compiled code uses), the
+    /// target and its flags (the host's CPU features) and Cranelift's
+    /// version (in the workspace's lock file, part of the source hash).
+    fn fingerprint(isa: &OwnedTargetIsa, fma: bool) -> u64 {
+        let mut text = format!(
+            "{} {} {} {}",
+            env!("CPU_MIPS_SOURCE_HASH"),
+            isa.triple(),
+            fma,
+            size_of::<usize>()
+        );
+        for f in isa.isa_flags() {
+            text.push_str(&format!(" {f}"));
+        }
+        text.push_str(&format!(" {}", isa.flags()));
+        for o in emit::layout_offsets() {
+            text.push_str(&format!(" {o}"));
+        }
+        text.push_str(&format!(" {}", size_of::<Cpu>()));
+        cache::hash(cache::FNV, text.as_bytes())
     }
 
     /// Builds the function `emit` writes into `self.ctx.func`, with
@@ -314,8 +419,9 @@ impl Jit {
             .ctx
             .compile(&*self.isa, &mut ControlPlane::default())
             .ok()?;
-        // Helpers are called through constant addresses, so the code has
-        // no relocations to apply; refuse it if it ever does.
+        // Helpers and the jump table are reached through the `Cpu`, so the
+        // code has no relocations to apply (it may be copied anywhere, see
+        // `cache`); refuse it if it ever has one.
         if !code.buffer.relocs().is_empty() || code.code_buffer().len() > MAX_BLOCK_CODE {
             return None;
         }
@@ -338,15 +444,10 @@ impl Jit {
         impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type) + 'b,
     ) {
         let sig = emit::block_signature(CallConv::Tail, self.isa.pointer_type());
-        let (helpers, jump, fma) = (self.helpers, self.jump.as_ptr() as usize, self.fma);
+        let fma = self.fma;
         let emit = move |f: &mut Function, fctx: &mut FunctionBuilderContext, ptr: Type| {
             f.name = UserFuncName::user(0, pc);
-            let setting = emit::Setting {
-                helpers: &helpers,
-                jump,
-                status,
-                fma,
-            };
+            let setting = emit::Setting { status, fma };
             emit::translate(f, fctx, block, pc, setting, ptr);
         };
         (sig, emit)
@@ -354,6 +455,12 @@ impl Jit {
 }
 
 /// `Jit::enter` until the real one is compiled (never called).
-unsafe extern "C" fn bail_enter(_: *mut Cpu, _: *mut std::ffi::c_void, _: u64, _: usize) -> u64 {
+unsafe extern "C" fn bail_enter(
+    _: *mut Cpu,
+    _: *mut std::ffi::c_void,
+    _: u64,
+    _: usize,
+    _: usize,
+) -> u64 {
     status::encode(status::INTERPRET, 0)
 }

@@ -13,7 +13,9 @@
 use crate::block::run::{report_transfer, BlockEnd, Body};
 use crate::block::Block;
 use crate::code_cache::PageStore;
+use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
+use crate::jit::cache::Key;
 use crate::jit::{status, Helpers};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
@@ -43,6 +45,8 @@ impl Cpu {
         if !self.jit.serves(&helpers) {
             self.flush_blocks(pages);
         }
+        self.jit_links.helpers = helpers;
+        self.jit_links.jump = self.jit.jump_table();
         helpers
     }
 
@@ -60,13 +64,72 @@ impl Cpu {
     }
 
     /// Compiles `block`, which starts at the PC, with the run's `helpers`
-    /// (see [`Cpu::start_compiled_tier`]).
+    /// (see [`Cpu::start_compiled_tier`]), and keeps its code in the
+    /// translation store, if there is one.
     #[cold]
     #[inline(never)]
     fn compile(&mut self, block: &mut Block, helpers: &Helpers) {
         let limit = self.config.jit_cache_bytes;
         let status = self.cp0.status;
         block.compiled = self.jit.compile(block, self.pc, status, helpers, limit);
+        self.jit_links.jump = self.jit.jump_table();
+        let Some(store) = self.translations.as_deref() else {
+            return;
+        };
+        if block.compiled.is_none() || block.words.is_empty() {
+            return;
+        }
+        store.count_miss();
+        if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
+            let key = self.translation_key(fingerprint, &block.words);
+            if let Some(code) = self.jit.last_code() {
+                store.save(&key, code);
+            }
+        }
+    }
+
+    /// The key of the block of `words` at the PC, for the CPU as it is now
+    /// (see `cache::Key`): the compiler looks only at Status.CU1 and FR.
+    fn translation_key(&self, fingerprint: u64, words: &[u32]) -> Key {
+        let status = self.cp0.status & (cp0_status::CU1 | cp0_status::FR);
+        Key::new(fingerprint, self.pc, words, self.config.mode64, status)
+    }
+
+    /// With a translation store, on the compiled tier: gives `block`, just
+    /// built at the PC, its words, and the code the store keeps for it, if
+    /// any, so that it runs compiled from its first run (no Cranelift, no
+    /// warm-up).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn load_translation<M: Memory>(
+        &mut self,
+        block: &mut Block,
+        mem: &mut M,
+        helpers: &Helpers,
+    ) {
+        if self.config.engine != Engine::Jit {
+            return;
+        }
+        let Some(store) = self.translations.clone() else {
+            return;
+        };
+        let pc = self.pc;
+        let words: Result<Box<[u32]>, _> = (0..block.insns.len() as u32)
+            .map(|i| mem.fetch32(pc.wrapping_add(4 * i)))
+            .collect();
+        let Ok(words) = words else {
+            return;
+        };
+        block.words = words;
+        let limit = self.config.jit_cache_bytes;
+        let Some(fingerprint) = self.jit.fingerprint(helpers, limit) else {
+            return;
+        };
+        let key = self.translation_key(fingerprint, &block.words);
+        if let Some(code) = store.load(&key) {
+            block.compiled = self.jit.install(block, pc, &code, helpers, limit);
+            self.jit_links.jump = self.jit.jump_table();
+        }
     }
 
     /// Runs the compiled code of `b`, which starts at the PC: the same as
@@ -92,7 +155,8 @@ impl Cpu {
         // of every block it may chain to, lives until the blocks are
         // dropped, which never happens during the call. Compiled code
         // reaches the CPU and the memory only through these pointers.
-        let word = unsafe { enter(self as *mut Cpu, (mem as *mut M).cast(), deadline, f.0) };
+        let (cpu, mem_ptr) = (self as *mut Cpu, (mem as *mut M).cast());
+        let word = unsafe { enter(cpu, mem_ptr, deadline, b as *const Block as usize, f.0) };
         let (i, kind, was_taken) = status::decode(word);
         match kind {
             status::INTERPRET => return BlockEnd::Interpret,

@@ -10,10 +10,16 @@
 //! load and store (some misaligned: address errors inside blocks), divide,
 //! multiply, trap, overflow, compute in floating point, and store into
 //! their own code (self-modifying code must drop translated blocks).
+//!
+//! The compiled tier is also held to it with its code loaded from a
+//! translation store an earlier machine filled (`warm_jit_lockstep`): code
+//! from disk must do exactly what freshly compiled code does.
 
 use crate::testmem;
 
-use cpu_mips::{Cpu, CpuConfig, Engine, StopReason, DEFAULT_BLOCK_CACHE_INSNS};
+use std::sync::Arc;
+
+use cpu_mips::{Cpu, CpuConfig, Engine, StopReason, TranslationStore, DEFAULT_BLOCK_CACHE_INSNS};
 use proptest::prelude::*;
 use test_support::mips::{self, funct, itype, jtype, opcode, regimm, regimm_code, special, Gpr};
 use testmem::{TestMem, CODE, DATA};
@@ -287,6 +293,17 @@ fn machine(
     words: &[u32],
     regs: &[u64],
 ) -> (Cpu, TestMem) {
+    machine_with(engine, cache, mode64, words, regs, None)
+}
+
+fn machine_with(
+    engine: Engine,
+    cache: usize,
+    mode64: bool,
+    words: &[u32],
+    regs: &[u64],
+    store: Option<Arc<TranslationStore>>,
+) -> (Cpu, TestMem) {
     let mut mem = TestMem::new();
     mem.map(CODE, 2 * 4096, true, true);
     mem.map(DATA, 2 * 4096, true, false);
@@ -305,6 +322,7 @@ fn machine(
         mem.poke64(DATA + 8 * r as u32, v.rotate_left(5));
     }
     cpu.set_pc(CODE);
+    cpu.set_translation_store(store);
     (cpu, mem)
 }
 
@@ -319,8 +337,21 @@ fn lockstep(
     regs: &[u64],
     steps: &[u16],
 ) -> Cpu {
+    lockstep_with(engine, cache, mode64, words, regs, steps, None)
+}
+
+/// [`lockstep`] with `engine` given a translation store.
+fn lockstep_with(
+    engine: Engine,
+    cache: usize,
+    mode64: bool,
+    words: &[u32],
+    regs: &[u64],
+    steps: &[u16],
+    store: Option<Arc<TranslationStore>>,
+) -> Cpu {
     let (mut a, mut ma) = machine(Engine::Interp, cache, mode64, words, regs);
-    let (mut b, mut mb) = machine(engine, cache, mode64, words, regs);
+    let (mut b, mut mb) = machine_with(engine, cache, mode64, words, regs, store);
     for round in 0..4000 {
         let deadline = a.cycles() + steps[round % steps.len()] as u64;
         let sa = a.run(&mut ma, &mut (), deadline);
@@ -370,6 +401,76 @@ proptest! {
     }
 }
 
+/// A translation store in a fresh scratch directory (kept alive by the
+/// returned guard).
+fn scratch_store() -> (test_support::Scratch, Arc<TranslationStore>) {
+    let dir = test_support::Scratch::new("translations");
+    let store = TranslationStore::open(
+        &dir.path().join("cache"),
+        64 << 20,
+        Box::new(|w| panic!("unexpected warning: {w}")),
+    )
+    .expect("a scratch translation store");
+    (dir, store)
+}
+
+/// The compiled tier in lockstep twice: filling an empty store, then with
+/// every block's code loaded from it by a new machine (a later process).
+/// Returns the second machine's store.
+fn warm_jit_lockstep(
+    cache: usize,
+    mode64: bool,
+    words: &[u32],
+    regs: &[u64],
+    steps: &[u16],
+) -> Arc<TranslationStore> {
+    let (dir, cold) = scratch_store();
+    lockstep_with(
+        Engine::Jit,
+        cache,
+        mode64,
+        words,
+        regs,
+        steps,
+        Some(cold.clone()),
+    );
+    let warm = TranslationStore::open(cold.dir(), 64 << 20, Box::new(|w| panic!("{w}")))
+        .expect("the store again");
+    lockstep_with(
+        Engine::Jit,
+        cache,
+        mode64,
+        words,
+        regs,
+        steps,
+        Some(warm.clone()),
+    );
+    assert!(
+        warm.stats().hits >= cold.stats().misses.min(1),
+        "cold {:?}, warm {:?}",
+        cold.stats(),
+        warm.stats()
+    );
+    drop(dir);
+    warm
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    #[test]
+    fn code_loaded_from_a_translation_store_matches_the_interpreter_in_lockstep(
+        body in prop::collection::vec(any::<Gen>(), 1..120),
+        iterations in 1u16..40,
+        mode64: bool,
+        regs in prop::collection::vec(any::<u64>(), 15),
+        steps in prop::collection::vec(1u16..400, 1..8),
+    ) {
+        let words = program(&body, iterations);
+        warm_jit_lockstep(DEFAULT_BLOCK_CACHE_INSNS, mode64, &words, &regs, &steps);
+    }
+}
+
 /// A long run in big steps: blocks run as units between deadlines. The
 /// body is drawn from kinds that neither trap nor store into the code
 /// (ALU, HI/LO, aligned loads and stores to the data page, forward
@@ -403,6 +504,11 @@ fn block_tier_matches_the_interpreter_over_long_slices() {
         let b = lockstep(engine, 64, false, &words, &regs, &steps);
         assert!(b.block_cache_flushes() > 100, "{}", b.block_cache_flushes());
     }
+    // Compiled code loaded from a store: every block of the loop hits.
+    let warm = warm_jit_lockstep(DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs, &steps);
+    let s = warm.stats();
+    assert!(s.hits > 0 && s.misses == 0, "{s:?}");
+    warm_jit_lockstep(64, false, &words, &regs, &steps);
 }
 
 /// A loop that rewrites an instruction of its own hot block halfway: the

@@ -38,6 +38,9 @@ pub struct KernelConfig {
     pub syscall_cycles: u64,
     /// User cycles a process runs before the next one gets the CPU.
     pub quantum_cycles: u64,
+    /// Where the compiled tier keeps compiled code from run to run, shared
+    /// by every process (see `cpu_mips::TranslationStore`); `None`: nowhere.
+    pub translations: Option<std::sync::Arc<cpu_mips::TranslationStore>>,
 }
 
 /// 1996-01-01 00:00:00 UTC: the IRIX 5.3/6.2 era, as the default epoch.
@@ -70,6 +73,7 @@ impl Default for KernelConfig {
             strace: false,
             syscall_cycles: DEFAULT_SYSCALL_CYCLES,
             quantum_cycles: DEFAULT_QUANTUM_CYCLES,
+            translations: None,
         }
     }
 }

@@ -62,11 +62,13 @@ impl Kernel {
             &self.budget,
         )
         .map_err(SpawnError::Start)?;
+        let mut cpu = img.cpu;
+        cpu.set_translation_store(self.config.translations.clone());
         let p = Process {
             pid,
             ppid: INIT_PID,
             name: name.to_string(),
-            cpu: img.cpu,
+            cpu,
             mem: img.mem,
             fds: FdTable::with_host_stdio(),
             cwd: self.config.cwd.clone(),

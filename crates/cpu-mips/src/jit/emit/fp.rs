@@ -59,10 +59,10 @@ fn arith_of(func: Func) -> Option<Arith> {
     }
 }
 
-impl Emitter<'_, '_> {
+impl Emitter<'_> {
     /// Emits the computational COP1 instruction `fop` (`op` as decoded),
     /// instruction `i` of the block at `pc`; `inlined(fop)` holds.
-    pub(super) fn fp(&mut self, i: usize, op: &Op, fop: &FpOp, pc: u32) {
+    pub(super) fn fp(&mut self, i: usize, fop: &FpOp, pc: u32) {
         let wide = fop.fmt.is_64bit();
         match fop.func {
             Func::Mov => {
@@ -81,7 +81,7 @@ impl Emitter<'_, '_> {
             }
             func => {
                 let arith = arith_of(func).expect("inlined() admits only these");
-                self.fp_arith(i, op, fop, arith, pc);
+                self.fp_arith(i, fop, arith, pc);
             }
         }
     }
@@ -139,7 +139,7 @@ impl Emitter<'_, '_> {
 
     /// ADD/SUB/MUL/DIV.fmt: the host's operation when it is exact to the
     /// interpreter (see the module header), else `execute`.
-    fn fp_arith(&mut self, i: usize, op: &Op, fop: &FpOp, arith: Arith, pc: u32) {
+    fn fp_arith(&mut self, i: usize, fop: &FpOp, arith: Arith, pc: u32) {
         let wide = fop.fmt == Fmt::D;
         let a = self.fp_operand(wide, fop.fs);
         let b = self.fp_operand(wide, fop.ft);
@@ -201,7 +201,7 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
         self.write_back();
-        let st = self.call_helper_exec(op, pc);
+        let st = self.call_helper_exec(i, pc);
         self.exit_on_status(st, i);
         self.b.ins().jump(done, &[]);
 

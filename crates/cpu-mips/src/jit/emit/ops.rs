@@ -20,7 +20,7 @@ enum Shift {
     Arithmetic,
 }
 
-impl Emitter<'_, '_> {
+impl Emitter<'_> {
     /// Emits instruction `i` of the block, `op` at `pc`.
     pub(super) fn op(&mut self, i: usize, op: &Op, pc: u32) {
         use Op::*;
@@ -222,9 +222,7 @@ impl Emitter<'_, '_> {
                 let w = self.b.ins().ireduce(I32, v);
                 self.set32(rt, w);
             }
-            Fp(ref fop) if self.fpu.is_some() && fp::inlined(fop, self.fma) => {
-                self.fp(i, op, fop, pc)
-            }
+            Fp(ref fop) if self.fpu.is_some() && fp::inlined(fop, self.fma) => self.fp(i, fop, pc),
             _ => self.call_execute(i, op, pc),
         }
     }
@@ -235,7 +233,7 @@ impl Emitter<'_, '_> {
         // read again after.
         self.write_back();
         self.cache = Cached::NONE;
-        let st = self.call_helper_exec(op, pc);
+        let st = self.call_helper_exec(i, pc);
         if op.has_delay_slot() {
             let t = self
                 .b
@@ -249,16 +247,20 @@ impl Emitter<'_, '_> {
         self.exit_on_status(st, i);
     }
 
-    /// Calls the interpreter's `execute` for `op` (at `pc`, which must be
-    /// where it lives in the block: the helper reads it there): its status.
-    pub(super) fn call_helper_exec(&mut self, op: &Op, pc: u32) -> Value {
-        let callee = self.b.ins().iconst(self.ptr, self.helpers.exec as i64);
-        let op_ptr = self.b.ins().iconst(self.ptr, op as *const Op as i64);
+    /// The address of the helper at `offset` (a `HELPER_*`), read from the
+    /// `Cpu` (see `JitLinks`).
+    fn helper(&mut self, offset: i32) -> Value {
+        self.field(self.ptr, offset)
+    }
+
+    /// Calls the interpreter's `execute` for instruction `i` of the block
+    /// (at `pc`; the helper reads it from the `Block`): its status.
+    pub(super) fn call_helper_exec(&mut self, i: usize, pc: u32) -> Value {
+        let callee = self.helper(HELPER_EXEC);
+        let index = self.c32(i as u32);
         let pc = self.c32(pc);
-        let call =
-            self.b
-                .ins()
-                .call_indirect(self.sigs.exec, callee, &[self.cpu, self.mem, op_ptr, pc]);
+        let args = [self.cpu, self.mem, self.block, index, pc];
+        let call = self.b.ins().call_indirect(self.sigs.exec, callee, &args);
         self.b.inst_results(call)[0]
     }
 
@@ -539,7 +541,7 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
         let v = if bytes == 8 {
-            let callee = self.b.ins().iconst(self.ptr, self.helpers.load64 as i64);
+            let callee = self.helper(HELPER_LOAD64);
             let call =
                 self.b
                     .ins()
@@ -549,11 +551,11 @@ impl Emitter<'_, '_> {
             self.field(I64, EXIT_VALUE)
         } else {
             let helper = match bytes {
-                1 => self.helpers.load8,
-                2 => self.helpers.load16,
-                _ => self.helpers.load32,
+                1 => HELPER_LOAD8,
+                2 => HELPER_LOAD16,
+                _ => HELPER_LOAD32,
             };
-            let callee = self.b.ins().iconst(self.ptr, helper as i64);
+            let callee = self.helper(helper);
             let call =
                 self.b
                     .ins()
@@ -595,12 +597,12 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
         let helper = match bytes {
-            1 => self.helpers.store8,
-            2 => self.helpers.store16,
-            4 => self.helpers.store32,
-            _ => self.helpers.store64,
+            1 => HELPER_STORE8,
+            2 => HELPER_STORE16,
+            4 => HELPER_STORE32,
+            _ => HELPER_STORE64,
         };
-        let callee = self.b.ins().iconst(self.ptr, helper as i64);
+        let callee = self.helper(helper);
         let call =
             self.b
                 .ins()

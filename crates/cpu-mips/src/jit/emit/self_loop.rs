@@ -88,7 +88,7 @@ pub(super) fn header_state(block: &Block) -> Cached {
     state
 }
 
-impl Emitter<'_, '_> {
+impl Emitter<'_> {
     /// On the entry path: reads the registers `state` knows, then jumps to
     /// `header`, whose register state is then `state`.
     pub(super) fn enter_loop(&mut self, state: Cached, header: ir::Block) {

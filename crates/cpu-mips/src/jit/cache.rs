@@ -1,0 +1,214 @@
+//! The format of one compiled block kept on disk (see `store` for the
+//! directory that holds them).
+//!
+//! Contents: [`Key`] (what decides a block's code, and the file name it is
+//! kept under), [`encode`] and [`decode`] (an entry's bytes, checked
+//! before any of its code is used) and the hash both use.
+//!
+//! An entry, all numbers little-endian:
+//!
+//! | bytes | what |
+//! |-------|------|
+//! | 8 | [`MAGIC`] |
+//! | 4 | [`FORMAT`] |
+//! | 4 | length of the key, `k` |
+//! | 4 | length of the code, `c` |
+//! | `k` | the key (see [`Key::new`]) |
+//! | `c` | the machine code, position-independent |
+//! | 8 | checksum of everything before it |
+//!
+//! An entry is used only if every one of these holds: the magic, the
+//! format, the lengths adding up to the file's length exactly, the key equal
+//! byte for byte to the one looked up (a file under the right name holding
+//! another key is someone else's) and the checksum. Anything else
+//! (truncated, corrupt, another version of irix-emu, another host) is
+//! [`Bad`]: the caller compiles the block and replaces the entry.
+//!
+//! The checksum finds accidents (a torn write, a bad disk), not attacks:
+//! the directory is the user's own and refused when others may write it.
+
+/// The first bytes of every entry.
+pub(crate) const MAGIC: [u8; 8] = *b"IRXEMUJC";
+
+/// The entry format's version.
+pub(crate) const FORMAT: u32 = 1;
+
+/// The header before the key: magic, format, two lengths.
+const HEADER: usize = 8 + 4 + 4 + 4;
+
+/// The most code one entry may hold (as `super::MAX_BLOCK_CODE`).
+const MAX_CODE: usize = super::MAX_BLOCK_CODE;
+
+/// A 64-bit FNV-1a hash of `bytes`, from `seed` (the FNV offset basis for
+/// the standard hash).
+pub(crate) fn hash(seed: u64, bytes: &[u8]) -> u64 {
+    let mut h = seed;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// FNV-1a's offset basis.
+pub(crate) const FNV: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// What decides a compiled block's code: the build of irix-emu and the
+/// host it compiles for (`fingerprint`, see `Jit::fingerprint`), the
+/// block's address and instruction words, and the CPU configuration the
+/// code depends on (64-bit mode, which decodes the words, and the CP0
+/// Status bits the compiler looks at).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Key {
+    bytes: Vec<u8>,
+}
+
+impl Key {
+    pub fn new(fingerprint: u64, pc: u32, words: &[u32], mode64: bool, status: u32) -> Key {
+        let mut bytes = Vec::with_capacity(8 + 4 + 4 + 1 + 4 + 4 * words.len());
+        bytes.extend_from_slice(&fingerprint.to_le_bytes());
+        bytes.extend_from_slice(&pc.to_le_bytes());
+        bytes.extend_from_slice(&status.to_le_bytes());
+        bytes.push(mode64 as u8);
+        bytes.extend_from_slice(&(words.len() as u32).to_le_bytes());
+        for w in words {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        Key { bytes }
+    }
+
+    /// The file name the entry is kept under: 128 bits of hash of the key,
+    /// in hexadecimal.
+    pub fn file_name(&self) -> String {
+        let a = hash(FNV, &self.bytes);
+        let b = hash(a ^ 0x9e37_79b9_7f4a_7c15, &self.bytes);
+        format!("{a:016x}{b:016x}.jit")
+    }
+}
+
+/// Why an entry's bytes were not used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Bad {
+    #[error("not a translation (bad magic)")]
+    Magic,
+    #[error("written by another version (format {0})")]
+    Format(u32),
+    #[error("truncated or padded")]
+    Length,
+    #[error("holds another block's key")]
+    Key,
+    #[error("checksum mismatch")]
+    Checksum,
+}
+
+/// The bytes of the entry holding `code` under `key`.
+pub(crate) fn encode(key: &Key, code: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER + key.bytes.len() + code.len() + 8);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.extend_from_slice(&(key.bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(code.len() as u32).to_le_bytes());
+    out.extend_from_slice(&key.bytes);
+    out.extend_from_slice(code);
+    let sum = hash(FNV, &out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// The code of entry `file`, once every check holds for `key`.
+pub(crate) fn decode<'a>(key: &Key, file: &'a [u8]) -> Result<&'a [u8], Bad> {
+    if file.len() < HEADER + 8 {
+        return Err(if file.starts_with(&MAGIC) || MAGIC.starts_with(file) {
+            Bad::Length
+        } else {
+            Bad::Magic
+        });
+    }
+    if file[..8] != MAGIC {
+        return Err(Bad::Magic);
+    }
+    let format = u32_at(file, 8);
+    if format != FORMAT {
+        return Err(Bad::Format(format));
+    }
+    let (k, c) = (u32_at(file, 12) as usize, u32_at(file, 16) as usize);
+    if c > MAX_CODE || k > file.len() || HEADER + k + c + 8 != file.len() {
+        return Err(Bad::Length);
+    }
+    let body = file.len() - 8;
+    let sum = u64::from_le_bytes(file[body..].try_into().expect("8 bytes"));
+    if hash(FNV, &file[..body]) != sum {
+        return Err(Bad::Checksum);
+    }
+    if file[HEADER..HEADER + k] != key.bytes[..] {
+        return Err(Bad::Key);
+    }
+    Ok(&file[HEADER + k..body])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> Key {
+        Key::new(7, 0x0040_0100, &[0x2484_0001, 0x03e0_0008, 0], false, 0)
+    }
+
+    #[test]
+    fn an_entry_gives_back_its_code_for_its_key() {
+        let code = [0x55u8, 0x48, 0x89, 0xe5, 0xc3];
+        assert_eq!(decode(&key(), &encode(&key(), &code)), Ok(&code[..]));
+    }
+
+    #[test]
+    fn every_truncation_of_an_entry_is_refused() {
+        let entry = encode(&key(), &[0xc3; 40]);
+        for n in 0..entry.len() {
+            assert!(decode(&key(), &entry[..n]).is_err(), "{n} bytes accepted");
+        }
+    }
+
+    #[test]
+    fn every_flipped_bit_is_refused() {
+        let entry = encode(&key(), &[0x90, 0xc3]);
+        for bit in 0..entry.len() * 8 {
+            let mut bad = entry.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            assert!(decode(&key(), &bad).is_err(), "bit {bit} flipped accepted");
+        }
+    }
+
+    #[test]
+    fn another_format_another_key_and_garbage_are_refused() {
+        let entry = encode(&key(), &[0xc3]);
+        let mut old = entry.clone();
+        old[8] = 0;
+        assert_eq!(decode(&key(), &old), Err(Bad::Format(0)));
+        let other = Key::new(8, 0x0040_0100, &[0x2484_0001, 0x03e0_0008, 0], false, 0);
+        assert_eq!(decode(&other, &entry), Err(Bad::Key));
+        assert_eq!(decode(&key(), &[0u8; 64]), Err(Bad::Magic));
+        assert_eq!(decode(&key(), b""), Err(Bad::Length));
+    }
+
+    #[test]
+    fn the_key_follows_every_input() {
+        let base = key().file_name();
+        let words = [0x2484_0001, 0x03e0_0008, 0];
+        for other in [
+            Key::new(8, 0x0040_0100, &words, false, 0),
+            Key::new(7, 0x0040_0104, &words, false, 0),
+            Key::new(7, 0x0040_0100, &words[..2], false, 0),
+            Key::new(7, 0x0040_0100, &[0x2484_0002, 0x03e0_0008, 0], false, 0),
+            Key::new(7, 0x0040_0100, &words, true, 0),
+            Key::new(7, 0x0040_0100, &words, false, 1 << 29),
+        ] {
+            assert_ne!(other.file_name(), base);
+        }
+        assert_eq!(key().file_name(), base);
+        assert_eq!(base.len(), 32 + 4);
+    }
+}

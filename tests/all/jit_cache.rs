@@ -1,0 +1,288 @@
+//! The jit engine's translation cache (`--jit-cache`): a later run loads
+//! what an earlier one compiled and gives the same run, and every bad
+//! cache (corrupt, truncated or foreign entries, a path that is a file, a
+//! symbolic link or a directory others may write, a read-only directory,
+//! processes racing on one directory) costs at most one warning and never
+//! changes what the guest does. With an IRIX 5.3 root, SGI's cc (five
+//! processes) writes the same object with the same counts, cold or warm.
+
+use crate::common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use common::{guest, repo, run_emu, Run, Scratch};
+
+/// The program: one round of the workload compiles a few dozen blocks.
+fn args(cache: &str) -> Vec<String> {
+    let program = guest("workload");
+    [
+        "run",
+        "--stats",
+        "--engine",
+        "jit",
+        "--jit-cache",
+        cache,
+        &program,
+        "1",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Runs the workload with `--jit-cache cache`.
+fn run(cache: &Path) -> Run {
+    run_emu(args(cache.to_str().expect("UTF-8")), repo())
+}
+
+/// What must not change with the cache: status, output, counts.
+fn exact(run: &Run) -> (String, Vec<String>) {
+    let lines = run
+        .stderr_lines()
+        .into_iter()
+        .filter(|l| l.starts_with("irix-emu: instructions") || l.starts_with("irix-emu: cycles"))
+        .map(String::from)
+        .collect();
+    (format!("{:?} {}", run.status, run.stdout_text()), lines)
+}
+
+fn warnings(run: &Run) -> Vec<&str> {
+    run.stderr_lines()
+        .into_iter()
+        .filter(|l| l.contains("warning"))
+        .collect()
+}
+
+/// (hits, misses) from the `--stats` line.
+fn hits_misses(run: &Run) -> (u64, u64) {
+    let line = run
+        .stderr_lines()
+        .into_iter()
+        .find(|l| l.starts_with("irix-emu: jit cache"))
+        .unwrap_or_else(|| panic!("no jit cache line: {}", run.stderr))
+        .to_string();
+    let num = |word: &str| -> u64 {
+        let before = &line[..line.find(word).expect(word)];
+        let n = before.trim_end().rsplit(' ').next().expect("a number");
+        n.parse().expect("a number")
+    };
+    (num(" hits"), num(" misses"))
+}
+
+/// The run with no cache at all, for comparison.
+fn reference() -> (String, Vec<String>) {
+    let r = run_emu(args("off"), repo());
+    assert!(warnings(&r).is_empty(), "{}", r.stderr);
+    assert!(!r.stderr.contains("jit cache"), "{}", r.stderr);
+    exact(&r)
+}
+
+/// The cache's entries.
+fn entries(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .expect("the cache")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jit"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_warm_cache_runs_hot_code_compiled_from_its_first_run_with_the_same_counts() {
+    let s = Scratch::new("jit-cache");
+    let dir = s.path().join("cache");
+    let cold = run(&dir);
+    assert_eq!(exact(&cold), reference());
+    let (hits, misses) = hits_misses(&cold);
+    assert!(hits == 0 && misses > 0, "{}", cold.stderr);
+    assert_eq!(
+        std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+    assert_eq!(entries(&dir).len() as u64, misses);
+    let warm = run(&dir);
+    assert_eq!(exact(&warm), exact(&cold));
+    assert_eq!(hits_misses(&warm), (misses, 0), "{}", warm.stderr);
+    assert!(warnings(&warm).is_empty());
+}
+
+#[test]
+fn corrupt_truncated_and_foreign_entries_are_ignored_with_one_warning_and_replaced() {
+    let s = Scratch::new("jit-cache-bad");
+    let dir = s.path().join("cache");
+    let cold = run(&dir);
+    let files = entries(&dir);
+    assert!(files.len() >= 4, "{files:?}");
+    // A flipped byte in the code, a truncation, another format version,
+    // and garbage.
+    let mut a = std::fs::read(&files[0]).unwrap();
+    let n = a.len();
+    a[n - 20] ^= 0x55;
+    std::fs::write(&files[0], &a).unwrap();
+    let b = std::fs::read(&files[1]).unwrap();
+    std::fs::write(&files[1], &b[..b.len() / 2]).unwrap();
+    let mut c = std::fs::read(&files[2]).unwrap();
+    c[8] = c[8].wrapping_add(1);
+    std::fs::write(&files[2], &c).unwrap();
+    std::fs::write(&files[3], b"not a translation").unwrap();
+    let r = run(&dir);
+    assert_eq!(exact(&r), exact(&cold));
+    assert_eq!(warnings(&r).len(), 1, "{}", r.stderr);
+    let (hits, misses) = hits_misses(&r);
+    assert_eq!((hits + misses, misses), (files.len() as u64, 4));
+    // Replaced: the next run loads every block, with no warning.
+    let again = run(&dir);
+    assert_eq!(hits_misses(&again), (files.len() as u64, 0));
+    assert!(warnings(&again).is_empty(), "{}", again.stderr);
+}
+
+#[test]
+fn a_cache_path_that_is_a_file_a_symlink_or_open_to_others_is_refused_with_one_warning() {
+    let expected = reference();
+    let s = Scratch::new("jit-cache-refused");
+    let file = s.write("file", b"x");
+    let real = s.mkdir("real");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let link = s.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let open = s.mkdir("open");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    for (path, why) in [
+        (&file, "not a directory"),
+        (&link, "symbolic link"),
+        (&open, "others may write"),
+    ] {
+        let r = run(path);
+        assert_eq!(exact(&r), expected, "{why}");
+        let w = warnings(&r);
+        assert_eq!(w.len(), 1, "{why}: {}", r.stderr);
+        assert!(w[0].contains(why) && w[0].contains("not used"), "{}", w[0]);
+        assert!(!r.stderr.contains("jit cache"), "{}", r.stderr);
+    }
+    // Nothing was written through the link or into the open directory.
+    assert!(std::fs::read_dir(&real).unwrap().next().is_none());
+    assert!(std::fs::read_dir(&open).unwrap().next().is_none());
+}
+
+#[test]
+fn a_read_only_cache_is_still_read_and_the_run_goes_on() {
+    let s = Scratch::new("jit-cache-ro");
+    let dir = s.path().join("cache");
+    let cold = run(&dir);
+    let n = entries(&dir).len() as u64;
+    std::fs::remove_file(&entries(&dir)[0]).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o500)).unwrap();
+    let r = run(&dir);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert_eq!(exact(&r), exact(&cold));
+    assert_eq!(hits_misses(&r), (n - 1, 1));
+    // One warning, unless the tests run as root, whom the mode does not stop.
+    assert_eq!(warnings(&r).len(), usize::from(!is_root()), "{}", r.stderr);
+}
+
+/// Whether the tests run as the superuser.
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[test]
+fn processes_racing_on_one_cache_all_run_exactly() {
+    let s = Scratch::new("jit-cache-race");
+    let dir = s.path().join("cache");
+    let cache = dir.to_str().unwrap().to_string();
+    let children: Vec<_> = (0..3)
+        .map(|_| {
+            let cache = cache.clone();
+            std::thread::spawn(move || run_emu(args(&cache), repo()))
+        })
+        .collect();
+    let runs: Vec<Run> = children.into_iter().map(|c| c.join().unwrap()).collect();
+    let expected = reference();
+    for r in &runs {
+        assert_eq!(exact(r), expected);
+        assert!(warnings(r).is_empty(), "{}", r.stderr);
+    }
+    let warm = run(&dir);
+    assert_eq!(exact(&warm), expected);
+    assert_eq!(hits_misses(&warm).1, 0, "{}", warm.stderr);
+}
+
+#[test]
+fn the_default_cache_is_under_xdg_cache_home_and_off_writes_nothing() {
+    let s = Scratch::new("jit-cache-default");
+    let program = guest("workload");
+    let base = ["run", "--engine", "jit", program.as_str(), "1"];
+    let mut cmd = common::emu_command(base, repo());
+    cmd.env("XDG_CACHE_HOME", s.path());
+    let off = {
+        let mut c = common::emu_command(
+            [
+                "run",
+                "--engine",
+                "jit",
+                "--jit-cache",
+                "off",
+                &program,
+                "1",
+            ],
+            repo(),
+        );
+        c.env("XDG_CACHE_HOME", s.path());
+        common::run_command(c)
+    };
+    assert!(!s.path().join("irix-emu").exists());
+    let r = common::run_command(cmd);
+    assert_eq!(r.stdout, off.stdout);
+    assert!(!entries(&s.path().join("irix-emu")).is_empty());
+    // Other engines never touch a cache.
+    let block = Scratch::new("jit-cache-block");
+    let mut c = common::emu_command(["run", "--engine", "block", &program, "1"], repo());
+    c.env("XDG_CACHE_HOME", block.path());
+    common::run_command(c);
+    assert!(!block.path().join("irix-emu").exists());
+}
+
+/// SGI's `cc -c -O2` (five processes) from an IRIX 5.3 root, with the
+/// translation cache `cache`, in `dir`: (the run, the object file).
+fn ido_cc(root: &Path, cache: &Path, dir: &Path) -> (Run, Vec<u8>) {
+    let _ = std::fs::remove_file(dir.join("t.o"));
+    let mut args: Vec<std::ffi::OsString> =
+        ["run", "--stats", "--jit-cache"].map(Into::into).to_vec();
+    args.push(cache.into());
+    args.extend(["--root".into(), root.into(), "--bind".into(), dir.into()]);
+    args.push(root.join("usr/bin/cc").into());
+    args.extend(["-c", "-O2", "t.c", "-o", "t.o"].map(Into::into));
+    let r = run_emu(args, dir);
+    let object = std::fs::read(dir.join("t.o")).unwrap_or_default();
+    (r, object)
+}
+
+#[test]
+#[cfg_attr(not(irix_root_53), ignore = "needs IRIX_ROOT_53")]
+fn sgi_cc_with_a_warm_cache_writes_the_same_object_with_the_same_counts() {
+    let root = test_support::roots::irix_root_53(&["usr/bin/cc"]);
+    let s = Scratch::new("jit-cache-ido");
+    let mut source = String::from("int printf(const char *, ...);\n");
+    for f in 0..20 {
+        source.push_str(&format!(
+            "int f{f}(int n) {{ int i, x = {f}; for (i = 0; i < n; i++) x = x * 3 + i; return x; }}\n"
+        ));
+    }
+    source.push_str("int main(void) { printf(\"%d\\n\", f19(10)); return 0; }\n");
+    s.write("t.c", source.as_bytes());
+    let dir = s.path().to_path_buf();
+    let (off, off_object) = ido_cc(&root, Path::new("off"), &dir);
+    assert_eq!(off.status, common::exited(0), "{}", off.stderr);
+    let cache = dir.join("cache");
+    let (cold, cold_object) = ido_cc(&root, &cache, &dir);
+    let (warm, warm_object) = ido_cc(&root, &cache, &dir);
+    assert!(!off_object.is_empty());
+    assert_eq!(cold_object, off_object);
+    assert_eq!(warm_object, off_object);
+    assert_eq!(exact(&cold), exact(&off));
+    assert_eq!(exact(&warm), exact(&off));
+    let (hits, misses) = hits_misses(&warm);
+    assert!(hits > 0 && misses == 0, "{}", warm.stderr);
+}
