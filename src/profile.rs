@@ -2,6 +2,8 @@
 //! profile and the exact cycle counts into gmon.out histograms, its call
 //! tracker into the call-graph sidecar's [`CallProfile`].
 
+use std::collections::BTreeMap;
+
 use irix_kernel::profiling::{ArcKind, CallGraph, HostProfile};
 use profile_formats::callgraph::{CallArcRecord, CallProfile, ExactCost};
 use profile_formats::gmon::HistRecord;
@@ -85,12 +87,13 @@ pub fn firefox_timeline(
     use profile_formats::report::firefox::{TimedSample, TimelineThread};
     use profile_formats::report::stacks::Functions;
     let ns = |cycles: u64| (u128::from(cycles) * 1_000_000_000 / u128::from(cpu_hz.max(1))) as u64;
-    // The exec'd programs' symbols (image 0 is the profiled program).
+    // The exec'd programs' symbols, as exec loaded them (image 0 is the
+    // profiled program).
     let exec_symbols: Vec<Vec<profile_formats::report::Symbol>> = t
         .images
         .iter()
         .skip(1)
-        .map(|image| crate::program::program_functions(&image.host_path))
+        .map(|image| crate::program::text_symbols(&image.symbols))
         .collect();
     let exec_functions: Vec<Functions<'_>> = exec_symbols
         .iter()
@@ -112,14 +115,21 @@ pub fn firefox_timeline(
             markers: Vec::new(),
         })
         .collect();
+    // Each process's threads, in the order they started.
+    let mut by_pid: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (i, span) in t.spans.iter().enumerate() {
+        by_pid.entry(span.pid).or_default().push(i);
+    }
     // The thread of process `pid` at virtual time `time` (cycles): its
     // latest span that started by then (`inclusive`) or before then (an
     // execve that starts a span began in the span before).
     let thread_at = |pid: u32, time: u64, inclusive: bool| {
-        t.spans
-            .iter()
-            .rposition(|s| s.pid == pid && (s.start < time || inclusive && s.start == time))
-            .or_else(|| t.spans.iter().position(|s| s.pid == pid))
+        let spans = by_pid.get(&pid)?;
+        let started = spans.partition_point(|&i| {
+            let start = t.spans[i].start;
+            start < time || inclusive && start == time
+        });
+        spans.get(started.saturating_sub(1)).copied()
     };
     for s in &t.samples {
         let Some(i) = thread_at(s.pid, s.time, true) else {

@@ -15,9 +15,13 @@ use profile_formats::report::Symbol;
 /// Functions and text labels (STT_FUNC, and STT_NOTYPE in executable
 /// sections); objects are left out, since no PC is ever inside one.
 pub fn functions_of(exe: &Executable) -> Vec<Symbol> {
-    exe.symbols
-        .iter()
-        .filter(|s| s.kind.is_text())
+    text_symbols(exe.symbols.iter().filter(|s| s.kind.is_text()))
+}
+
+/// Loader symbols as report [`Symbol`]s.
+pub fn text_symbols<'a>(symbols: impl IntoIterator<Item = &'a loader::Symbol>) -> Vec<Symbol> {
+    symbols
+        .into_iter()
         .map(|s| Symbol {
             name: s.name.clone(),
             addr: s.addr,
@@ -80,19 +84,6 @@ pub fn object_functions(host_path: &std::path::Path, runtime_low: u32) -> Vec<Sy
     let name = host_path.display().to_string();
     match loader::load(&name, &bytes, &loader::LoadOptions::INTERPRETER) {
         Ok(exe) => functions_at(&exe, runtime_low),
-        Err(_) => Vec::new(),
-    }
-}
-
-/// The text symbols of the program at `host_path` (an executable, at its
-/// link addresses); empty when it cannot be read or loaded.
-pub fn program_functions(host_path: &std::path::Path) -> Vec<Symbol> {
-    let Ok(bytes) = std::fs::read(host_path) else {
-        return Vec::new();
-    };
-    let name = host_path.display().to_string();
-    match loader::load(&name, &bytes, &loader::LoadOptions::PROGRAM) {
-        Ok(exe) => functions_of(&exe),
         Err(_) => Vec::new(),
     }
 }

@@ -105,10 +105,10 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         .set_outside_profile(l.pid, HostProfile::new(&ranges, args.granularity), hz);
     if args.format == Format::Firefox {
         l.kernel
-            .record_timeline(irix_kernel::profiling::TimelineImage {
-                guest_path: l.name.clone(),
-                host_path: program.clone(),
-            });
+            .record_timeline(irix_kernel::profiling::TimelineImage::of(
+                l.name.clone(),
+                &l.exe,
+            ));
     }
 
     let (low, high) = (
@@ -175,6 +175,13 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
 
     let texts = program::texts_of(&l.exe);
     let timeline = recorded.map(|t| {
+        if t.events_dropped > 0 {
+            say(format_args!(
+                "the timeline kept its first {} events; {} later ones are not in it",
+                t.events.len(),
+                t.events_dropped
+            ));
+        }
         let f = report::stacks::Functions::new(&symbols, u64::from(high));
         crate::profile::firefox_timeline(&t, &f, &l.name, l.kernel.config.cpu_hz, hz)
     });

@@ -62,8 +62,14 @@ fn threads(v: &Value) -> Vec<Thread> {
 }
 
 /// `irix-emu prof --fast --format firefox --report profile.json OPTIONS
-/// PROGRAM` in a scratch directory; the profile, and stderr.
+/// PROGRAM` in a scratch directory, which must exit 0; the profile, stderr
+/// and the file's bytes.
 fn timeline(options: &[&str], program: &str) -> (Value, String, Vec<u8>) {
+    timeline_ending(options, program, 0)
+}
+
+/// [`timeline`] of a program that ends with shell status `status`.
+fn timeline_ending(options: &[&str], program: &str, status: i32) -> (Value, String, Vec<u8>) {
     let dir = Scratch::new("firefox");
     let path = repo_path(&format!("guest/bin/irix/{program}"));
     let mut args = vec![
@@ -77,7 +83,7 @@ fn timeline(options: &[&str], program: &str) -> (Value, String, Vec<u8>) {
     args.extend(options);
     args.push(path.to_str().expect("UTF-8 path"));
     let run = run_emu(&args, dir.path());
-    assert_eq!(run.status.shell(), 0, "{program}: {}", run.stderr);
+    assert_eq!(run.status.shell(), status, "{program}: {}", run.stderr);
     let bytes = std::fs::read(dir.path().join("profile.json")).expect("profile.json");
     let v = serde_json::from_slice(&bytes).expect("JSON");
     (v, run.stderr, bytes)
@@ -216,4 +222,41 @@ fn the_timeline_is_the_same_file_on_every_run() {
     let (_, _, first) = timeline(&["--callgraph"], "cg_fork");
     let (_, _, second) = timeline(&["--callgraph"], "cg_fork");
     assert!(first == second, "two runs wrote different timelines");
+}
+
+#[test]
+fn a_call_a_signal_restarts_is_the_wait_before_the_handler_and_the_call_after() {
+    // sig_timers blocks in read(2) on an empty pipe; SIGALRM comes after
+    // 1 s, its handler (SA_RESTART) returns into the read, which a child's
+    // write ends 1 s later. (Its last check ends it by SIGALRM.)
+    let (v, _, _) = timeline_ending(&[], "sig_timers", 128 + 14);
+    let parent = &threads(&v)[0];
+    let m = &v["threads"][0]["markers"];
+    let at = |i: usize, key: &str| m[key][i].as_f64().unwrap_or(0.0);
+    let restarted: Vec<usize> = (0..parent.markers.len())
+        .filter(|&i| {
+            parent.markers[i].0 == "read"
+                && parent.markers[i].2["result"] == "? (restarted after SIGALRM)"
+        })
+        .collect();
+    assert_eq!(restarted.len(), 1, "{:?}", parent.markers);
+    let i = restarted[0];
+    // The wait before the signal: a second of virtual time.
+    let waited = at(i, "endTime") - at(i, "startTime");
+    assert!((waited - 1000.0).abs() < 20.0, "waited {waited} ms");
+    // Then the handler, then the read made again, which returns the byte.
+    let after: Vec<&str> = parent.markers[i + 1..]
+        .iter()
+        .map(|(name, _, _)| name.as_str())
+        .collect();
+    let signal = after.iter().position(|&n| n == "signal");
+    let read = after.iter().position(|&n| n == "read");
+    assert!(signal.is_some() && read > signal, "{after:?}");
+    let j = i + 1 + read.unwrap_or(0);
+    assert_eq!(
+        parent.markers[j].2["result"], "1",
+        "{:?}",
+        parent.markers[j]
+    );
+    assert!(at(j, "startTime") >= at(i, "endTime"));
 }

@@ -13,7 +13,7 @@
 //! those go to a sidecar text file beside it, `GMON.callgraph`:
 //!
 //! ```text
-//! irix-emu callgraph 1
+//! irix-emu callgraph 2
 //! rate 100
 //! cpu-hz 100000000
 //! program 0x6c62272e07bb0142
@@ -38,8 +38,10 @@ use thiserror::Error;
 use crate::files::write_atomically;
 use crate::gmon::{self, CallArc};
 
-/// First line of a sidecar.
-pub const SIDECAR_MAGIC: &str = "irix-emu callgraph 1";
+/// First line of a sidecar, before its format version.
+pub const SIDECAR_MAGIC: &str = "irix-emu callgraph";
+/// The format written: 2 added the `program` record.
+pub const SIDECAR_VERSION: u32 = 2;
 
 /// One arc with its counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +99,8 @@ pub fn program_identity(bytes: &[u8]) -> u64 {
 pub enum SidecarError {
     #[error("not an irix-emu call-graph file (first line {0:?})")]
     BadMagic(String),
+    #[error("call-graph format {0}, newer than this irix-emu reads (up to {SIDECAR_VERSION})")]
+    Newer(u32),
     #[error("line {line}: {what}")]
     BadLine { line: usize, what: String },
 }
@@ -116,7 +120,7 @@ impl CallProfile {
     /// The sidecar text.
     pub fn encode(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "{SIDECAR_MAGIC}");
+        let _ = writeln!(s, "{SIDECAR_MAGIC} {SIDECAR_VERSION}");
         let _ = writeln!(s, "rate {}", self.rate_hz);
         let _ = writeln!(s, "cpu-hz {}", self.cpu_hz);
         if let Some(id) = self.program {
@@ -150,13 +154,15 @@ impl CallProfile {
     /// Parses sidecar text; every malformed line is an error naming it.
     pub fn parse(text: &str) -> Result<Self, SidecarError> {
         let mut lines = text.lines().enumerate();
-        match lines.next() {
-            Some((_, SIDECAR_MAGIC)) => {}
-            first => {
-                return Err(SidecarError::BadMagic(
-                    first.map_or(String::new(), |(_, l)| l.chars().take(40).collect()),
-                ))
-            }
+        let first = lines.next().map_or("", |(_, l)| l);
+        let version = first
+            .strip_prefix(SIDECAR_MAGIC)
+            .and_then(|v| v.strip_prefix(' '))
+            .and_then(|v| v.parse::<u32>().ok())
+            .filter(|&v| v >= 1)
+            .ok_or_else(|| SidecarError::BadMagic(first.chars().take(40).collect()))?;
+        if version > SIDECAR_VERSION {
+            return Err(SidecarError::Newer(version));
         }
         let mut p = CallProfile::default();
         for (i, line) in lines {
@@ -292,6 +298,21 @@ mod tests {
             program: Some(program_identity(b"\x7fELF")),
         };
         assert_eq!(CallProfile::parse(&p.encode()), Ok(p));
+    }
+
+    #[test]
+    fn version_1_files_are_read_and_a_newer_version_is_named() {
+        let old = CallProfile::parse("irix-emu callgraph 1\nrate 100\nstack 3 0x00400000\n")
+            .expect("a version 1 file");
+        assert_eq!((old.rate_hz, old.program), (100, None));
+        assert_eq!(
+            CallProfile::parse("irix-emu callgraph 3\nrate 100\n"),
+            Err(SidecarError::Newer(3))
+        );
+        assert!(matches!(
+            CallProfile::parse("irix-emu callgraph x\n"),
+            Err(SidecarError::BadMagic(_))
+        ));
     }
 
     #[test]

@@ -12,7 +12,6 @@
 //! boot), so two runs give the same timeline.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use crate::clock;
 use crate::kernel::Kernel;
@@ -35,9 +34,13 @@ pub struct Timeline {
     /// the profiled program): the user-cycle count of their next tick and
     /// their image.
     followers: BTreeMap<Pid, (u64, usize)>,
+    /// Events past [`MAX_EVENTS`], not kept.
+    pub events_dropped: u64,
     /// When each process's current system call began (a call that blocks
     /// is made again until it completes; its marker spans the wait).
     calls_began: BTreeMap<Pid, u64>,
+    /// Each recorded process's open span (an index into `spans`).
+    open: BTreeMap<Pid, usize>,
 }
 
 /// One tick.
@@ -71,9 +74,26 @@ pub struct TimelineSpan {
 pub struct TimelineImage {
     /// Its path as the guest named it.
     pub guest_path: String,
-    /// The host file it was loaded from (where its symbols are).
-    pub host_path: PathBuf,
+    /// Its text symbols as exec loaded them (not as its file may read
+    /// later: a build may rewrite or remove it).
+    pub symbols: Vec<loader::Symbol>,
 }
+
+impl TimelineImage {
+    /// `exe`, run by the guest as `guest_path`.
+    pub fn of(guest_path: String, exe: &loader::Executable) -> Self {
+        let symbols = exe.symbols.iter().filter(|s| s.kind.is_text());
+        TimelineImage {
+            guest_path,
+            symbols: symbols.cloned().collect(),
+        }
+    }
+}
+
+/// The most events a timeline keeps: past it, later events are counted,
+/// not kept (each holds its call's decoded arguments: a long run could
+/// otherwise fill the host's memory).
+pub const MAX_EVENTS: usize = 1 << 20;
 
 /// Something a process did, over `start..=end` (equal for an instant).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,37 +134,56 @@ impl Timeline {
         image: TimelineImage,
         now: u64,
     ) -> Self {
-        Timeline {
-            spans: pids
-                .map(|(pid, name)| TimelineSpan {
-                    pid,
-                    name,
-                    start: now,
-                    end: None,
-                    image: 0,
-                })
-                .collect(),
+        let mut t = Timeline {
             images: vec![image],
             ..Timeline::default()
+        };
+        for (pid, name) in pids {
+            t.open_span(pid, name, now, 0);
+        }
+        t
+    }
+
+    /// Starts a span of `pid` at `now`, running `image`.
+    fn open_span(&mut self, pid: Pid, name: String, now: u64, image: usize) {
+        self.open.insert(pid, self.spans.len());
+        self.spans.push(TimelineSpan {
+            pid,
+            name,
+            start: now,
+            end: None,
+            image,
+        });
+    }
+
+    /// Ends `pid`'s open span at `now`.
+    fn close_span(&mut self, pid: Pid, now: u64) {
+        if let Some(i) = self.open.remove(&pid) {
+            self.spans[i].end = Some(now);
         }
     }
 
-    /// Process `pid`'s current span, if it is recorded.
-    fn current(&mut self, pid: Pid) -> Option<&mut TimelineSpan> {
-        self.spans
-            .iter_mut()
-            .rev()
-            .find(|s| s.pid == pid)
-            .filter(|s| s.end.is_none())
+    /// The image `pid` runs, if it is recorded.
+    fn image_of(&self, pid: Pid) -> Option<usize> {
+        self.open.get(&pid).map(|&i| self.spans[i].image)
     }
 
     /// Whether process `pid` is recorded now.
     pub fn records(&self, pid: Pid) -> bool {
-        self.spans.iter().any(|s| s.pid == pid && s.end.is_none())
+        self.open.contains_key(&pid)
+    }
+
+    /// Keeps `event`, unless the timeline holds [`MAX_EVENTS`] already.
+    fn push(&mut self, event: TimelineEvent) {
+        if self.events.len() < MAX_EVENTS {
+            self.events.push(event);
+        } else {
+            self.events_dropped += 1;
+        }
     }
 
     fn instant(&mut self, pid: Pid, time: u64, kind: EventKind) {
-        self.events.push(TimelineEvent {
+        self.push(TimelineEvent {
             pid,
             start: time,
             end: time,
@@ -164,11 +203,16 @@ impl Kernel {
         self.timeline().filter(|t| t.records(pid))
     }
 
-    /// A system call of `p` is being made (again, if it blocked).
-    pub(crate) fn timeline_call_made(&mut self, pid: Pid) {
+    /// A system call of `pid` is being made: afresh, or again after it
+    /// blocked (`retry`: it began earlier).
+    pub(crate) fn timeline_call_made(&mut self, pid: Pid, retry: bool) {
         let now = self.now;
         if let Some(t) = self.timeline_of(pid) {
-            t.calls_began.entry(pid).or_insert(now);
+            if retry {
+                t.calls_began.entry(pid).or_insert(now);
+            } else {
+                t.calls_began.insert(pid, now);
+            }
         }
     }
 
@@ -183,7 +227,7 @@ impl Kernel {
         let now = self.now;
         if let Some(t) = self.timeline_of(pid) {
             let start = t.calls_began.remove(&pid).unwrap_or(now);
-            t.events.push(TimelineEvent {
+            t.push(TimelineEvent {
                 pid,
                 start,
                 end: now,
@@ -228,7 +272,7 @@ impl Kernel {
         let Some(t) = self.timeline_of(parent) else {
             return;
         };
-        let image = t.current(parent).map_or(0, |s| s.image);
+        let image = t.image_of(parent).unwrap_or(0);
         t.instant(
             parent,
             now,
@@ -237,13 +281,7 @@ impl Kernel {
                 shares,
             },
         );
-        t.spans.push(TimelineSpan {
-            pid: child.pid,
-            name: child.name.clone(),
-            start: now,
-            end: None,
-            image,
-        });
+        t.open_span(child.pid, child.name.clone(), now, image);
         if !member {
             // The parent exec'd away from the profiled program: the child
             // is sampled for the timeline alone, on its own grid.
@@ -255,31 +293,25 @@ impl Kernel {
         }
     }
 
-    /// `p` exec'd `guest_path` (loaded from `host_path`): its span ends and
-    /// a new one starts, sampled for the timeline alone. Called with `p`
-    /// already running the new image.
-    pub(crate) fn timeline_exec(&mut self, p: &Process, guest_path: &[u8], host_path: PathBuf) {
+    /// `p` exec'd `exe` as `guest_path`: its span ends and a new one
+    /// starts, sampled for the timeline alone. Called with `p` already
+    /// running the new image.
+    pub(crate) fn timeline_exec(
+        &mut self,
+        p: &Process,
+        guest_path: &[u8],
+        exe: &loader::Executable,
+    ) {
         let now = self.now;
         let interval = self.outside.as_ref().map_or(u64::MAX, |o| o.interval);
         let Some(t) = self.timeline_of(p.pid) else {
             return;
         };
         let guest_path = String::from_utf8_lossy(guest_path).into_owned();
-        if let Some(span) = t.current(p.pid) {
-            span.end = Some(now);
-        }
-        t.images.push(TimelineImage {
-            guest_path: guest_path.clone(),
-            host_path,
-        });
+        t.close_span(p.pid, now);
+        t.images.push(TimelineImage::of(guest_path.clone(), exe));
         let image = t.images.len() - 1;
-        t.spans.push(TimelineSpan {
-            pid: p.pid,
-            name: p.name.clone(),
-            start: now,
-            end: None,
-            image,
-        });
+        t.open_span(p.pid, p.name.clone(), now, image);
         t.instant(p.pid, now, EventKind::Exec { path: guest_path });
         let next = clock::next_grid_point(p.user_cycles(), interval);
         t.followers.insert(p.pid, (next, image));
@@ -290,9 +322,7 @@ impl Kernel {
         let now = self.now;
         if let Some(t) = self.timeline_of(pid) {
             t.instant(pid, now, EventKind::Exit { status });
-            if let Some(span) = t.current(pid) {
-                span.end = Some(now);
-            }
+            t.close_span(pid, now);
             t.followers.remove(&pid);
             t.calls_began.remove(&pid);
         }

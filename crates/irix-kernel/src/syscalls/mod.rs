@@ -507,7 +507,7 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
         }
         if k.timeline_records(p.pid) {
             let call = named.map_or_else(|| format!("syscall(#{nr})"), str::to_string);
-            k.timeline_call_made(p.pid);
+            k.timeline_call_made(p.pid, false);
             k.timeline_call_done(p.pid, call, Vec::new(), format_result(&Err(Errno::ENOSYS)));
         }
         write_back(p, Err(Errno::ENOSYS));
@@ -517,14 +517,14 @@ pub fn dispatch(k: &mut Kernel, p: &mut Process) -> Next {
     // its pointer, a write(2) buffer by its contents.
     // A recorded timeline keeps each call as --strace shows it.
     let recorded = k.timeline_records(p.pid);
-    if recorded {
-        k.timeline_call_made(p.pid);
-    }
     let shown = (k.config.strace || recorded).then(|| strace::format_call(p, def, &args, family));
     // A wait belongs to the call that started it: any other call (after a
     // debugger moved the PC, say) starts afresh.
     if p.wait.is_some_and(|w| w.call != def.name) {
         p.wait = None;
+    }
+    if recorded {
+        k.timeline_call_made(p.pid, p.wait.is_some());
     }
     let result = match (def.handler, def.support) {
         (Some(handler), _) => handler(k, p, &args),
@@ -594,7 +594,14 @@ pub(crate) fn interrupt(k: &mut Kernel, p: &mut Process, sig: u32) {
     };
     let restart = p.signals.handler_flags[sig as usize] & SA_RESTART != 0;
     let result = match wait.on_signal {
-        OnSignal::Restart if restart => return,
+        OnSignal::Restart if restart => {
+            // The wait so far is a marker of its own; the call made again
+            // after the handler is another.
+            let by = crate::signals::name(sig);
+            let result = format!("? (restarted after {by})");
+            k.timeline_call_done(p.pid, wait.call.to_string(), Vec::new(), result);
+            return;
+        }
         OnSignal::Restart | OnSignal::Eintr => Err(Errno::EINTR),
         OnSignal::EintrTimeLeft(rmtp) => {
             let left = wait.until.map_or(0, |t| t.saturating_sub(k.now()));

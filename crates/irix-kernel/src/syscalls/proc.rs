@@ -206,7 +206,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     p.prof.exec();
     p.execs += 1;
     p.syscalls_made = 0;
-    k.timeline_exec(p, guest.as_bytes(), host);
+    k.timeline_exec(p, guest.as_bytes(), &exe);
     p.exec_path = Some(guest);
     k.reschedule_ticks(p);
     Ok(Ret::Jumped)
