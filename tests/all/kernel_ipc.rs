@@ -93,6 +93,7 @@ fn a_longer_message_is_e2big_unless_msg_noerror_truncates_it() {
             "msgrcv IPC_NOWAIT of an absent type: -1 ENOMSG",
             "msgrcv of a negative size: -1 EINVAL",
             "msgrcv into a bad address: -1 EFAULT",
+            "msgrcv waiting when SIGALRM is caught: -1 EINTR",
         ]
     );
 }
@@ -172,6 +173,28 @@ fn msgsnd_and_msgrcv_fail_as_msgop_lists() {
             "msgrcv into a bad address: -1 EFAULT",
             "the message is still there: msgrcv: 16384",
         ]
+    );
+}
+
+#[test]
+fn a_signal_that_is_to_be_caught_ends_a_waiting_msgrcv_or_semop_with_eintr() {
+    // msgop(2): msgrcv suspends until "The calling process receives a
+    // signal that is to be caught"; "If msgsnd or msgrcv return due to the
+    // receipt of a signal, a value of -1 is returned to the calling
+    // process and errno is set to EINTR". semop(2) likewise, and "the
+    // value of semncnt associated with the specified semaphore is
+    // decremented" (even with SA_RESTART). The alarm comes on virtual time:
+    // with every process waiting, the clock moves on to it.
+    let (Some(msg), Some(sem)) = (
+        of("ipc_msg", &["msgrcv waiting"]),
+        of("ipc_sem", &["semop waiting"]),
+    ) else {
+        return;
+    };
+    assert_eq!(msg, ["msgrcv waiting when SIGALRM is caught: -1 EINTR"]);
+    assert_eq!(
+        sem,
+        ["semop waiting when SIGALRM is caught: -1 EINTR, semncnt after 0, 1 alarm"]
     );
 }
 
@@ -289,6 +312,7 @@ fn semget_semop_and_semctl_fail_as_their_pages_list() {
             "IPC_RMID: 0",
             "child's waiting semop: -1 EIDRM",
             "semop on the removed set: -1 EINVAL",
+            "semop waiting when SIGALRM is caught: -1 EINTR, semncnt after 0, 1 alarm",
         ]
     );
 }

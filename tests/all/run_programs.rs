@@ -728,10 +728,10 @@ fn arguments_that_are_not_utf8_reach_the_guest_as_bytes() {
 
 #[test]
 fn a_call_or_request_irix_has_but_irix_emu_lacks_is_named_in_its_enosys() {
-    // msgsys (1049) and syssgi(SGI_RUSAGE = 56) are IRIX's, not irix-emu's:
+    // sysmips (1050) and syssgi(SGI_RUSAGE = 56) are IRIX's, not irix-emu's:
     // both fail with ENOSYS, and the warning and --strace name them.
     let elf = Elf::program(&[
-        addiu(V0, ZERO, 1049),
+        addiu(V0, ZERO, 1050),
         syscall(),
         addiu(A0, ZERO, 56),
         addiu(V0, ZERO, 1040),
@@ -747,11 +747,13 @@ fn a_call_or_request_irix_has_but_irix_emu_lacks_is_named_in_its_enosys() {
     let pc = elf.code_addr() + 4;
     assert_eq!(
         lines[0],
-        format!("irix-emu: prog: unimplemented system call 1049 (msgsys) at pc 0x{pc:08x}: ENOSYS")
+        format!(
+            "irix-emu: prog: unimplemented system call 1050 (sysmips) at pc 0x{pc:08x}: ENOSYS"
+        )
     );
-    // msgsys has its row (not implemented yet), so its arguments are shown.
+    // sysmips has its row (not implemented yet), so its arguments are shown.
     assert!(
-        lines[1].starts_with("[100] msgsys(0, ") && lines[1].ends_with(") = -1 ENOSYS"),
+        lines[1].starts_with("[100] sysmips(0, ") && lines[1].ends_with(") = -1 ENOSYS"),
         "{}",
         lines[1]
     );
