@@ -482,3 +482,40 @@ fn every_ipc_program_prints_and_profiles_the_same_on_two_runs() {
         assert_eq!(Some(first.0.as_str()), output(name), "{name}: as run alone");
     }
 }
+
+#[test]
+fn strace_names_the_ipc_operations_and_their_control_commands() {
+    // --strace shows msgsys, semsys and shmsys by the operation each call
+    // makes (msgget, semop, shmat...) and the control commands of msgctl,
+    // semctl and shmctl by name (IPC_STAT, SETVAL...).
+    let Some(program) = guest_program("irix", "ipc_sem") else {
+        return;
+    };
+    let dir = Scratch::new("ipc-strace");
+    let r = run_emu(
+        ["run".as_ref(), "--strace".as_ref(), program.as_os_str()],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(0), "{}", r.stderr);
+    let calls: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("sys("))
+        .take(4)
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            "[100] semsys(semget, 0, 0x1, 0x180, 0x0) = 0",
+            "[100] shmsys(shmget, 0, 0x1000, 0x180) = 0",
+            "[100] shmsys(shmat, 0, 0x0, 0x0) = 805306368",
+            "[100] semsys(semctl, 0, 0x0, SETVAL, 0x1) = 0",
+        ]
+    );
+    assert!(r
+        .stderr
+        .contains("[100] shmsys(shmctl, 0, IPC_RMID, 0x0) = 0"));
+    assert!(r
+        .stderr
+        .contains("[100] semsys(semctl, 1, 0x1, GETNCNT, 0x0) = 1"));
+}
