@@ -5,12 +5,14 @@
  *     a receiver blocked on an empty queue wakes when a message comes.
  *  2. msgrcv's type selection (0, positive, negative), MSG_NOERROR.
  *  3. msgctl IPC_STAT, IPC_SET, IPC_RMID; a waiter sees EIDRM.
- *  4. Each error the pages list.
+ *  4. Each error the pages list; a caught signal ends a waiting msgrcv
+ *     with EINTR.
  * Expected output: tests/all/kernel_ipc.rs. */
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/wait.h>
 
 #define SYS_msgsys 1049
@@ -187,6 +189,22 @@ static void removed_while_waiting(void)
 	waitpid(pid, &status, 0);
 }
 
+static void on_alarm(int sig) { (void)sig; }
+
+static void interrupted(void)
+{
+	long id = msgget(IPC_PRIVATE, 0600), r;
+	struct mymsg m;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, 0);
+	syscall(1027L, 1L); /* alarm(1) */
+	r = msgrcv(id, &m, 64, 0, 0);
+	printf("msgrcv waiting when SIGALRM is caught: %ld %s\n", r, r < 0 ? err(errno) : "");
+	msgctl(id, IPC_RMID, 0);
+}
+
 int main(void)
 {
 	producer_consumer();
@@ -194,5 +212,6 @@ int main(void)
 	control();
 	errors();
 	removed_while_waiting();
+	interrupted();
 	return 0;
 }

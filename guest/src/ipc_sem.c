@@ -6,10 +6,13 @@
  *  3. SEM_UNDO: a process that exits holding the semaphore gives it back.
  *  4. GETALL/SETALL, IPC_STAT, IPC_RMID (a waiter sees EIDRM), and the
  *     errors the pages list.
+ *  5. A caught signal ends a waiting semop with EINTR, SA_RESTART or not.
  * Expected output: tests/all/kernel_ipc.rs. */
 #include <stdio.h>
+#include <string.h>
 #include <errno.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/wait.h>
 
 #define SYS_semsys 1053
@@ -192,11 +195,30 @@ static void control_and_errors(void)
 	report("semop on the removed set", op1(id, 0, 1, 0));
 }
 
+static volatile int alarms;
+static void on_alarm(int sig) { alarms++; (void)sig; }
+
+static void interrupted(void)
+{
+	long id = semget(IPC_PRIVATE, 1, 0600), r;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, 0);
+	syscall(1027L, 1L); /* alarm(1) */
+	r = op1(id, 0, -1, 0);
+	printf("semop waiting when SIGALRM is caught: %ld %s, semncnt after %ld, %d alarm\n", r,
+	       r < 0 ? errno_name(errno) : "", semctl(id, 0, GETNCNT, 0), alarms);
+	semctl(id, 0, IPC_RMID, 0);
+}
+
 int main(void)
 {
 	counter();
 	atomic_and_counts();
 	undo();
 	control_and_errors();
+	interrupted();
 	return 0;
 }

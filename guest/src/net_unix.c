@@ -5,7 +5,8 @@
  *  2. An echo server bound to a path, a forked client connecting to it.
  *  3. A closed peer: end of file for reads, EPIPE and SIGPIPE for writes.
  *  4. Non-blocking sockets, poll, FIONREAD, shutdown, names, options.
- *  5. The errors the pages list.
+ *  5. sendmsg and recvmsg gathering and scattering iovecs.
+ *  6. The errors the pages list.
  * Run in an empty directory (makes and removes net_unix.sock).
  * Expected output: tests/all/kernel_sockets.rs. */
 #include <stdio.h>
@@ -26,6 +27,8 @@
 #define SYS_listen 1096
 #define SYS_recv 1097
 #define SYS_recvfrom 1098
+#define SYS_recvmsg 1099
+#define SYS_sendmsg 1102
 #define SYS_send 1101
 #define SYS_sendto 1103
 #define SYS_setsockopt 1105
@@ -270,6 +273,51 @@ static void nonblocking_and_poll(void)
 	close(sv[1]);
 }
 
+struct iovec {
+	void *base;
+	long len;
+};
+
+struct msghdr {
+	void *name;
+	int namelen;
+	struct iovec *iov;
+	int iovlen;
+	void *accrights;
+	int accrightslen;
+};
+
+static void messages(void)
+{
+	int sv[2], fds[1] = {0};
+	char a[4], b[16];
+	struct iovec out[2] = {{"gather", 6}, {"ed", 2}}, in[2] = {{a, 4}, {b, 16}};
+	struct msghdr m;
+	long n;
+	syscall(SYS_socketpair, (long)AF_UNIX, (long)SOCK_DGRAM, 0L, sv);
+	memset(&m, 0, sizeof m);
+	m.iov = out;
+	m.iovlen = 2;
+	report("sendmsg of two iovecs", syscall(SYS_sendmsg, (long)sv[0], &m, 0L));
+	memset(&m, 0, sizeof m);
+	m.iov = in;
+	m.iovlen = 2;
+	m.accrightslen = 99;
+	n = syscall(SYS_recvmsg, (long)sv[1], &m, 0L);
+	printf("recvmsg: %ld bytes, \"%.4s\" then \"%.*s\", accrightslen %d\n", n, a, (int)n - 4, b, m.accrightslen);
+	memset(&m, 0, sizeof m);
+	m.iov = out;
+	m.iovlen = 1;
+	m.accrights = fds;
+	m.accrightslen = sizeof fds;
+	report("sendmsg passing a descriptor", syscall(SYS_sendmsg, (long)sv[0], &m, 0L));
+	m.iovlen = 0;
+	m.accrightslen = 0;
+	report("sendmsg with no iovecs", syscall(SYS_sendmsg, (long)sv[0], &m, 0L));
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void names_and_errors(void)
 {
 	struct sockaddr_un a, got;
@@ -320,6 +368,7 @@ int main(void)
 	echo_server();
 	closed_peer();
 	nonblocking_and_poll();
+	messages();
 	names_and_errors();
 	return 0;
 }

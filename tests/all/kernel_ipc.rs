@@ -93,6 +93,7 @@ fn a_longer_message_is_e2big_unless_msg_noerror_truncates_it() {
             "msgrcv IPC_NOWAIT of an absent type: -1 ENOMSG",
             "msgrcv of a negative size: -1 EINVAL",
             "msgrcv into a bad address: -1 EFAULT",
+            "msgrcv waiting when SIGALRM is caught: -1 EINTR",
         ]
     );
 }
@@ -172,6 +173,28 @@ fn msgsnd_and_msgrcv_fail_as_msgop_lists() {
             "msgrcv into a bad address: -1 EFAULT",
             "the message is still there: msgrcv: 16384",
         ]
+    );
+}
+
+#[test]
+fn a_signal_that_is_to_be_caught_ends_a_waiting_msgrcv_or_semop_with_eintr() {
+    // msgop(2): msgrcv suspends until "The calling process receives a
+    // signal that is to be caught"; "If msgsnd or msgrcv return due to the
+    // receipt of a signal, a value of -1 is returned to the calling
+    // process and errno is set to EINTR". semop(2) likewise, and "the
+    // value of semncnt associated with the specified semaphore is
+    // decremented" (even with SA_RESTART). The alarm comes on virtual time:
+    // with every process waiting, the clock moves on to it.
+    let (Some(msg), Some(sem)) = (
+        of("ipc_msg", &["msgrcv waiting"]),
+        of("ipc_sem", &["semop waiting"]),
+    ) else {
+        return;
+    };
+    assert_eq!(msg, ["msgrcv waiting when SIGALRM is caught: -1 EINTR"]);
+    assert_eq!(
+        sem,
+        ["semop waiting when SIGALRM is caught: -1 EINTR, semncnt after 0, 1 alarm"]
     );
 }
 
@@ -289,6 +312,7 @@ fn semget_semop_and_semctl_fail_as_their_pages_list() {
             "IPC_RMID: 0",
             "child's waiting semop: -1 EIDRM",
             "semop on the removed set: -1 EINVAL",
+            "semop waiting when SIGALRM is caught: -1 EINTR, semncnt after 0, 1 alarm",
         ]
     );
 }
@@ -457,4 +481,41 @@ fn every_ipc_program_prints_and_profiles_the_same_on_two_runs() {
         assert_eq!(first.2, second.2, "{name}: profile files");
         assert_eq!(Some(first.0.as_str()), output(name), "{name}: as run alone");
     }
+}
+
+#[test]
+fn strace_names_the_ipc_operations_and_their_control_commands() {
+    // --strace shows msgsys, semsys and shmsys by the operation each call
+    // makes (msgget, semop, shmat...) and the control commands of msgctl,
+    // semctl and shmctl by name (IPC_STAT, SETVAL...).
+    let Some(program) = guest_program("irix", "ipc_sem") else {
+        return;
+    };
+    let dir = Scratch::new("ipc-strace");
+    let r = run_emu(
+        ["run".as_ref(), "--strace".as_ref(), program.as_os_str()],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(0), "{}", r.stderr);
+    let calls: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("sys("))
+        .take(4)
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            "[100] semsys(semget, 0, 0x1, 0x180, 0x0) = 0",
+            "[100] shmsys(shmget, 0, 0x1000, 0x180) = 0",
+            "[100] shmsys(shmat, 0, 0x0, 0x0) = 805306368",
+            "[100] semsys(semctl, 0, 0x0, SETVAL, 0x1) = 0",
+        ]
+    );
+    assert!(r
+        .stderr
+        .contains("[100] shmsys(shmctl, 0, IPC_RMID, 0x0) = 0"));
+    assert!(r
+        .stderr
+        .contains("[100] semsys(semctl, 1, 0x1, GETNCNT, 0x0) = 1"));
 }

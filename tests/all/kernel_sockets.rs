@@ -182,6 +182,25 @@ fn datagram_sockets_send_to_correspondents_named_and_connect_names_the_peer() {
 }
 
 #[test]
+fn sendmsg_gathers_and_recvmsg_scatters_the_iovecs_without_access_rights() {
+    // recv(2): "The recvmsg call uses a msghdr structure to minimize the
+    // number of directly supplied parameters"; "recvmsg will always fill
+    // an area completely before proceeding to the next". Passing
+    // descriptors (access rights) is not supported: EOPNOTSUPP, and
+    // recvmsg gives back an accrightslen of 0.
+    let Some(out) = output("net_unix") else {
+        return;
+    };
+    let want = [
+        "sendmsg of two iovecs: 8",
+        "recvmsg: 8 bytes, \"gath\" then \"ered\", accrightslen 0",
+        "sendmsg passing a descriptor: -1 EOPNOTSUPP",
+        "sendmsg with no iovecs: 0",
+    ];
+    assert_eq!(section(out, &want), want);
+}
+
+#[test]
 fn the_socket_calls_fail_as_their_pages_list() {
     // bind(2): ENOTSOCK for a file, EAFNOSUPPORT, EFAULT; connect(2):
     // ECONNREFUSED for a path that is no socket, ENOENT for a missing one;

@@ -210,6 +210,11 @@ fn semop(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         return Err(Errno::E2BIG);
     }
     let now = seconds(k);
+    // A wait a signal ended elsewhere is over: the caller waits, if at
+    // all, on this call's set only.
+    for set in k.ipc.sems.objects_mut() {
+        set.stop_waiting(p.pid);
+    }
     let (perm, set) = k.ipc.sems.find(id, waited(p))?;
     let bytes = read_vec(p, sops, nsops as usize * SEMBUF_BYTES)?;
     let ops: Vec<Op> = bytes.chunks(SEMBUF_BYTES).map(Op::decode).collect();

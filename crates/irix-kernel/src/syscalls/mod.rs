@@ -30,7 +30,7 @@
 //! - `vio`: readv, writev, pread, pwrite; `poll`: poll, select
 //! - `ipc`: msgsys, semsys, shmsys (System V IPC, objects in `crate::ipc`)
 //! - `socket`: socket, socketpair, bind, listen, accept, connect, send,
-//!   sendto, recv, recvfrom, shutdown, getsockname, getpeername,
+//!   sendto, sendmsg, recv, recvfrom, recvmsg, shutdown, getsockname, getpeername,
 //!   getsockopt, setsockopt (sockets in `crate::net`)
 //! - `info`: getpid, utssys and uname, ulimit
 //! - `ids`: getuid, getgid, the setuid family, groups, pgrpsys and the
@@ -315,8 +315,10 @@ pub static TABLE: &[Syscall] = &[
     call(sys::LISTEN,        "listen",        &[Fd, Int], socket::listen, Full),
     call(sys::RECV,          "recv",          &[Fd, Ptr, Int, Hex], socket::recv, Partial("MSG_PEEK; MSG_OOB EOPNOTSUPP (no out-of-band data)")),
     call(sys::RECVFROM,      "recvfrom",      &[Fd, Ptr, Int, Hex, Ptr, Ptr], socket::recvfrom, Partial("as recv")),
+    call(sys::RECVMSG,      "recvmsg",      &[Fd, Ptr, Hex], socket::recvmsg, Partial("4.3BSD's msghdr; no access rights (descriptor passing): msg_accrightslen comes back 0")),
     call(sys::SELECT,       "select",       &[Int, Ptr, Ptr, Ptr, Ptr], poll::select, Full),
     call(sys::SEND,          "send",          &[Fd, Buf, Int, Hex], socket::send, Partial("MSG_OOB EOPNOTSUPP (no out-of-band data)")),
+    call(sys::SENDMSG,      "sendmsg",      &[Fd, Ptr, Hex], socket::sendmsg, Partial("4.3BSD's msghdr; access rights (descriptor passing) EOPNOTSUPP")),
     call(sys::SENDTO,        "sendto",        &[Fd, Buf, Int, Hex, SockAddr, Int], socket::sendto, Partial("as send; a datagram to an AF_INET port no socket of the run holds is lost, as UDP loses it")),
     call(sys::SETSOCKOPT,    "setsockopt",    &[Fd, SockLevel, Int, Ptr, Int], socket::setsockopt, Partial("the options getsockopt reports are kept; they change nothing in a kernel without a network (docs/ipc.md)")),
     call(sys::SHUTDOWN,      "shutdown",      &[Fd, Int], socket::shutdown, Full),

@@ -404,10 +404,7 @@ pub fn sendto(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     send_to(k, p, a.fd(0), a.ptr(1), a.size(2), a.word(3), to)
 }
 
-/// send(2)'s common part: a stream's bytes, or one datagram. EPIPE (and
-/// SIGPIPE) on a stream the peer closed; MSG_OOB is not supported
-/// (EOPNOTSUPP); EMSGSIZE for a datagram larger than an inbox;
-/// EDESTADDRREQ for a datagram with nowhere to go.
+/// send(2)'s common part: the bytes at `buf` go out as `send_data` says.
 fn send_to(
     k: &mut Kernel,
     p: &mut Process,
@@ -417,17 +414,33 @@ fn send_to(
     flags: u32,
     to: Option<Addr>,
 ) -> SysResult {
+    socket_of(p, fd)?;
+    let mut data = vec![0u8; len.min(MAX_SEND) as usize];
+    p.mem.read_bytes(buf, &mut data)?;
+    send_data(k, p, fd, &data, flags, to)
+}
+
+/// A stream's bytes, or one datagram. EPIPE (and SIGPIPE) on a stream the
+/// peer closed; MSG_OOB is not supported (EOPNOTSUPP); EMSGSIZE for a
+/// datagram larger than an inbox; EDESTADDRREQ for a datagram with
+/// nowhere to go.
+fn send_data(
+    k: &mut Kernel,
+    p: &mut Process,
+    fd: u32,
+    data: &[u8],
+    flags: u32,
+    to: Option<Addr>,
+) -> SysResult {
     let (file, sock) = socket_of(p, fd)?;
     if flags & MSG_OOB != 0 {
         return Err(Errno::EOPNOTSUPP);
     }
-    let mut data = vec![0u8; len.min(MAX_SEND) as usize];
-    p.mem.read_bytes(buf, &mut data)?;
     let stream = sock.borrow().is_stream();
     let io = if stream {
-        sock.borrow_mut().send_stream(&data)
+        sock.borrow_mut().send_stream(data)
     } else {
-        send_datagram(k, p, &sock, &data, to)
+        send_datagram(k, p, &sock, data, to)
     };
     match io {
         Ok(Io::Done(n)) => Ok(Ret::Val(n as u32)),
@@ -666,4 +679,87 @@ pub fn setsockopt(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         _ => return Err(Errno::ENOPROTOOPT),
     }
     Ok(Ret::Val(0))
+}
+
+/// Bytes of IRIX's `struct msghdr` (4.3BSD's: msg_name, msg_namelen,
+/// msg_iov, msg_iovlen, msg_accrights, msg_accrightslen).
+const MSGHDR_BYTES: usize = 24;
+
+/// A msghdr's words.
+fn read_msghdr(p: &Process, at: u32) -> Result<[u32; 6], Errno> {
+    let mut b = [0u8; MSGHDR_BYTES];
+    p.mem.read_bytes(at, &mut b)?;
+    let mut w = [0u32; 6];
+    for (i, word) in w.iter_mut().enumerate() {
+        *word = u32::from_be_bytes(b[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+    }
+    Ok(w)
+}
+
+/// A msghdr's iovecs: none is allowed (an empty datagram), otherwise as
+/// readv(2) reads them.
+fn iovecs(p: &Process, iov: u32, count: u32) -> Result<Vec<super::vio::IoVec>, Errno> {
+    match count {
+        0 => Ok(Vec::new()),
+        n => super::vio::read_iovecs(p, iov, n as i32),
+    }
+}
+
+/// sendmsg(s, msg, flags) (send(2)): the iovecs' bytes gathered, to
+/// msg_name when given. Access rights (descriptor passing) are not
+/// supported: EOPNOTSUPP when msg_accrightslen is not 0.
+pub fn sendmsg(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (_, sock) = socket_of(p, a.fd(0))?;
+    let [name, namelen, iov, iovlen, _, rightslen] = read_msghdr(p, a.ptr(1))?;
+    if rightslen != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let domain = sock.borrow().domain;
+    let to = match name {
+        0 => None,
+        at => Some(read_addr(p, at, namelen as i32, domain)?),
+    };
+    let mut data = Vec::new();
+    for v in iovecs(p, iov, iovlen)? {
+        let start = data.len();
+        data.resize(start + v.len as usize, 0);
+        p.mem.read_bytes(v.base, &mut data[start..])?;
+    }
+    send_data(k, p, a.fd(0), &data, a.word(2), to)
+}
+
+/// recvmsg(s, msg, flags) (recv(2)): what a receive gets, scattered over
+/// the iovecs; the sender's name in msg_name (msg_namelen updated); no
+/// access rights (msg_accrightslen 0).
+pub fn recvmsg(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+    let (file, sock) = socket_of(p, a.fd(0))?;
+    let (msg, flags) = (a.ptr(1), a.word(2));
+    if flags & MSG_OOB != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let [name, _, iov, iovlen, _, _] = read_msghdr(p, msg)?;
+    let vecs = iovecs(p, iov, iovlen)?;
+    for v in &vecs {
+        p.mem.check_writable(v.base, v.len)?;
+    }
+    let total: usize = vecs.iter().map(|v| v.len as usize).sum();
+    let mut data = vec![0u8; total.min(MAX_SEND as usize)];
+    let (io, sender) = sock
+        .borrow_mut()
+        .receive(&mut data, flags & MSG_PEEK != 0)?;
+    let n = match io {
+        Io::Done(n) => n,
+        _ => return super::vio::would_block(&file.borrow()),
+    };
+    let mut at = 0;
+    for v in &vecs {
+        let take = (n - at).min(v.len as usize);
+        p.mem.write_bytes(v.base, &data[at..at + take])?;
+        at += take;
+    }
+    let domain = sock.borrow().domain;
+    let named = sender.map_or_else(|| Addr::unnamed(domain), |a| a.encode());
+    write_name(p, name, msg + 4, &named)?;
+    p.mem.write_u32(msg + 20, 0)?;
+    Ok(Ret::Val(n as u32))
 }

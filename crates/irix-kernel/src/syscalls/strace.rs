@@ -94,6 +94,9 @@ fn before(
 ) -> String {
     let w = words[i];
     let hex = || format!("0x{w:x}");
+    if let Some(cmd) = ipc_cmd(def.nr, words, i) {
+        return cmd;
+    }
     match kind {
         // A syssgi request irix-emu lacks is still named, when IRIX
         // names it.
@@ -180,6 +183,40 @@ fn before(
         Arg::SockType => named(w, &[(1, "SOCK_DGRAM"), (2, "SOCK_STREAM"), (4, "SOCK_RAW")]),
         Arg::SockLevel => named(w, &[(0xffff, "SOL_SOCKET"), (6, "IPPROTO_TCP")]),
     }
+}
+
+/// The control command of msgctl, semctl or shmctl, by name, when
+/// argument `i` of msgsys, semsys or shmsys is one.
+fn ipc_cmd(nr: u32, words: &[u32], i: usize) -> Option<String> {
+    use crate::abi::sys::{MSGSYS, SEMSYS, SHMSYS};
+    let (common, extra): (usize, &[(u32, &str)]) = match (nr, words[0]) {
+        (MSGSYS, 1) => (2, &[]),
+        (SHMSYS, 1) => (2, &[(3, "SHM_LOCK"), (4, "SHM_UNLOCK")]),
+        (SEMSYS, 0) => (
+            3,
+            &[
+                (3, "GETNCNT"),
+                (4, "GETPID"),
+                (5, "GETVAL"),
+                (6, "GETALL"),
+                (7, "GETZCNT"),
+                (8, "SETVAL"),
+                (9, "SETALL"),
+            ],
+        ),
+        _ => return None,
+    };
+    if i != common {
+        return None;
+    }
+    let w = words[i];
+    let base = [(10, "IPC_RMID"), (11, "IPC_SET"), (12, "IPC_STAT")];
+    Some(
+        base.iter()
+            .chain(extra)
+            .find(|(v, _)| *v == w)
+            .map_or_else(|| (w as i32).to_string(), |(_, n)| n.to_string()),
+    )
 }
 
 /// msgsys, semsys or shmsys's first argument: the operation's name

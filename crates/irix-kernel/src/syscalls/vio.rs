@@ -21,15 +21,15 @@ pub const IOV_MAX: u32 = 512;
 
 /// One iovec: { iov_base, iov_len }, two words on o32.
 #[derive(Clone, Copy)]
-struct IoVec {
-    base: u32,
-    len: u32,
+pub(super) struct IoVec {
+    pub base: u32,
+    pub len: u32,
 }
 
 /// Reads the iovec array: EINVAL for a count outside 1..=IOV_MAX, a
 /// negative iov_len or a total that overflows a 32-bit int; EFAULT for an
 /// array outside the address space.
-fn read_iovecs(p: &Process, iov: u32, count: i32) -> Result<Vec<IoVec>, Errno> {
+pub(super) fn read_iovecs(p: &Process, iov: u32, count: i32) -> Result<Vec<IoVec>, Errno> {
     if count <= 0 || count as u32 > IOV_MAX {
         return Err(Errno::EINVAL);
     }
