@@ -24,6 +24,7 @@
 #define N_SELECT 1100
 #define UIOC (('u' << 16) | ('s' << 8))
 #define UIOCABLOCK (UIOC | 4)
+#define UIOCUNBLOCK (UIOC | 6)
 #define UIOCAUNBLOCK (UIOC | 7)
 #define POLLIN 1
 
@@ -84,6 +85,9 @@ int main(void)
 	show("ioctl UIOCAUNBLOCK before the P", syscall(N_IOCTL, fd, UIOCAUNBLOCK, (long)parent));
 	show("ioctl UIOCABLOCK after an early V", syscall(N_IOCTL, fd, UIOCABLOCK, 0));
 	show("poll, granted at once", poll1(fd, 0, &revents));
+	/* An unblock must name a process of the run: the reaped child is none. */
+	show("ioctl UIOCAUNBLOCK of no process", syscall(N_IOCTL, fd, UIOCAUNBLOCK, (long)child));
+	show("ioctl UIOCUNBLOCK of no process", syscall(N_IOCTL, fd, UIOCUNBLOCK, 99999L));
 	close(fd);
 	return 0;
 }

@@ -10,7 +10,7 @@ use super::args::Format;
 use super::Failure;
 use crate::exit;
 use profile_formats::callgraph::{CallArcRecord, CallProfile};
-use profile_formats::files::write_atomically;
+use profile_formats::files::TempFiles;
 use profile_formats::gmon::{CallArc, HistRecord, PcRange};
 use profile_formats::report::callgrind::{render_callgrind, CallSite, Callgrind};
 use profile_formats::report::graph::{render_call_graph, GraphInput};
@@ -321,15 +321,18 @@ fn call_site(a: &CallArcRecord, inclusive: Vec<u64>) -> CallSite {
 }
 
 /// Renders into memory, then writes `path` atomically (a temporary file
-/// beside it, renamed): never a half-written file.
+/// beside it, noted in `temps`, renamed): never a half-written file.
 pub fn write_report(
+    temps: &TempFiles,
     path: &std::path::Path,
     render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Failure> {
     let mut buf = Vec::new();
     render(&mut buf)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, format!("{}: {e}", path.display())))?;
-    write_atomically(path, &buf).map_err(|e| cannot_write(path, &e))
+    temps
+        .write_atomically(path, &buf)
+        .map_err(|e| cannot_write(path, &e))
 }
 
 /// "FILE: cannot write: REASON", status 125.

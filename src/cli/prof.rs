@@ -19,6 +19,7 @@ use super::launch::{launch, outcome_status, run_kernel};
 use super::output::{cannot_write, write_report, ProfileView};
 use super::{interrupt, say, Failure};
 use crate::exit;
+use profile_formats::files::TempFiles;
 use profile_formats::{gmon, report};
 
 /// Cycles and instructions retired at each instruction of the text, for --exact.
@@ -73,9 +74,12 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
             "prof: --format pprof is binary: name its file with --report FILE",
         ));
     }
+    // Before any thread starts (launch may start the --timeout watchdog).
+    let interrupts = interrupt::catch();
+    let temps = interrupts.temp_files();
     // The output file is created (as a temporary beside it) before the
     // guest runs: a profile that cannot be written fails now, not after.
-    let output = gmon::GmonOutput::create(&args.output)
+    let output = gmon::GmonOutput::create(temps, &args.output)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
     for extra in [&args.report, &args.svg].into_iter().flatten() {
         check_output_dir(extra)?;
@@ -84,8 +88,6 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     // has them too: it tracks calls as --callgraph does.
     let tracking =
         args.callgraph || args.exact || args.svg.is_some() || args.format.wants_call_graph();
-    // Before any thread starts (launch may start the --timeout watchdog).
-    let interrupts = interrupt::catch();
     let (program, guest_args) = split_command(&args.command)?;
     let mut l = launch(&args.machine, &program, guest_args)?;
     interrupts.attach(&mut l.kernel);
@@ -139,7 +141,9 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     } else {
         run_kernel(&mut l.kernel, l.pid, &mut (), gdb).map(|outcome| (outcome, None))
     };
-    interrupts.run_ended();
+    // Dropped before the kernel: a signal while the output is written
+    // ends irix-emu at once, removing the scratch directory and temporaries.
+    let _finishing = interrupts.run_ended();
     let (outcome, exact) = ran?;
     let host = started.elapsed();
     let (code, line) = outcome_status(&l.name, &outcome);
@@ -166,12 +170,12 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     output
         .commit_with_arcs(&hists, &arcs)
         .map_err(|e| Failure::new(exit::EMULATOR_FAILURE, e.to_string()))?;
-    write_or_remove_sidecar(&args.output, call.as_ref())?;
+    write_or_remove_sidecar(temps, &args.output, call.as_ref())?;
     let syscalls = l
         .kernel
         .syscall_tally()
         .map(|t| syscall_profile(t, l.kernel.config.cpu_hz));
-    write_or_remove_syscalls(&args.output, syscalls.as_ref())?;
+    write_or_remove_syscalls(temps, &args.output, syscalls.as_ref())?;
 
     let texts = program::texts_of(&l.exe);
     let timeline = recorded.map(|t| {
@@ -197,13 +201,13 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
         timeline: timeline.as_ref(),
     };
     if let Some(svg) = &args.svg {
-        write_report(svg, |mut out| view.render_svg(&mut out))?;
+        write_report(temps, svg, |mut out| view.render_svg(&mut out))?;
         say(format_args!("flame graph written to {}", svg.display()));
     }
     if !matches!(args.format, Format::Text | Format::Json) || args.report.is_some() {
         match &args.report {
             Some(path) => {
-                write_report(path, |out| view.render(args.format, out))?;
+                write_report(temps, path, |out| view.render(args.format, out))?;
                 say(format_args!(
                     "{} report written to {}",
                     format_name(args.format),
@@ -350,12 +354,13 @@ fn syscall_profile(
 
 /// Writes the system-call sidecar beside gmon.out, or removes a stale one.
 fn write_or_remove_syscalls(
+    temps: &TempFiles,
     gmon: &std::path::Path,
     syscalls: Option<&profile_formats::syscalls::SyscallProfile>,
 ) -> Result<(), Failure> {
     let path = profile_formats::syscalls::sidecar_path(gmon);
     let result = match syscalls {
-        Some(s) => profile_formats::files::write_atomically(&path, s.encode().as_bytes()),
+        Some(s) => temps.write_atomically(&path, s.encode().as_bytes()),
         None => match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
@@ -367,12 +372,13 @@ fn write_or_remove_syscalls(
 /// Writes the call-graph sidecar beside gmon.out, or removes a stale one
 /// (a profile without call tracking must not be read with old stacks).
 fn write_or_remove_sidecar(
+    temps: &TempFiles,
     gmon: &std::path::Path,
     call: Option<&CallProfile>,
 ) -> Result<(), Failure> {
     let path = callgraph::sidecar_path(gmon);
     let result = match call {
-        Some(c) => callgraph::write_sidecar(&path, c),
+        Some(c) => callgraph::write_sidecar(temps, &path, c),
         None => match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),

@@ -350,7 +350,9 @@ pub fn report(args: &ReportArgs) -> Result<u8, Failure> {
     }
 
     if let Some(svg) = &args.svg {
-        write_report(svg, |mut out| view.render_svg(&mut out))?;
+        // `report` catches no signals: its temporaries need no one else.
+        let temps = profile_formats::files::TempFiles::default();
+        write_report(&temps, svg, |mut out| view.render_svg(&mut out))?;
         say(format_args!("flame graph written to {}", svg.display()));
     }
     Ok(0)

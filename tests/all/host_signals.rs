@@ -7,6 +7,7 @@
 
 use crate::common;
 
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -61,12 +62,22 @@ fn wait_for_scratch(tmp: &Path) -> Option<PathBuf> {
     None
 }
 
-/// Sends `signal` to `child` and waits for it: (exit status, stderr).
-fn stop(mut child: Child, signal: i32) -> (Option<i32>, String) {
-    // Let the run get going (the signal must also work mid-run).
-    std::thread::sleep(Duration::from_millis(200));
+/// Sends `signal` to `child`.
+fn send(child: &Child, signal: i32) {
     // SAFETY: kill(2) on our own child's pid.
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+}
+
+/// Sends `signal` to `child` and waits for it: (exit status, stderr).
+fn stop(child: Child, signal: i32) -> (Option<i32>, String) {
+    // Let the run get going (the signal must also work mid-run).
+    std::thread::sleep(Duration::from_millis(200));
+    send(&child, signal);
+    wait_for_exit(child, signal)
+}
+
+/// Waits for `child`, sent `signal`: (exit status, stderr).
+fn wait_for_exit(mut child: Child, signal: i32) -> (Option<i32>, String) {
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait") {
@@ -144,4 +155,137 @@ fn sigterm_while_waiting_for_gdb_still_cleans_up_and_exits_143() {
     assert_eq!(status, Some(143), "{stderr}");
     assert!(stderr.contains("stopped by SIGTERM"), "{stderr}");
     assert!(!scratch.exists(), "scratch left behind");
+}
+
+/// The temporary files (`.NAME.PID.N.tmp`) in `dir`.
+fn temporaries(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .expect("read the directory")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "tmp"))
+        .collect()
+}
+
+/// Waiting for GDB, `prof`'s gmon.out is still its temporary file:
+/// ending irix-emu after the grace removes it, with the scratch directory.
+#[test]
+fn sigterm_while_prof_waits_for_gdb_leaves_no_temporary_gmon_out() {
+    let dir = Scratch::new("host-signal-prof-gdb");
+    let tmp = dir.mkdir("host-tmp");
+    dir.write_executable("spin", &spinning_program().build());
+    let sock = dir.path().join("gdb.sock");
+    let gdb = format!("unix:{}", sock.display());
+    let child = start(&dir, &tmp, &["prof", "--gdb", &gdb, "spin"]);
+    let scratch = wait_for_scratch(&tmp);
+    common::gdb::wait_for_socket(&sock);
+    assert_eq!(temporaries(dir.path()).len(), 1, "gmon.out's temporary");
+    let (status, stderr) = stop(child, libc::SIGTERM);
+    assert_eq!(status, Some(143), "{stderr}");
+    assert!(stderr.contains("stopped by SIGTERM"), "{stderr}");
+    assert!(!scratch.expect("a scratch directory").exists());
+    assert_eq!(temporaries(dir.path()), Vec::<PathBuf>::new());
+    assert!(!dir.path().join("gmon.out").exists(), "no profile");
+}
+
+/// A second signal before the run has stopped (here it cannot: irix-emu
+/// waits for GDB) ends irix-emu at once, without waiting out the grace.
+#[test]
+fn a_second_sigint_in_quick_succession_ends_irix_emu_at_once_with_130() {
+    let dir = Scratch::new("host-signal-twice");
+    let tmp = dir.mkdir("host-tmp");
+    dir.write_executable("spin", &spinning_program().build());
+    let sock = dir.path().join("gdb.sock");
+    let gdb = format!("unix:{}", sock.display());
+    let child = start(&dir, &tmp, &["run", "--gdb", &gdb, "spin"]);
+    let scratch = wait_for_scratch(&tmp);
+    common::gdb::wait_for_socket(&sock);
+    send(&child, libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(100));
+    let second = Instant::now();
+    send(&child, libc::SIGINT);
+    let (status, stderr) = wait_for_exit(child, libc::SIGINT);
+    let took = second.elapsed();
+    assert_eq!(status, Some(130), "{stderr}");
+    assert!(
+        stderr.contains("stopped by SIGINT (a second signal"),
+        "{stderr}"
+    );
+    assert!(took < GRACE, "took {took:?}, as long as the grace");
+    assert!(!scratch.expect("a scratch directory").exists());
+}
+
+/// The grace irix-emu gives a run to stop (src/cli/interrupt.rs).
+const GRACE: Duration = Duration::from_secs(2);
+
+/// A pipe whose buffer is full: (read end, write end). Every write to it
+/// blocks while the read end stays open and unread.
+fn full_pipe() -> (OwnedFd, OwnedFd) {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills `fds` with two new descriptors, owned from here.
+    let (read, write) = unsafe {
+        assert_eq!(libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC), 0);
+        (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+    };
+    let w = write.as_raw_fd();
+    // SAFETY: fcntl and write on a descriptor this function owns, from a
+    // live buffer.
+    unsafe {
+        libc::fcntl(w, libc::F_SETPIPE_SZ, 4096);
+        let flags = libc::fcntl(w, libc::F_GETFL);
+        libc::fcntl(w, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        let page = [b'x'; 4096];
+        while libc::write(w, page.as_ptr().cast(), page.len()) > 0 {}
+        libc::fcntl(w, libc::F_SETFL, flags);
+    }
+    (read, write)
+}
+
+/// Whether process `pid`'s main thread sleeps writing to a pipe.
+fn writing_to_a_pipe(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/wchan")).is_ok_and(|w| w.contains("pipe_w"))
+}
+
+/// After the run, `prof` writes its output; a SIGTERM then (as from CI's
+/// `timeout`) ends irix-emu at once with 143, even with the main thread
+/// stuck writing to a stderr nobody reads, and leaves no temporary file
+/// and no half-written profile behind.
+#[test]
+fn sigterm_while_prof_writes_its_report_ends_irix_emu_at_once_with_143_leaving_no_temporary() {
+    let dir = Scratch::new("host-signal-report");
+    let tmp = dir.mkdir("host-tmp");
+    dir.write_executable("spin", &spinning_program().build());
+    let (_unread, stderr) = full_pipe();
+    let mut cmd = emu_command(["prof", "--max-cycles", "1000000", "spin"], dir.path());
+    cmd.env("TMPDIR", &tmp)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(stderr));
+    let child = cmd.spawn().expect("irix-emu starts");
+    // The run ends at the cycle limit; saying so, irix-emu blocks on the
+    // full pipe, gmon.out still its temporary file.
+    let started = Instant::now();
+    while !writing_to_a_pipe(child.id()) {
+        assert!(
+            started.elapsed() < STOP_LIMIT,
+            "prof never wrote its output"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let scratch = scratch_dirs(&tmp);
+    assert_eq!(
+        scratch.len(),
+        1,
+        "the kernel, and its scratch directory, live on"
+    );
+    assert_eq!(temporaries(dir.path()).len(), 1, "gmon.out's temporary");
+    let signalled = Instant::now();
+    send(&child, libc::SIGTERM);
+    let (status, _) = wait_for_exit(child, libc::SIGTERM);
+    let took = signalled.elapsed();
+    assert_eq!(status, Some(143));
+    assert!(took < GRACE, "took {took:?}, as long as the grace");
+    assert!(!scratch[0].exists(), "scratch left behind");
+    assert_eq!(temporaries(dir.path()), Vec::<PathBuf>::new());
+    assert!(!dir.path().join("gmon.out").exists(), "no profile");
 }

@@ -275,7 +275,27 @@ poll, granted: 1
 ioctl UIOCAUNBLOCK before the P: 0
 ioctl UIOCABLOCK after an early V: 0
 poll, granted at once: 1
+ioctl UIOCAUNBLOCK of no process: -1 ESRCH
+ioctl UIOCUNBLOCK of no process: -1 ESRCH
 ";
+
+/// The pid an unblock names must be a process of the run, so the device
+/// keeps nothing for pids a guest makes up (docs/usema.md).
+#[test]
+fn an_unblock_naming_no_process_of_the_run_is_esrch() {
+    let Some(run) = usema_poll() else {
+        return;
+    };
+    let out = run.stdout_text();
+    assert!(
+        out.contains("ioctl UIOCAUNBLOCK of no process: -1 ESRCH\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ioctl UIOCUNBLOCK of no process: -1 ESRCH\n"),
+        "{out}"
+    );
+}
 
 #[test]
 fn a_pollable_semaphore_is_acquired_by_polling_its_descriptor_for_pollin() {

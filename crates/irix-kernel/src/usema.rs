@@ -89,6 +89,16 @@ impl Usemas {
         }
         self.by_minor.get(&(dev & 0x3ffff))?.upgrade()
     }
+
+    /// Process `pid` has ended: no semaphore keeps it sleeping, released,
+    /// queued or granted, nor keeps unblocks for it (a later process with
+    /// the same pid starts afresh).
+    pub fn exited(&mut self, pid: Pid) {
+        self.by_minor.retain(|_, w| w.strong_count() > 0);
+        for sema in self.by_minor.values().filter_map(Weak::upgrade) {
+            sema.forget(pid);
+        }
+    }
 }
 
 #[derive(Default)]
@@ -105,6 +115,15 @@ struct Sleepers {
     /// Processes an asynchronous unblock released: their descriptor polls
     /// readable until their next asynchronous block.
     granted: BTreeSet<Pid>,
+}
+
+impl Sleepers {
+    /// One more unblock of `pid` kept for its next block (the count stops
+    /// at its largest value rather than wrapping).
+    fn prepost(&mut self, pid: Pid) {
+        let n = self.preposted.entry(pid).or_default();
+        *n = n.saturating_add(1);
+    }
 }
 
 /// What a block request does now.
@@ -142,14 +161,25 @@ impl Usema {
         Block::Sleep
     }
 
-    /// Releases `pid` if it is blocked, or lets its next block pass.
+    /// Releases `pid` if it is blocked, or lets its next block pass. The
+    /// caller has checked that `pid` is a process of the run.
     pub fn unblock(&self, pid: Pid) {
         let mut s = self.state.borrow_mut();
         if s.waiting.remove(&pid) {
             s.released.insert(pid);
         } else {
-            *s.preposted.entry(pid).or_default() += 1;
+            s.prepost(pid);
         }
+    }
+
+    /// Drops everything kept for `pid` (it has ended).
+    fn forget(&self, pid: Pid) {
+        let mut s = self.state.borrow_mut();
+        s.waiting.remove(&pid);
+        s.released.remove(&pid);
+        s.preposted.remove(&pid);
+        s.queued.remove(&pid);
+        s.granted.remove(&pid);
     }
 
     /// `pid` blocks asynchronously (UIOCABLOCK): it is queued, or granted
@@ -170,13 +200,14 @@ impl Usema {
     }
 
     /// Grants the semaphore to `pid` if it is queued (UIOCAUNBLOCK), or
-    /// lets its next block pass.
+    /// lets its next block pass. The caller has checked that `pid` is a
+    /// process of the run.
     pub fn unblock_async(&self, pid: Pid) {
         let mut s = self.state.borrow_mut();
         if s.queued.remove(&pid) {
             s.granted.insert(pid);
         } else {
-            *s.preposted.entry(pid).or_default() += 1;
+            s.prepost(pid);
         }
     }
 
@@ -239,6 +270,39 @@ mod tests {
         u.unblock_async(100);
         u.block_async(100);
         assert!(u.granted(100));
+    }
+
+    #[test]
+    fn unblocks_kept_for_a_process_stop_counting_at_the_largest_count() {
+        let u = Usema::default();
+        u.state.borrow_mut().preposted.insert(100, u32::MAX);
+        u.unblock(100);
+        u.unblock_async(100);
+        assert_eq!(u.state.borrow().preposted[&100], u32::MAX);
+        assert_eq!(u.block(100), Block::Pass);
+    }
+
+    #[test]
+    fn an_exited_process_leaves_nothing_kept_on_any_semaphore() {
+        let mut all = Usemas::default();
+        let a = all.clone_device();
+        let b = all.clone_device();
+        assert_eq!(a.block(100), Block::Sleep);
+        a.unblock(101);
+        b.block_async(100);
+        b.unblock_async(101);
+        b.unblock_async(102);
+        b.block_async(102);
+        assert!(b.granted(102));
+        for pid in [100, 101, 102] {
+            all.exited(pid);
+        }
+        for sema in [&a, &b] {
+            let s = sema.state.borrow();
+            assert!(s.waiting.is_empty() && s.released.is_empty());
+            assert!(s.preposted.is_empty() && s.queued.is_empty() && s.granted.is_empty());
+        }
+        assert_eq!(a.block(101), Block::Sleep, "a new 101 starts afresh");
     }
 
     #[test]

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::files::write_atomically;
+use crate::files::TempFiles;
 use crate::gmon::{self, CallArc};
 
 /// First line of a sidecar, before its format version.
@@ -255,9 +255,9 @@ pub fn sidecar_path(gmon: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// Writes the sidecar atomically.
-pub fn write_sidecar(path: &Path, p: &CallProfile) -> std::io::Result<()> {
-    write_atomically(path, p.encode().as_bytes())
+/// Writes the sidecar atomically (its temporary file noted in `temps`).
+pub fn write_sidecar(temps: &TempFiles, path: &Path, p: &CallProfile) -> std::io::Result<()> {
+    temps.write_atomically(path, p.encode().as_bytes())
 }
 
 /// Reads the sidecar beside `gmon`: `Ok(None)` when there is none.

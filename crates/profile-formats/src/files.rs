@@ -1,10 +1,13 @@
 //! Profile files on the host: reading an input with a bound
-//! ([`read_bounded`]) and writing an output atomically ([`write_atomically`]).
+//! ([`read_bounded`]) and writing an output atomically
+//! ([`TempFiles::write_atomically`]).
 
+use std::collections::BTreeSet;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use thiserror::Error;
 
@@ -88,28 +91,94 @@ pub fn read_bounded(path: &Path, what: &'static str, limit: u64) -> Result<Vec<u
     Ok(bytes)
 }
 
-/// Writes `bytes` to `path` atomically: a new temporary file in the same
-/// directory, synced and renamed over `path`; on failure it is removed and
-/// `path` is untouched.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let (tmp_path, mut file) = create_temp_beside(path)?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| {
-            drop(file);
-            fs::rename(&tmp_path, path)
-        });
-    if let Err(e) = written {
-        // Best effort: the write already failed, and that is the error to report.
-        let _ = fs::remove_file(&tmp_path);
-        return Err(e);
+/// The temporary files of the outputs being written (each becomes its
+/// output by a rename once whole), shared by clones: whoever must end the
+/// process at once calls [`TempFiles::remove_all`], which removes them and
+/// refuses new ones, so every output is left whole or absent, never
+/// half-written.
+#[derive(Clone, Debug, Default)]
+pub struct TempFiles(Arc<Mutex<Pending>>);
+
+#[derive(Debug, Default)]
+struct Pending {
+    paths: BTreeSet<PathBuf>,
+    /// [`TempFiles::remove_all`] was called: no new temporary files.
+    closed: bool,
+}
+
+impl TempFiles {
+    fn pending(&self) -> MutexGuard<'_, Pending> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
-    Ok(())
+
+    /// A new temporary file beside `path`, noted until it is renamed over
+    /// `path` or discarded.
+    pub(crate) fn create_beside(&self, path: &Path) -> io::Result<(PathBuf, File)> {
+        let mut pending = self.pending();
+        if pending.closed {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "the process is ending",
+            ));
+        }
+        let (tmp, file) = create_temp_beside(path)?;
+        pending.paths.insert(tmp.clone());
+        Ok((tmp, file))
+    }
+
+    /// Renames the temporary file `tmp`, written and synced, over `path`.
+    pub(crate) fn rename_over(&self, tmp: &Path, path: &Path) -> io::Result<()> {
+        let mut pending = self.pending();
+        fs::rename(tmp, path)?;
+        pending.paths.remove(tmp);
+        Ok(())
+    }
+
+    /// Removes the temporary file `tmp` (its write failed or was given up).
+    pub(crate) fn discard(&self, tmp: &Path) {
+        let mut pending = self.pending();
+        // Best effort: the write already failed, or the output is not wanted.
+        let _ = fs::remove_file(tmp);
+        pending.paths.remove(tmp);
+    }
+
+    /// Removes every temporary file and refuses new ones, for a process
+    /// about to end at once. A write under way then fails at its rename.
+    pub fn remove_all(&self) {
+        let mut pending = self.pending();
+        pending.closed = true;
+        for tmp in std::mem::take(&mut pending.paths) {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+
+    /// The temporary files not yet renamed or discarded.
+    pub fn pending_paths(&self) -> Vec<PathBuf> {
+        self.pending().paths.iter().cloned().collect()
+    }
+
+    /// Writes `bytes` to `path` atomically: a new temporary file in the same
+    /// directory, synced and renamed over `path`; on failure it is removed
+    /// and `path` is untouched.
+    pub fn write_atomically(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        let (tmp_path, mut file) = self.create_beside(path)?;
+        let written = file
+            .write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| {
+                drop(file);
+                self.rename_over(&tmp_path, path)
+            });
+        if let Err(e) = written {
+            self.discard(&tmp_path);
+            return Err(e);
+        }
+        Ok(())
+    }
 }
 
 /// Create `.NAME.PID.N.tmp` next to `path`, never reusing an existing file.
-pub(crate) fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)> {
+fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?
@@ -135,6 +204,30 @@ pub(crate) fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_atomic_write_leaves_no_temporary_file_and_remove_all_refuses_new_ones() {
+        let dir = std::env::temp_dir().join(format!("pf-temps-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let temps = TempFiles::default();
+        let out = dir.join("report.txt");
+        temps.write_atomically(&out, b"whole").unwrap();
+        assert_eq!(fs::read(&out).unwrap(), b"whole");
+        let (tmp, _file) = temps.create_beside(&dir.join("gmon.out")).unwrap();
+        assert_eq!(temps.pending_paths(), vec![tmp.clone()]);
+        temps.remove_all();
+        assert!(!tmp.exists(), "removed");
+        assert!(temps.pending_paths().is_empty());
+        let err = temps.write_atomically(&out, b"late").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::Interrupted);
+        assert_eq!(fs::read(&out).unwrap(), b"whole", "untouched");
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("report.txt")]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn devices_and_directories_are_refused_without_reading() {

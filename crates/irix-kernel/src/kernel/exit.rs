@@ -25,6 +25,7 @@ impl Kernel {
         self.end_outside_profile(p.pid);
         self.locks.exited(p.pid);
         self.ipc.exited(p.pid);
+        self.usemas.exited(p.pid);
         if let Some(g) = p.share_group {
             if !self.procs.values().any(|c| c.share_group == Some(g)) {
                 self.share_groups.remove(&g);

@@ -35,8 +35,9 @@ pub(super) fn open(k: &mut Kernel, p: &mut Process, flags: u32, guest: String) -
 /// A request to a semaphore device, `sema` (None: /dev/usema, which
 /// only attaches), see `usema.rs`: v0 = 0 or the attached descriptor, or
 /// the caller blocks until released. UIOCBLOCK's argument (0 or -1 from
-/// IRIX 5.3's libc) is not interpreted; UIOCUNBLOCK's is the pid to
-/// release. Unknown requests: EINVAL.
+/// IRIX 5.3's libc) is not interpreted; UIOCUNBLOCK's and UIOCAUNBLOCK's
+/// is the pid to release, which must be a process of the run (ESRCH
+/// otherwise, docs/usema.md). Unknown requests: EINVAL.
 pub(super) fn ioctl(
     k: &mut Kernel,
     p: &mut Process,
@@ -55,7 +56,7 @@ pub(super) fn ioctl(
             Block::Sleep => Ok(Ret::Block),
         },
         (UIOCUNBLOCK, Some(sema)) => {
-            sema.unblock(arg);
+            sema.unblock(live_process(k, p, arg)?);
             Ok(Ret::Val(0))
         }
         // A pollable semaphore (usnewpollsema(3P)): "Pollable semaphores
@@ -66,9 +67,21 @@ pub(super) fn ioctl(
             Ok(Ret::Val(0))
         }
         (UIOCAUNBLOCK, Some(sema)) => {
-            sema.unblock_async(arg);
+            sema.unblock_async(live_process(k, p, arg)?);
             Ok(Ret::Val(0))
         }
         _ => Err(Errno::EINVAL),
+    }
+}
+
+/// The pid an unblock names, if it is a process of the run (the caller, or
+/// any other that has not ended): ESRCH, "no such process", otherwise. So
+/// the semaphores keep unblocks only for processes that exist, and forget
+/// them when the process exits (`Usemas::exited`).
+fn live_process(k: &Kernel, p: &Process, arg: u32) -> Result<u32, Errno> {
+    if arg == p.pid || k.procs.contains_key(&arg) {
+        Ok(arg)
+    } else {
+        Err(Errno::ESRCH)
     }
 }

@@ -7,7 +7,7 @@
 //! - [`encode_gmon`], [`write_gmon`]: bytes out (counts above 65,535 become
 //!   repeated records with identical ranges); [`encode_gmon_with_arcs`],
 //!   [`write_gmon_with_arcs`], [`arc_records`] add call arcs;
-//!   [`write_atomically`](crate::files::write_atomically) is the temporary-file-and-rename write.
+//!   [`TempFiles::write_atomically`](crate::files::TempFiles::write_atomically) is the temporary-file-and-rename write.
 //! - [`parse_gmon`], [`read_gmon`]: bytes in (identical ranges summed back).
 //! - [`GmonFile::check_against_text`]: does this profile belong to that program?
 //!

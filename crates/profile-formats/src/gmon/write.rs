@@ -6,13 +6,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::{check_histograms, encode_gmon_with_arcs, CallArc, GmonFileError, HistRecord};
-use crate::files::create_temp_beside;
+use crate::files::TempFiles;
 
 /// Validate, encode and write `hists` to `path` atomically: the bytes go to a
 /// new temporary file in the same directory, which is synced and renamed over
 /// `path`. On any failure the temporary file is removed and `path` is untouched.
 pub fn write_gmon(path: &Path, hists: &[HistRecord]) -> Result<(), GmonFileError> {
-    GmonOutput::create(path)?.commit(hists)
+    GmonOutput::create(&TempFiles::default(), path)?.commit(hists)
 }
 
 /// A gmon.out about to be written: its temporary file already exists beside
@@ -23,19 +23,24 @@ pub struct GmonOutput {
     path: PathBuf,
     tmp_path: PathBuf,
     file: Option<fs::File>,
+    temps: TempFiles,
 }
 
 impl GmonOutput {
-    /// Creates the temporary file that will become `path`.
-    pub fn create(path: &Path) -> Result<GmonOutput, GmonFileError> {
-        let (tmp_path, file) = create_temp_beside(path).map_err(|source| GmonFileError::Write {
-            path: path.to_path_buf(),
-            source,
-        })?;
+    /// Creates the temporary file that will become `path`, noted in `temps`.
+    pub fn create(temps: &TempFiles, path: &Path) -> Result<GmonOutput, GmonFileError> {
+        let (tmp_path, file) =
+            temps
+                .create_beside(path)
+                .map_err(|source| GmonFileError::Write {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
         Ok(GmonOutput {
             path: path.to_path_buf(),
             tmp_path,
             file: Some(file),
+            temps: temps.clone(),
         })
     }
 
@@ -69,7 +74,7 @@ impl GmonOutput {
             .and_then(|()| file.sync_all())
             .and_then(|()| {
                 drop(file);
-                fs::rename(&self.tmp_path, &self.path)
+                self.temps.rename_over(&self.tmp_path, &self.path)
             });
         match written {
             Ok(()) => {
@@ -88,8 +93,8 @@ impl GmonOutput {
 impl Drop for GmonOutput {
     fn drop(&mut self) {
         if !self.tmp_path.as_os_str().is_empty() {
-            // Best effort: the profile was not written; leave no trace.
-            let _ = fs::remove_file(&self.tmp_path);
+            // The profile was not written; leave no trace.
+            self.temps.discard(&self.tmp_path);
         }
     }
 }
@@ -100,5 +105,5 @@ pub fn write_gmon_with_arcs(
     hists: &[HistRecord],
     arcs: &[CallArc],
 ) -> Result<(), GmonFileError> {
-    GmonOutput::create(path)?.commit_with_arcs(hists, arcs)
+    GmonOutput::create(&TempFiles::default(), path)?.commit_with_arcs(hists, arcs)
 }
