@@ -114,7 +114,7 @@ fn msgget_and_msgctl_keep_the_permissions_and_figures_of_intro_2() {
         got,
         [
             "IPC_STAT: uid 100 gid 100 mode 0100640 key 0x1234 qnum 2 cbytes 8 qbytes 16384 lspid-is-me 1",
-            "msgget of the same key: 2",
+            "msgget of the same key: 100",
             "msgget with IPC_CREAT|IPC_EXCL of an existing key: -1 EEXIST",
             "msgget asking for more permission than the mode: -1 EACCES",
             "msgget of a key without a queue and no IPC_CREAT: -1 ENOENT",
@@ -293,7 +293,7 @@ fn semget_semop_and_semctl_fail_as_their_pages_list() {
         got,
         [
             "IPC_STAT: nsems 3 mode 0100600 key 0x5e4 uid 100",
-            "semget of the key asking for 2 semaphores: 3",
+            "semget of the key asking for 2 semaphores: 30",
             "semget of the key asking for 4: -1 EINVAL",
             "semget IPC_CREAT|IPC_EXCL: -1 EEXIST",
             "semget of a missing key: -1 ENOENT",
@@ -517,5 +517,5 @@ fn strace_names_the_ipc_operations_and_their_control_commands() {
         .contains("[100] shmsys(shmctl, 0, IPC_RMID, 0x0) = 0"));
     assert!(r
         .stderr
-        .contains("[100] semsys(semctl, 1, 0x1, GETNCNT, 0x0) = 1"));
+        .contains("[100] semsys(semctl, 10, 0x1, GETNCNT, 0x0) = 1"));
 }

@@ -20,6 +20,9 @@ pub struct Pipe {
     pub readers: u32,
     /// Open write ends.
     pub writers: u32,
+    /// The reading socket shut down receiving (shutdown(2)): what is
+    /// written is taken and thrown away.
+    discarding: bool,
 }
 
 impl Pipe {
@@ -28,7 +31,15 @@ impl Pipe {
             buf: VecDeque::new(),
             readers: 1,
             writers: 1,
+            discarding: false,
         }
+    }
+
+    /// From now on, writes succeed and their bytes are thrown away, as
+    /// are the bytes waiting (a socket's shutdown of receiving).
+    pub fn discard(&mut self) {
+        self.discarding = true;
+        self.buf.clear();
     }
 
     /// Bytes waiting to be read.
@@ -80,6 +91,9 @@ impl Pipe {
     pub fn write(&mut self, data: &[u8]) -> Result<Io, Errno> {
         if self.readers == 0 {
             return Err(Errno::EPIPE);
+        }
+        if self.discarding {
+            return Ok(Io::Done(data.len()));
         }
         let room = PIPE_CAPACITY - self.buf.len();
         if room == 0 && !data.is_empty() {

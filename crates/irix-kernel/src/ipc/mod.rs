@@ -4,11 +4,16 @@
 //! identifiers found by key.
 //!
 //! The objects live in the kernel for the whole run (or until IPC_RMID):
-//! no process owns them. Identifiers are handed out from a counter per
-//! kind, starting at 0, so a run makes the same ones every time; an
-//! identifier is never used twice, which lets a call that waited on a
+//! no process owns them. Identifiers follow the SVR4 scheme: a kind's
+//! table has a fixed number of slots (its MNI limit), each with a
+//! sequence number that grows when the slot's object is removed, and an
+//! object's identifier is `seq * MNI + slot` (the lowest free slot, so a
+//! run makes the same identifiers every time). A slot's old identifiers
+//! are not handed out again until its sequence number wraps (past the
+//! largest positive identifier), which lets a call that waited on a
 //! removed object tell EIDRM ("removed from the system") from EINVAL
-//! (never valid). Waiting (msgsnd on a full queue, msgrcv on an empty one,
+//! (never valid), and the table stays the same size however many objects
+//! come and go. Waiting (msgsnd on a full queue, msgrcv on an empty one,
 //! semop that cannot proceed) is the kernel's retry: the call returns
 //! `Ret::Block` and is made again whenever the process is scheduled, on
 //! virtual time, so the order in which waiters proceed is the scheduler's
@@ -20,8 +25,6 @@
 pub mod msg;
 pub mod sem;
 pub mod shm;
-
-use std::collections::{BTreeMap, BTreeSet};
 
 use crate::identity::Identity;
 use crate::Errno;
@@ -133,24 +136,46 @@ impl Perm {
     }
 }
 
-/// One kind's objects: by identifier, with each key's identifier.
+/// One kind's objects, in slots (see the module's documentation).
 pub struct Table<T> {
-    next_id: u32,
-    /// The most objects of this kind at once (ENOSPC past it).
-    limit: usize,
-    live: BTreeMap<u32, (Perm, T)>,
-    /// Identifiers removed by IPC_RMID (EIDRM for a call that waited).
-    removed: BTreeSet<u32>,
+    /// Each slot's object, if any.
+    slots: Vec<Option<(Perm, T)>>,
+    /// Each slot's sequence number: its object's, or the next one's.
+    seqs: Vec<u32>,
 }
 
 impl<T> Table<T> {
+    /// A table of `limit` slots: the most objects of this kind at once
+    /// (ENOSPC past it).
     pub fn new(limit: usize) -> Self {
         Table {
-            next_id: 0,
-            limit,
-            live: BTreeMap::new(),
-            removed: BTreeSet::new(),
+            slots: (0..limit).map(|_| None).collect(),
+            seqs: vec![0; limit],
         }
+    }
+
+    /// The largest sequence number, so that identifiers stay positive
+    /// as IRIX's `int` identifiers.
+    fn max_seq(&self) -> u32 {
+        (i32::MAX as u32 / self.slots.len().max(1) as u32).saturating_sub(1)
+    }
+
+    /// The identifier of the object with sequence number `seq` in `slot`.
+    fn id(&self, slot: usize, seq: u32) -> u32 {
+        seq * self.slots.len() as u32 + slot as u32
+    }
+
+    /// The slot and sequence number of `id` (None past the table).
+    fn split(&self, id: u32) -> Option<(usize, u32)> {
+        let n = u32::try_from(self.slots.len()).ok().filter(|&n| n > 0)?;
+        Some(((id % n) as usize, id / n))
+    }
+
+    fn live(&self) -> impl Iterator<Item = (u32, &Perm, &T)> {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.as_ref()
+                .map(|(perm, obj)| (self.id(i, self.seqs[i]), perm, obj))
+        })
     }
 
     /// The get calls' common rule (msgget(2), semget(2), shmget(2)): the
@@ -166,7 +191,7 @@ impl<T> Table<T> {
         make: impl FnOnce() -> Result<T, Errno>,
     ) -> Result<u32, Errno> {
         if key != IPC_PRIVATE {
-            if let Some((&id, (perm, obj))) = self.live.iter().find(|(_, (p, _))| p.key == key) {
+            if let Some((id, perm, obj)) = self.live().find(|(_, p, _)| p.key == key) {
                 if flags & IPC_CREAT != 0 && flags & IPC_EXCL != 0 {
                     return Err(Errno::EEXIST);
                 }
@@ -180,51 +205,63 @@ impl<T> Table<T> {
                 return Err(Errno::ENOENT);
             }
         }
-        if self.live.len() >= self.limit {
-            return Err(Errno::ENOSPC);
-        }
+        // The arguments are judged (EINVAL) before the table's limit.
         let obj = make()?;
-        let id = self.next_id;
-        self.next_id += 1;
-        self.live.insert(id, (Perm::new(ids, key, flags, id), obj));
-        Ok(id)
+        let slot = self
+            .slots
+            .iter()
+            .position(Option::is_none)
+            .ok_or(Errno::ENOSPC)?;
+        let seq = self.seqs[slot];
+        self.slots[slot] = Some((Perm::new(ids, key, flags, seq), obj));
+        Ok(self.id(slot, seq))
     }
 
     /// The object `id` names: EIDRM when it was removed and the caller
     /// waited on it (`waited`), EINVAL when it is not valid.
     pub fn find(&mut self, id: u32, waited: bool) -> Result<(&mut Perm, &mut T), Errno> {
-        match self.live.get_mut(&id) {
-            Some((perm, obj)) => Ok((perm, obj)),
-            None if waited && self.removed.contains(&id) => Err(Errno::EIDRM),
-            None => Err(Errno::EINVAL),
+        let (slot, seq) = self.split(id).ok_or(Errno::EINVAL)?;
+        let current = self.seqs[slot];
+        match &mut self.slots[slot] {
+            Some((perm, obj)) if seq == current => Ok((perm, obj)),
+            _ if waited && seq != current => Err(Errno::EIDRM),
+            _ => Err(Errno::EINVAL),
         }
     }
 
-    /// IPC_RMID: the object goes (returned, for the caller to free).
+    /// IPC_RMID: the object goes (returned, for the caller to free), and
+    /// its slot's next object gets the next sequence number.
     pub fn remove(&mut self, id: u32) -> Option<T> {
-        let (_, obj) = self.live.remove(&id)?;
-        self.removed.insert(id);
+        let (slot, seq) = self.split(id)?;
+        if seq != self.seqs[slot] {
+            return None;
+        }
+        let (_, obj) = self.slots[slot].take()?;
+        self.seqs[slot] = match seq.checked_add(1) {
+            Some(next) if next <= self.max_seq() => next,
+            _ => 0,
+        };
         Some(obj)
     }
 
     /// Every live object.
     pub fn objects(&self) -> impl Iterator<Item = &T> {
-        self.live.values().map(|(_, t)| t)
+        self.slots.iter().flatten().map(|(_, t)| t)
     }
 
     /// Every live object, to change.
     pub fn objects_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.live.values_mut().map(|(_, t)| t)
+        self.slots.iter_mut().flatten().map(|(_, t)| t)
     }
 
     /// How many objects are live.
     pub fn len(&self) -> usize {
-        self.live.len()
+        self.slots.iter().flatten().count()
     }
 
     /// Is no object live?
     pub fn is_empty(&self) -> bool {
-        self.live.is_empty()
+        self.len() == 0
     }
 }
 
@@ -329,6 +366,52 @@ mod tests {
         t.remove(id);
         assert_eq!(t.find(id, true).err(), Some(Errno::EIDRM));
         assert_eq!(t.find(id, false).err(), Some(Errno::EINVAL));
+    }
+
+    #[test]
+    fn removing_and_making_objects_without_end_reuses_slots_with_new_identifiers() {
+        let mut t: Table<()> = Table::new(3);
+        let first = t
+            .get(&user(), IPC_PRIVATE, 0, |_| Ok(()), || Ok(()))
+            .unwrap();
+        let mut seen = vec![first];
+        t.remove(first);
+        for _ in 0..10_000 {
+            let id = t
+                .get(&user(), IPC_PRIVATE, 0, |_| Ok(()), || Ok(()))
+                .unwrap();
+            assert_eq!(id % 3, 0, "the lowest free slot");
+            seen.push(id);
+            t.remove(id);
+        }
+        assert_eq!(seen[1], 3, "seq * MNI + slot");
+        assert_eq!(t.len(), 0);
+        assert_eq!(t.seqs.len(), 3, "the table does not grow");
+        assert_eq!(t.find(first, true).err(), Some(Errno::EIDRM));
+        assert_eq!(t.find(u32::MAX, true).err(), Some(Errno::EIDRM));
+        assert_eq!(t.find(u32::MAX, false).err(), Some(Errno::EINVAL));
+    }
+
+    #[test]
+    fn sequence_numbers_wrap_before_identifiers_turn_negative() {
+        let mut t: Table<()> = Table::new(7);
+        t.seqs[0] = t.max_seq();
+        let id = t
+            .get(&user(), IPC_PRIVATE, 0, |_| Ok(()), || Ok(()))
+            .unwrap();
+        assert!((id as i32) >= 0);
+        t.remove(id);
+        assert_eq!(t.get(&user(), IPC_PRIVATE, 0, |_| Ok(()), || Ok(())), Ok(0));
+    }
+
+    #[test]
+    fn bad_arguments_are_einval_even_when_the_table_is_full() {
+        let mut t: Table<()> = Table::new(1);
+        t.get(&user(), 0, 0, |_| Ok(()), || Ok(())).unwrap();
+        assert_eq!(
+            t.get(&user(), 0, 0, |_| Ok(()), || Err(Errno::EINVAL)),
+            Err(Errno::EINVAL)
+        );
     }
 
     #[test]

@@ -109,8 +109,23 @@ impl Set {
     /// semop's array for process `pid` (see the module's documentation).
     /// EFBIG for a semaphore number past the set, ERANGE past SEMVMX or
     /// SEMAEM, EAGAIN when it would wait with IPC_NOWAIT, EINVAL past
-    /// SEMUME adjusted semaphores.
+    /// SEMUME adjusted semaphores. The caller counts in semncnt or
+    /// semzcnt while, and only while, the outcome is to wait: a retry that
+    /// fails or completes counts no more.
     pub fn semop(&mut self, ops: &[Op], pid: Pid, now: u32) -> Result<Outcome, Errno> {
+        let outcome = self.attempt(ops, pid, now);
+        match outcome {
+            Ok(Outcome::Wait { num, zero }) => {
+                self.waiting.insert(pid, (num, zero));
+            }
+            _ => {
+                self.waiting.remove(&pid);
+            }
+        }
+        outcome
+    }
+
+    fn attempt(&mut self, ops: &[Op], pid: Pid, now: u32) -> Result<Outcome, Errno> {
         if ops.iter().any(|o| o.num as usize >= self.sems.len()) {
             return Err(Errno::EFBIG);
         }
@@ -128,7 +143,6 @@ impl Set {
                 if o.flg & SEM_NOWAIT != 0 {
                     return Err(Errno::EAGAIN);
                 }
-                self.waiting.insert(pid, (o.num, zero));
                 return Ok(Outcome::Wait { num: o.num, zero });
             }
             if *v + op > SEMVMX {
@@ -146,7 +160,6 @@ impl Set {
                 }
             }
         }
-        self.waiting.remove(&pid);
         for (s, (o, v)) in self.sems.iter_mut().zip(
             vals.into_iter()
                 .enumerate()
@@ -287,5 +300,31 @@ mod tests {
         assert_eq!(s.adjustment(7, 1), 0);
         s.exited(7);
         assert_eq!((s.sems[0].val, s.sems[1].val), (0, 5));
+    }
+
+    #[test]
+    fn a_waiter_whose_retry_fails_no_longer_counts_in_semncnt() {
+        let mut s = Set::new(1, 0);
+        assert_eq!(
+            s.semop(&[op(0, -1, 0)], 7, 0),
+            Ok(Outcome::Wait {
+                num: 0,
+                zero: false
+            })
+        );
+        assert_eq!(s.waiters(0, false), 1);
+        s.set_value(0, SEMVMX, 0).unwrap();
+        // The retry: one down, then past SEMVMX (ERANGE).
+        assert_eq!(
+            s.semop(&[op(0, -1, 0), op(0, 2, 0)], 7, 0),
+            Err(Errno::ERANGE)
+        );
+        assert_eq!(s.waiters(0, false), 0);
+        assert_eq!(
+            s.semop(&[op(0, 0, 0)], 8, 0),
+            Ok(Outcome::Wait { num: 0, zero: true })
+        );
+        assert_eq!(s.semop(&[op(0, 0, SEM_NOWAIT)], 8, 0), Err(Errno::EAGAIN));
+        assert_eq!(s.waiters(0, true), 0, "IPC_NOWAIT ends the count too");
     }
 }

@@ -41,6 +41,10 @@ pub const SOCK_STREAM: u32 = 2;
 pub const SOMAXCONN: usize = 5;
 /// Bytes a datagram inbox holds before senders wait.
 pub const INBOX_BYTES: usize = crate::pipe::PIPE_CAPACITY;
+/// What each queued datagram costs an inbox beyond its bytes (its
+/// sender's name and bookkeeping, as a BSD socket buffer charges an mbuf
+/// per record), so that empty datagrams fill an inbox too.
+pub const DATAGRAM_OVERHEAD: usize = 32;
 /// The first port handed to a socket that binds port 0 or sends unbound
 /// (IRIX's anonymous ports start at 1024).
 pub const FIRST_EPHEMERAL: u16 = 1024;
@@ -89,12 +93,43 @@ pub enum Conn {
 /// Datagrams waiting to be received, with their senders.
 #[derive(Default)]
 pub struct Inbox {
-    pub messages: VecDeque<(Vec<u8>, Option<Addr>)>,
+    messages: VecDeque<(Vec<u8>, Option<Addr>)>,
+    /// What the queued datagrams cost: their bytes plus
+    /// DATAGRAM_OVERHEAD each, kept as they come and go.
+    charged: usize,
 }
 
 impl Inbox {
-    fn bytes(&self) -> usize {
-        self.messages.iter().map(|(m, _)| m.len()).sum()
+    fn cost(data: &[u8]) -> usize {
+        data.len() + DATAGRAM_OVERHEAD
+    }
+
+    /// Queues a datagram, unless the inbox is full (an empty inbox takes
+    /// any datagram a send allows).
+    fn push(&mut self, data: &[u8], from: Option<Addr>) -> bool {
+        let cost = Inbox::cost(data);
+        if self.charged + cost > INBOX_BYTES && !self.messages.is_empty() {
+            return false;
+        }
+        self.charged += cost;
+        self.messages.push_back((data.to_vec(), from));
+        true
+    }
+
+    /// The next datagram.
+    pub fn front(&self) -> Option<&(Vec<u8>, Option<Addr>)> {
+        self.messages.front()
+    }
+
+    /// Takes the next datagram away.
+    fn pop(&mut self) {
+        if let Some((m, _)) = self.messages.pop_front() {
+            self.charged -= Inbox::cost(&m);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
     }
 }
 
@@ -170,14 +205,14 @@ impl Socket {
     pub fn receive(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
         if !self.is_stream() {
             let mut inbox = self.inbox.borrow_mut();
-            let Some((msg, from)) = inbox.messages.front() else {
+            let Some((msg, from)) = inbox.front() else {
                 return Ok((Io::WouldBlock, None));
             };
             let n = msg.len().min(out.len());
             out[..n].copy_from_slice(&msg[..n]);
             let from = from.clone();
             if !peek {
-                inbox.messages.pop_front();
+                inbox.pop();
             }
             return Ok((Io::Done(n), from));
         }
@@ -212,7 +247,10 @@ impl Socket {
         }
     }
 
-    /// shutdown(2): `how` 0 stops receiving, 1 sending, 2 both.
+    /// shutdown(2): `how` 0 stops receiving, 1 sending, 2 both. As in
+    /// BSD, what the peer sends after receiving stopped is thrown away
+    /// without an error (the peer sees EPIPE only once this socket is
+    /// closed).
     pub fn shutdown(&mut self, how: u32) -> Result<(), Errno> {
         let Conn::Stream {
             rx,
@@ -232,7 +270,7 @@ impl Socket {
         }
         if how != 1 && *reading {
             *reading = false;
-            rx.borrow_mut().readers -= 1;
+            rx.borrow_mut().discard();
         }
         if how != 0 && *writing {
             *writing = false;
@@ -246,12 +284,7 @@ impl Socket {
     pub fn waiting(&self) -> usize {
         match &self.conn {
             Conn::Stream { rx, .. } => rx.borrow().available(),
-            _ => self
-                .inbox
-                .borrow()
-                .messages
-                .front()
-                .map_or(0, |(m, _)| m.len()),
+            _ => self.inbox.borrow().front().map_or(0, |(m, _)| m.len()),
         }
     }
 
@@ -275,27 +308,57 @@ impl Socket {
                 )
             }
             _ if self.is_stream() => (false, false, false),
-            _ => (!self.inbox.borrow().messages.is_empty(), true, false),
+            _ => (!self.inbox.borrow().is_empty(), true, false),
         }
     }
 }
 
 impl Drop for Socket {
-    /// The last descriptor closed: both directions of a stream end.
+    /// The last descriptor closed: both directions of a stream end, and
+    /// the peer's writes fail with EPIPE from now on.
     fn drop(&mut self) {
         let _ = self.shutdown(2);
+        if let Conn::Stream { rx, .. } = &self.conn {
+            let mut rx = rx.borrow_mut();
+            rx.readers = rx.readers.saturating_sub(1);
+        }
+    }
+}
+
+/// accept(2)'s taking of the first pending connection: `install` gives
+/// it a descriptor; when that fails (EMFILE) the connection stays first in
+/// the queue, as BSD keeps it. None when nothing is pending; EINVAL when
+/// the socket does not listen.
+pub fn accept<R>(
+    listener: &Rc<RefCell<Socket>>,
+    install: impl FnOnce(&Rc<RefCell<Socket>>) -> Result<R, Errno>,
+) -> Result<Option<R>, Errno> {
+    let next = match &mut listener.borrow_mut().conn {
+        Conn::Listening { pending, .. } => pending.pop_front(),
+        _ => return Err(Errno::EINVAL),
+    };
+    let Some(conn) = next else {
+        return Ok(None);
+    };
+    match install(&conn) {
+        Ok(r) => Ok(Some(r)),
+        Err(e) => {
+            if let Conn::Listening { pending, .. } = &mut listener.borrow_mut().conn {
+                pending.push_front(conn);
+            }
+            Err(e)
+        }
     }
 }
 
 /// Delivers a datagram to `to`'s inbox, as from `from`: WouldBlock while
 /// the inbox is full.
 pub fn deliver(to: &Socket, data: &[u8], from: Option<Addr>) -> Io {
-    let mut inbox = to.inbox.borrow_mut();
-    if inbox.bytes() + data.len() > INBOX_BYTES && !inbox.messages.is_empty() {
-        return Io::WouldBlock;
+    if to.inbox.borrow_mut().push(data, from) {
+        Io::Done(data.len())
+    } else {
+        Io::WouldBlock
     }
-    inbox.messages.push_back((data.to_vec(), from));
-    Io::Done(data.len())
 }
 
 /// write(2) on a socket: a connected stream's send, or a datagram to the
@@ -407,6 +470,23 @@ mod tests {
     }
 
     #[test]
+    fn data_arriving_after_shutdown_of_receiving_is_discarded_without_an_error() {
+        let (mut a, mut b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        assert!(matches!(b.send_stream(b"early"), Ok(Io::Done(5))));
+        a.shutdown(0).unwrap();
+        for _ in 0..3 {
+            let big = vec![7u8; INBOX_BYTES];
+            assert!(matches!(b.send_stream(&big), Ok(Io::Done(n)) if n == INBOX_BYTES));
+        }
+        assert!(b.readiness().1, "the peer can still send");
+        let mut buf = [0u8; 8];
+        assert!(matches!(a.receive(&mut buf, false), Ok((Io::Done(0), _))));
+        assert_eq!(a.waiting(), 0);
+        drop(a);
+        assert_eq!(b.send_stream(b"x").err(), Some(Errno::EPIPE));
+    }
+
+    #[test]
     fn a_closed_sockets_name_is_free_at_once_and_ports_count_up_from_1024() {
         let mut names = Names::default();
         let s = Rc::new(RefCell::new(Socket::new(AF_INET, SOCK_STREAM)));
@@ -420,6 +500,25 @@ mod tests {
         names.bind(Key::Port(SOCK_STREAM, 7), &t).unwrap();
         assert_eq!(names.ephemeral(SOCK_STREAM), Ok(1024));
         assert_eq!(names.ephemeral(SOCK_STREAM), Ok(1025));
+    }
+
+    #[test]
+    fn a_connection_accept_could_not_give_a_descriptor_stays_first_in_the_queue() {
+        let listener = Rc::new(RefCell::new(Socket::new(AF_UNIX, SOCK_STREAM)));
+        let (first, second) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        let (first, second) = (Rc::new(RefCell::new(first)), Rc::new(RefCell::new(second)));
+        listener.borrow_mut().conn = Conn::Listening {
+            backlog: SOMAXCONN,
+            pending: [first.clone(), second].into(),
+        };
+        assert_eq!(
+            accept(&listener, |_| Err::<(), _>(Errno::EMFILE)),
+            Err(Errno::EMFILE)
+        );
+        let got = accept(&listener, |c| Ok(c.clone())).unwrap().unwrap();
+        assert!(Rc::ptr_eq(&got, &first));
+        assert!(accept(&listener, |_| Ok(())).unwrap().is_some());
+        assert_eq!(accept(&listener, |_| Ok(())), Ok(None));
     }
 
     #[test]
@@ -437,5 +536,23 @@ mod tests {
         assert!(matches!(io, Io::Done(3)));
         assert_eq!(got, from);
         assert_eq!(s.waiting(), 6);
+    }
+
+    #[test]
+    fn empty_datagrams_fill_an_inbox_that_is_never_read_and_a_receive_makes_room() {
+        let mut s = Socket::new(AF_UNIX, SOCK_DGRAM);
+        let mut sent = 0;
+        while matches!(deliver(&s, b"", None), Io::Done(0)) {
+            sent += 1;
+            assert!(
+                sent <= INBOX_BYTES,
+                "an inbox took empty datagrams without end"
+            );
+        }
+        assert_eq!(sent, INBOX_BYTES / DATAGRAM_OVERHEAD);
+        let mut buf = [0u8; 4];
+        assert!(matches!(s.receive(&mut buf, false), Ok((Io::Done(0), _))));
+        assert!(matches!(deliver(&s, b"", None), Io::Done(0)));
+        assert!(matches!(deliver(&s, b"", None), Io::WouldBlock));
     }
 }

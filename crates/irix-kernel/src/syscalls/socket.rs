@@ -285,7 +285,10 @@ pub fn listen(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 }
 
 /// accept(s, addr, addrlen) (accept(2)): the first pending connection,
-/// as a new descriptor; the caller waits while there is none.
+/// as a new descriptor; the caller waits while there is none. Every
+/// check comes before the connection leaves the queue: a bad `*addrlen`
+/// (negative: EINVAL) or a full descriptor table (EMFILE) leaves it there
+/// for a later accept, as BSD does.
 pub fn accept(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (file, sock) = socket_of(p, a.fd(0))?;
     let (addr, len_at) = (a.ptr(1), a.ptr(2));
@@ -294,25 +297,26 @@ pub fn accept(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     }
     if addr != 0 {
         p.mem.check_writable(len_at, 4)?;
-        let room = p.mem.read_u32(len_at)?;
+        let room = u32::try_from(p.mem.read_u32(len_at)? as i32).map_err(|_| Errno::EINVAL)?;
         p.mem.check_writable(addr, room.min(SOCKADDR_MAX))?;
     }
-    let next = match &mut sock.borrow_mut().conn {
-        Conn::Listening { pending, .. } => pending.pop_front(),
-        _ => return Err(Errno::EINVAL),
-    };
-    let Some(conn) = next else {
+    let fds = &mut p.fds;
+    let accepted = net::accept(&sock, |conn| {
+        let name = {
+            let c = conn.borrow();
+            c.peer
+                .as_ref()
+                .map_or_else(|| Addr::unnamed(c.domain), Addr::encode)
+        };
+        let fd = fds.install(OpenFile::host_less(
+            FileKind::Socket(conn.clone()),
+            oflag::O_RDWR,
+        ))?;
+        Ok((fd, name))
+    })?;
+    let Some((fd, name)) = accepted else {
         return super::vio::would_block(&file.borrow());
     };
-    let name = {
-        let c = conn.borrow();
-        c.peer
-            .as_ref()
-            .map_or_else(|| Addr::unnamed(c.domain), Addr::encode)
-    };
-    let fd = p
-        .fds
-        .install(OpenFile::host_less(FileKind::Socket(conn), oflag::O_RDWR))?;
     write_name(p, addr, len_at, &name)?;
     Ok(Ret::Val(fd))
 }
@@ -545,7 +549,7 @@ fn recv_from(
     if from != 0 {
         p.mem.check_writable(from_len, 4)?;
     }
-    let mut data = vec![0u8; len as usize];
+    let mut data = vec![0u8; receivable(&sock.borrow(), len as usize)];
     let (io, sender) = sock
         .borrow_mut()
         .receive(&mut data, flags & MSG_PEEK != 0)?;
@@ -558,6 +562,14 @@ fn recv_from(
     let name = sender.map_or_else(|| Addr::unnamed(domain), |a| a.encode());
     write_name(p, from, from_len, &name)?;
     Ok(Ret::Val(n as u32))
+}
+
+/// The buffer a receive of at most `len` bytes needs now: no more than
+/// what is waiting (one byte, to tell waiting from end of file, while
+/// nothing is), so a receive that waits and is made again allocates
+/// almost nothing each time.
+fn receivable(s: &Socket, len: usize) -> usize {
+    s.waiting().max(1).min(len)
 }
 
 /// shutdown(s, how) (shutdown(2)): 0 no more receives, 1 no more sends,
@@ -743,7 +755,7 @@ pub fn recvmsg(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         p.mem.check_writable(v.base, v.len)?;
     }
     let total: usize = vecs.iter().map(|v| v.len as usize).sum();
-    let mut data = vec![0u8; total.min(MAX_SEND as usize)];
+    let mut data = vec![0u8; receivable(&sock.borrow(), total.min(MAX_SEND as usize))];
     let (io, sender) = sock
         .borrow_mut()
         .receive(&mut data, flags & MSG_PEEK != 0)?;

@@ -51,9 +51,13 @@ pub(super) fn read_iovecs(p: &Process, iov: u32, count: i32) -> Result<Vec<IoVec
 
 /// A transfer that cannot proceed now, by the descriptor's flags: read(2)
 /// and write(2) say O_NONBLOCK gives EAGAIN and O_NDELAY returns 0;
-/// without either the caller waits (`Ret::Block`).
+/// without either the caller waits (`Ret::Block`). A socket follows the
+/// BSD rule instead: recv(2), send(2) and accept(2) say a non-blocking
+/// socket (either flag, FNDELAY included) fails with EWOULDBLOCK, which
+/// is EAGAIN on IRIX.
 pub(super) fn would_block(f: &OpenFile) -> SysResult {
-    if f.flags & oflag::O_NONBLOCK != 0 {
+    let socket = matches!(f.kind, FileKind::Socket(_));
+    if f.flags & oflag::O_NONBLOCK != 0 || (socket && f.flags & oflag::O_NDELAY != 0) {
         Err(Errno::EAGAIN)
     } else if f.flags & oflag::O_NDELAY != 0 {
         Ok(Ret::Val(0))
@@ -185,4 +189,29 @@ pub fn pwrite(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let pages = k.mapped_pages(&f);
     changing(pages, || host.write_all_at(&data, at)).map_err(|e| io_errno(&e))?;
     Ok(Ret::Val(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::{Socket, AF_UNIX, SOCK_STREAM};
+
+    fn socket(flags: u32) -> OpenFile {
+        let s = Socket::new(AF_UNIX, SOCK_STREAM);
+        OpenFile::host_less(FileKind::Socket(std::rc::Rc::new(s.into())), flags)
+    }
+
+    #[test]
+    fn a_non_blocking_socket_fails_with_ewouldblock_for_fndelay_as_for_o_nonblock() {
+        for flags in [oflag::O_NDELAY, oflag::O_NONBLOCK] {
+            assert_eq!(
+                would_block(&socket(oflag::O_RDWR | flags)).err(),
+                Some(Errno::EAGAIN)
+            );
+        }
+        assert!(matches!(
+            would_block(&socket(oflag::O_RDWR)),
+            Ok(Ret::Block)
+        ));
+    }
 }
