@@ -431,55 +431,10 @@ fn shmget_shmat_and_shmctl_fail_as_their_pages_list() {
     );
 }
 
-/// Runs `prof --exact` on `name` in a fresh directory: its stdout, its
-/// stderr (the flat profile and the exact table) and every file it wrote.
-fn exact_profile(name: &str) -> Option<(String, String, BTreeMap<String, Vec<u8>>)> {
-    let program = guest_program("irix", name)?;
-    let dir = Scratch::new(&format!("{name}-exact"));
-    let r = run_emu(
-        [
-            "prof".as_ref(),
-            "--exact".as_ref(),
-            "-o".as_ref(),
-            dir.file("gmon.out").as_ref(),
-            program.as_os_str(),
-        ],
-        dir.path(),
-    );
-    assert_eq!(r.status, exited(0), "{name}: {}", r.stderr);
-    let files = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    // The scratch directory's path and the host's time are no part of
-    // what is compared.
-    let stderr = r
-        .stderr
-        .replace(&dir.file(""), "DIR/")
-        .lines()
-        .filter(|l| !l.starts_with("irix-emu: host seconds"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    Some((r.stdout_text(), stderr, files))
-}
-
 #[test]
 fn every_ipc_program_prints_and_profiles_the_same_on_two_runs() {
     for name in ["ipc_msg", "ipc_sem", "ipc_shm"] {
-        let Some(first) = exact_profile(name) else {
-            return;
-        };
-        let second = exact_profile(name).expect("built");
-        assert_eq!(first.0, second.0, "{name}: output");
-        assert!(first.1 == second.1, "{name}: prof --exact's tables differ");
-        assert_eq!(first.2, second.2, "{name}: profile files");
-        assert_eq!(Some(first.0.as_str()), output(name), "{name}: as run alone");
+        common::profiles_the_same_twice(name, output(name));
     }
 }
 

@@ -31,6 +31,7 @@
 
 pub mod gdb;
 
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -346,4 +347,55 @@ pub fn lines<'a>(stdout: &'a str, prefixes: &[&str]) -> Vec<&'a str> {
         .lines()
         .filter(|l| prefixes.iter().any(|p| l.starts_with(p)))
         .collect()
+}
+
+/// `prof --exact` of the committed IRIX program `name` in a fresh
+/// directory: its stdout, its stderr without the scratch path and the
+/// host's time, and every file it wrote (None: not built).
+fn exact_profile(name: &str) -> Option<(String, String, BTreeMap<String, Vec<u8>>)> {
+    let program = guest_program("irix", name)?;
+    let dir = Scratch::new(&format!("{name}-exact"));
+    let r = run_emu(
+        [
+            "prof".as_ref(),
+            "--exact".as_ref(),
+            "-o".as_ref(),
+            dir.file("gmon.out").as_ref(),
+            program.as_os_str(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.status, exited(0), "{name}: {}", r.stderr);
+    let files = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    let stderr = r
+        .stderr
+        .replace(&dir.file(""), "DIR/")
+        .lines()
+        .filter(|l| !l.starts_with("irix-emu: host seconds"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some((r.stdout_text(), stderr, files))
+}
+
+/// Runs `prof --exact` of program `name` twice: the output, the exact
+/// tables and the profile files must be the same, and the output what
+/// `alone` (the program run without profiling) printed.
+pub fn profiles_the_same_twice(name: &str, alone: Option<&str>) {
+    let Some(first) = exact_profile(name) else {
+        return;
+    };
+    let second = exact_profile(name).expect("built");
+    assert_eq!(first.0, second.0, "{name}: output");
+    assert!(first.1 == second.1, "{name}: prof --exact's tables differ");
+    assert_eq!(first.2, second.2, "{name}: profile files");
+    assert_eq!(Some(first.0.as_str()), alone, "{name}: as run alone");
 }
