@@ -1,5 +1,6 @@
 //! System V IPC (crates/irix-kernel/src/ipc, syscalls/ipc.rs) on the
-//! committed guest programs ipc_msg, ipc_sem and ipc_shm (guest/src): each
+//! committed guest programs ipc_msg, ipc_sem, ipc_shm, ipc_shm_split and
+//! ipc_shm_sproc (guest/src): each
 //! test is named after the sentence of msgget(2), msgop(2), msgctl(2),
 //! semget(2), semop(2), semctl(2), shmget(2), shmop(2) or shmctl(2) it
 //! holds the kernel to. Every program also runs twice, and its output and
@@ -9,9 +10,18 @@
 use crate::common;
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::sync::OnceLock;
 
 use common::{exited, guest_program, lines, run_emu, Scratch};
+
+/// The options every program runs with: the committed programs' directory
+/// is the guest's /irix, so ipc_shm_split can exec itself by its argv[0].
+fn bind_programs() -> Vec<OsString> {
+    let mut bind = common::repo_path("guest/bin/irix").into_os_string();
+    bind.push(":/irix");
+    vec!["--bind".into(), bind]
+}
 
 /// A program's output, run once for all the tests (None: not built).
 fn output(name: &'static str) -> Option<&'static str> {
@@ -20,7 +30,12 @@ fn output(name: &'static str) -> Option<&'static str> {
     if let Some(out) = map.lock().unwrap().get(name) {
         return Some(out);
     }
-    let r = common::run_guest(name)?;
+    let program = guest_program("irix", name)?;
+    let dir = Scratch::new(name);
+    let mut args = vec![OsString::from("run")];
+    args.extend(bind_programs());
+    args.push(program.into_os_string());
+    let r = run_emu(args, dir.path());
     assert_eq!(r.status, exited(0), "{name}: stderr: {}", r.stderr);
     assert_eq!(r.stderr, "", "{name}");
     let out: &'static str = Box::leak(r.stdout_text().into_boxed_str());
@@ -432,9 +447,145 @@ fn shmget_shmat_and_shmctl_fail_as_their_pages_list() {
 }
 
 #[test]
+fn shmdt_detaches_every_page_of_the_segment_located_at_shmaddr_whatever_mprotect_did() {
+    // shmop(2): shmdt "detaches from the calling process's data segment
+    // the shared memory segment located at the address specified by
+    // shmaddr"; "[EINVAL] [...] shmaddr is not the data segment start
+    // address of a shared memory segment". mprotect cuts the attachment's
+    // region in three, yet it is one attachment: shm_nattch "is the number
+    // of processes that currently have this segment attached" (intro(2)).
+    let Some(got) = of("ipc_shm_split", &["mprotect", "split"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "mprotect the middle page read-only: 0",
+            "split: store to the read-only middle page faults",
+            "split: shm_nattch after mprotect 1",
+            "split: shmdt of the middle page: -1 EINVAL",
+            "split: shmdt of the start: 0",
+            "split: page 0 after shmdt: read faults",
+            "split: page 1 after shmdt: read faults",
+            "split: page 2 after shmdt: read faults",
+            "split: shm_nattch after shmdt 0",
+            "split: shmdt again: -1 EINVAL",
+        ]
+    );
+}
+
+#[test]
+fn an_attachment_cut_by_munmap_lives_until_its_last_page_goes_and_shmdt_takes_only_its_own_pages() {
+    // munmap(2) of part of an attachment leaves the rest attached (and
+    // shmdt at the start removes it); munmap of every page ends the
+    // attachment (shm_nattch falls, shmdt is EINVAL); a mapping made over
+    // part of it is not the segment's and stays after shmdt.
+    let Some(got) = of("ipc_shm_split", &["munmap"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "munmap the first page: 0",
+            "munmap: shm_nattch with two pages left 1",
+            "munmap: the last page still reads z",
+            "munmap: shmdt of the start: 0",
+            "munmap: last page after shmdt: read faults",
+            "munmap: shm_nattch after shmdt 0",
+            "munmap: shm_nattch after every page is unmapped 0",
+            "munmap: shmdt of a wholly unmapped attachment: -1 EINVAL",
+            "munmap: a private page mapped over the middle, shm_nattch 1",
+            "munmap: shmdt with a page mapped over: 0",
+            "munmap: the page mapped over stays: o",
+            "munmap: the first page after shmdt: read faults",
+        ]
+    );
+}
+
+#[test]
+fn fork_copies_the_attachments_and_exit_and_exec_drop_them() {
+    // shmop(2) SEE ALSO exec(2), exit(2), fork(2): a forked child has the
+    // segment attached too (shm_nattch 2, whatever the child's mprotect
+    // does), its exit detaches it, and exec leaves the new image with no
+    // attachment.
+    let Some(got) = of("ipc_shm_split", &["fork", "exec"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "fork: shm_nattch in the child 2",
+            "fork: shm_nattch after the child's mprotect 2",
+            "fork: shm_nattch after the child exited 1",
+            "exec: shm_nattch in the new image 1",
+            "fork: shmdt in the parent: 0",
+            "fork: shm_nattch at the end 0",
+        ]
+    );
+}
+
+#[test]
+fn if_one_process_in_a_share_group_attaches_a_segment_all_processes_in_the_group_can_access_it() {
+    // sproc(2), PR_SADDR: "If one process in a share group attaches to a
+    // shared memory segment, all processes in the group can access that
+    // segment." The group has one address space: an attachment is the
+    // group's and counts once in shm_nattch, whichever member made it;
+    // shm_cpid is the creator and shm_lpid "the process id of the last
+    // process that performed a shmop(2) operation" (intro(2)).
+    let Some(got) = of("ipc_shm_sproc", &["parent", "member", "first"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "parent, attached: shm_nattch 1 shm_cpid parent shm_lpid parent",
+            "member: reads the parent's attachment: parent wrote this",
+            "member, before attaching: shm_nattch 1 shm_cpid parent shm_lpid parent",
+            "member: its own attachment is at another address: yes",
+            "member: reads the same bytes there: parent wrote this",
+            "member, after attaching: shm_nattch 2 shm_cpid parent shm_lpid me",
+            "first member exited with status 0",
+            "parent: reads what the member wrote: member wrote this",
+            "parent: reaches the member's attachment: parent wrote this",
+            "parent, after the member exited: shm_nattch 2 shm_cpid parent shm_lpid other",
+            "parent: shmdt of the member's attachment: 0",
+            "parent, after detaching it: shm_nattch 1 shm_cpid parent shm_lpid parent",
+            "parent: its attachment faults after the member's shmdt",
+            "parent, after the member's shmdt: shm_nattch 0 shm_cpid parent shm_lpid other",
+            "parent, after the forked child exited: shm_nattch 1 shm_cpid parent shm_lpid parent",
+        ]
+    );
+}
+
+#[test]
+fn a_share_group_member_detaches_for_the_group_and_its_fork_copies_the_attachments() {
+    // A shmdt by one member detaches the segment from the group's one
+    // address space; a fork by a member copies the space, attachments and
+    // all (fork(2)), so shm_nattch is 2 while the child lives.
+    let Some(got) = of("ipc_shm_sproc", &["second", "forked"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "second member: shmdt of the parent's attachment: 0",
+            "second member exited with status 0",
+            "forked child of the share group: shm_nattch 2 shm_cpid parent shm_lpid parent",
+            "forked child exited with status 0",
+        ]
+    );
+}
+
+#[test]
 fn every_ipc_program_prints_and_profiles_the_same_on_two_runs() {
-    for name in ["ipc_msg", "ipc_sem", "ipc_shm"] {
-        common::profiles_the_same_twice(name, output(name));
+    for name in [
+        "ipc_msg",
+        "ipc_sem",
+        "ipc_shm",
+        "ipc_shm_split",
+        "ipc_shm_sproc",
+    ] {
+        common::profiles_the_same_twice_with(name, &bind_programs(), output(name));
     }
 }
 

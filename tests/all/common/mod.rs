@@ -32,7 +32,7 @@
 pub mod gdb;
 
 use std::collections::BTreeMap;
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -350,21 +350,24 @@ pub fn lines<'a>(stdout: &'a str, prefixes: &[&str]) -> Vec<&'a str> {
 }
 
 /// `prof --exact` of the committed IRIX program `name` in a fresh
-/// directory: its stdout, its stderr without the scratch path and the
-/// host's time, and every file it wrote (None: not built).
-fn exact_profile(name: &str) -> Option<(String, String, BTreeMap<String, Vec<u8>>)> {
+/// directory, with the options `extra` before the program: its stdout, its
+/// stderr without the scratch path and the host's time, and every file it
+/// wrote (None: not built).
+fn exact_profile(
+    name: &str,
+    extra: &[OsString],
+) -> Option<(String, String, BTreeMap<String, Vec<u8>>)> {
     let program = guest_program("irix", name)?;
     let dir = Scratch::new(&format!("{name}-exact"));
-    let r = run_emu(
-        [
-            "prof".as_ref(),
-            "--exact".as_ref(),
-            "-o".as_ref(),
-            dir.file("gmon.out").as_ref(),
-            program.as_os_str(),
-        ],
-        dir.path(),
-    );
+    let mut args: Vec<OsString> = vec![
+        "prof".into(),
+        "--exact".into(),
+        "-o".into(),
+        dir.file("gmon.out").into(),
+    ];
+    args.extend(extra.iter().cloned());
+    args.push(program.into_os_string());
+    let r = run_emu(args, dir.path());
     assert_eq!(r.status, exited(0), "{name}: {}", r.stderr);
     let files = std::fs::read_dir(dir.path())
         .unwrap()
@@ -390,10 +393,15 @@ fn exact_profile(name: &str) -> Option<(String, String, BTreeMap<String, Vec<u8>
 /// tables and the profile files must be the same, and the output what
 /// `alone` (the program run without profiling) printed.
 pub fn profiles_the_same_twice(name: &str, alone: Option<&str>) {
-    let Some(first) = exact_profile(name) else {
+    profiles_the_same_twice_with(name, &[], alone);
+}
+
+/// [`profiles_the_same_twice`] with the options `extra` (a `--bind`).
+pub fn profiles_the_same_twice_with(name: &str, extra: &[OsString], alone: Option<&str>) {
+    let Some(first) = exact_profile(name, extra) else {
         return;
     };
-    let second = exact_profile(name).expect("built");
+    let second = exact_profile(name, extra).expect("built");
     assert_eq!(first.0, second.0, "{name}: output");
     assert!(first.1 == second.1, "{name}: prof --exact's tables differ");
     assert_eq!(first.2, second.2, "{name}: profile files");

@@ -270,9 +270,6 @@ pub struct Ipc {
     pub msgs: Table<msg::Queue>,
     pub sems: Table<sem::Set>,
     pub shms: Table<shm::Segment>,
-    /// The memory of segments removed while attached somewhere (shmdt
-    /// still detaches them).
-    removed_shms: Vec<std::rc::Weak<crate::memory::SharedObject>>,
 }
 
 impl Default for Ipc {
@@ -281,7 +278,6 @@ impl Default for Ipc {
             msgs: Table::new(msg::MSGMNI),
             sems: Table::new(sem::SEMMNI),
             shms: Table::new(shm::SHMMNI),
-            removed_shms: Vec::new(),
         }
     }
 }
@@ -290,24 +286,7 @@ impl Ipc {
     /// shmctl's IPC_RMID: the segment leaves the table; its memory lives
     /// while an attachment holds it.
     pub fn remove_segment(&mut self, id: u32) {
-        if let Some(seg) = self.shms.remove(id) {
-            self.removed_shms.retain(|w| w.strong_count() > 0);
-            if seg.nattch() > 0 {
-                self.removed_shms.push(std::rc::Rc::downgrade(&seg.object));
-            }
-        }
-    }
-
-    /// Is `object` a segment's memory (listed or removed)? shmdt detaches
-    /// nothing else.
-    pub fn is_segment(&self, object: &std::rc::Rc<crate::memory::SharedObject>) -> bool {
-        self.shms
-            .objects()
-            .any(|s| std::rc::Rc::ptr_eq(&s.object, object))
-            || self
-                .removed_shms
-                .iter()
-                .any(|w| std::ptr::eq(w.as_ptr(), std::rc::Rc::as_ptr(object)))
+        self.shms.remove(id);
     }
 
     /// A process ended (exit(2)): its semaphore adjustments are applied.

@@ -9,11 +9,16 @@
 //! until written and charged to the run's memory budget when first
 //! touched. IPC_RMID drops the table's reference: the memory goes when
 //! the last attachment does (detach, exit or exec).
+//!
+//! Attachments are counted by the segment's [`AttachMark`]: each address
+//! space keeps a table of the attachments it holds (`memory/attach.rs`),
+//! one entry per shmat however mprotect or munmap cut its region, and each
+//! entry holds a reference to the mark.
 
 use std::rc::Rc;
 
 use super::{Perm, PERM_BYTES};
-use crate::memory::SharedObject;
+use crate::memory::{AttachMark, SharedObject};
 use crate::process::Pid;
 
 /// The smallest and largest segment, in bytes (IRIX's shmmin and shmmax
@@ -39,6 +44,8 @@ pub const SHMID_DS_BYTES: usize = 112;
 /// One segment and its `shmid_ds` figures.
 pub struct Segment {
     pub object: Rc<SharedObject>,
+    /// What its attachments hold (shm_nattch counts them).
+    pub mark: Rc<AttachMark>,
     /// The size asked for (`shm_segsz`); attachments are page-rounded.
     pub size: u32,
     pub cpid: Pid,
@@ -52,6 +59,7 @@ impl Segment {
     pub fn new(object: Rc<SharedObject>, size: u32, cpid: Pid, now: u32) -> Segment {
         Segment {
             object,
+            mark: AttachMark::new(),
             size,
             cpid,
             lpid: 0,
@@ -61,10 +69,10 @@ impl Segment {
         }
     }
 
-    /// `shm_nattch`: the attachments alive (each mapping of the object
-    /// holds a reference, the table one more).
+    /// `shm_nattch`: the attachments alive, in every address space (not
+    /// the regions: one attachment may be several).
     pub fn nattch(&self) -> u32 {
-        Rc::strong_count(&self.object) as u32 - 1
+        AttachMark::attachments(&self.mark)
     }
 
     /// `struct shmid_ds` (SVR4's o32 layout, as IRIX's `<sys/shm.h>`):
@@ -95,18 +103,24 @@ impl Segment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::Budget;
+    use crate::memory::{AddressSpace, Budget, Perms};
 
     #[test]
-    fn shm_nattch_counts_the_mappings_of_the_segment() {
-        let seg = Segment::new(SharedObject::anonymous(Budget::unlimited()), 100, 100, 0);
+    fn shm_nattch_counts_attachments_not_regions() {
+        let budget = Budget::unlimited();
+        let seg = Segment::new(SharedObject::anonymous(budget.clone()), 100, 100, 0);
         assert_eq!(seg.nattch(), 0);
-        let attached = seg.object.clone();
+        let mut space = AddressSpace::new(budget);
+        let rw = Perms::R | Perms::W;
+        space
+            .attach(0x3000_0000, 0x3000, rw, seg.object.clone(), &seg.mark)
+            .unwrap();
+        space.protect(0x3000_1000, 0x1000, Perms::R).unwrap();
         assert_eq!(seg.nattch(), 1);
         let ds = seg.encode(&Perm::default());
         assert_eq!(&ds[44..48], &100u32.to_be_bytes());
         assert_eq!(&ds[64..68], &1u32.to_be_bytes());
-        drop(attached);
+        drop(space);
         assert_eq!(seg.nattch(), 0);
     }
 }

@@ -31,6 +31,7 @@
 //! no execute bit; irix-emu is stricter (a jump into the heap or stack faults
 //! with SIGSEGV) and documents it in the README.
 
+mod attach;
 mod budget;
 mod regions;
 mod shared;
@@ -40,6 +41,7 @@ use std::rc::Rc;
 use bitflags::bitflags;
 use cpu_mips::{MemFault, Memory};
 
+pub use attach::{AttachMark, Attachment};
 pub use budget::{cost, Budget};
 pub use regions::{Backing, FileSource, Region};
 pub use shared::{SharedFiles, SharedObject};
@@ -92,6 +94,8 @@ pub struct AddressSpace {
     /// SGI_ELFMAP mapped), in mapping order: what a profiler needs to name
     /// a PC outside the program. Unmapping does not remove an entry.
     objects: Vec<MappedObject>,
+    /// The System V shared memory attachments (see `attach`).
+    attachments: Vec<attach::Attachment>,
 }
 
 /// An ELF object mapped into an address space.
@@ -192,6 +196,7 @@ impl Clone for AddressSpace {
             budget: self.budget.clone(),
             charged: self.charged,
             objects: self.objects.clone(),
+            attachments: self.attachments.clone(),
         }
     }
 }
@@ -221,6 +226,7 @@ impl AddressSpace {
             budget,
             charged: SPACE_COST,
             objects: Vec::new(),
+            attachments: Vec::new(),
         }
     }
 
@@ -253,7 +259,10 @@ impl AddressSpace {
     /// Keeps the charge for directories and regions in step with them.
     fn recharge(&mut self) {
         let dirs = self.dirs.iter().flatten().count() as u64;
-        let now = SPACE_COST + dirs * DIR_COST + self.regions.len() as u64 * REGION_COST;
+        let now = SPACE_COST
+            + dirs * DIR_COST
+            + self.regions.len() as u64 * REGION_COST
+            + self.attachments.len() as u64 * attach::ATTACH_COST;
         if now > self.charged {
             self.budget.force(now - self.charged);
         } else {
@@ -388,6 +397,7 @@ impl AddressSpace {
                 backing,
             },
         );
+        self.prune_attachments(first as u32, end as u32);
         self.budget.add_work(cost::MAP_CYCLES);
         self.recharge();
         Ok(())
@@ -406,6 +416,7 @@ impl AddressSpace {
         }
         self.drop_pages(first, end);
         self.regions.remove(first as u32, end as u32);
+        self.prune_attachments(first as u32, end as u32);
         self.budget.add_work(cost::MAP_CYCLES);
         self.recharge();
     }
@@ -493,19 +504,6 @@ impl AddressSpace {
         } else {
             Err(MemFault::Protection)
         })
-    }
-
-    /// The MAP_SHARED region that starts exactly at `addr`: its end, its
-    /// object and the object offset of `addr` (shmdt(2) finds a segment's
-    /// attachment by its start address).
-    pub fn shared_region_starting_at(&self, addr: u32) -> Option<(u32, Rc<SharedObject>, u64)> {
-        let (start, region) = self.regions.find(addr)?;
-        match &region.backing {
-            Backing::Shared { object, offset } if start == addr => {
-                Some((region.end, object.clone(), *offset))
-            }
-            _ => None,
-        }
     }
 
     /// The shared objects mapped in `[start, start+len)` (page-rounded),

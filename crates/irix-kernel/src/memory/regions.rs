@@ -155,6 +155,13 @@ impl Regions {
         (addr < r.end).then_some((start, r))
     }
 
+    /// The regions holding any byte of `[start, end)`, with their starts,
+    /// in address order.
+    pub fn within(&self, start: u32, end: u32) -> impl Iterator<Item = (u32, &Region)> {
+        let first = self.find(start).map_or(start, |(s, _)| s);
+        self.map.range(first..end.max(first)).map(|(&s, r)| (s, r))
+    }
+
     /// Is any byte of `[start, end)` mapped?
     pub fn any_in(&self, start: u32, end: u32) -> bool {
         self.find(start).is_some() || self.map.range(start..end).next().is_some()

@@ -18,7 +18,7 @@ use crate::ipc::sem::{self, Op, Outcome, Set, SEMBUF_BYTES, SEMID_DS_BYTES};
 use crate::ipc::shm::{self, Segment, SHMID_DS_BYTES};
 use crate::ipc::{IPC_NOWAIT, IPC_RMID, IPC_SET, IPC_STAT, READ, WRITE};
 use crate::kernel::Kernel;
-use crate::memory::{page_ceil, Backing, Perms, SharedObject, PAGE_SIZE, USER_TOP};
+use crate::memory::{page_ceil, Perms, SharedObject, PAGE_SIZE, USER_TOP};
 use crate::process::Process;
 use crate::timers::{OnSignal, Wait};
 use crate::Errno;
@@ -387,37 +387,33 @@ fn shmat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     } else {
         Perms::R | Perms::W
     };
-    let backing = Backing::Shared {
-        object: seg.object.clone(),
-        offset: 0,
-    };
-    p.mem.map(u64::from(addr), size, perms, backing)?;
+    p.mem
+        .attach(addr, size as u32, perms, seg.object.clone(), &seg.mark)?;
     p.cpu.invalidate_code(addr, size as u32);
     seg.lpid = p.pid;
     seg.atime = now;
     Ok(Ret::Val(addr))
 }
 
-/// shmdt(shmaddr) (shmop(2)): EINVAL unless a segment is attached there.
+/// shmdt(shmaddr) (shmop(2)): "detaches from the calling process's data
+/// segment the shared memory segment located at the address specified by
+/// shmaddr": every page of the attachment starting there, however
+/// mprotect(2) or munmap(2) cut it. EINVAL unless an attachment starts at
+/// shmaddr.
 fn shmdt(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let addr = a.ptr(1);
     let now = seconds(k);
-    let (end, object, offset) = p.mem.shared_region_starting_at(addr).ok_or(Errno::EINVAL)?;
-    if offset != 0 || !k.ipc.is_segment(&object) {
-        return Err(Errno::EINVAL);
-    }
+    let gone = p.mem.detach(addr).ok_or(Errno::EINVAL)?;
+    p.cpu.invalidate_code(gone.start, gone.end - gone.start);
     if let Some(seg) = k
         .ipc
         .shms
         .objects_mut()
-        .find(|s| std::rc::Rc::ptr_eq(&s.object, &object))
+        .find(|s| std::rc::Rc::ptr_eq(&s.object, &gone.object))
     {
         seg.lpid = p.pid;
         seg.dtime = now;
     }
-    drop(object);
-    p.mem.unmap(u64::from(addr), u64::from(end - addr));
-    p.cpu.invalidate_code(addr, end - addr);
     Ok(Ret::Val(0))
 }
 
