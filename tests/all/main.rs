@@ -25,6 +25,7 @@ mod guest_profiling;
 mod host_signals;
 mod irix_prof;
 mod irix_root;
+mod irix_root_ipc;
 mod jit_cache;
 mod kernel_files;
 mod kernel_io;

@@ -16,7 +16,7 @@ use common::{exited, repo_path, run_emu, Run, Scratch};
 
 /// `irix-emu run --root ROOT --bind DIR ROOT/TOOL ARGS`, in DIR (bound at
 /// its own path, so the guest's cwd and file names are DIR's).
-fn sgi(root: &Path, dir: &Scratch, tool: &str, args: &[&str]) -> Run {
+pub(crate) fn sgi(root: &Path, dir: &Scratch, tool: &str, args: &[&str]) -> Run {
     let mut all = vec![
         "run".to_string(),
         "--root".into(),
@@ -34,19 +34,19 @@ fn sgi(root: &Path, dir: &Scratch, tool: &str, args: &[&str]) -> Run {
 }
 
 /// The run's stdout, after asserting it exited 0 with nothing on stderr.
-fn ok(r: Run, what: &str) -> String {
+pub(crate) fn ok(r: Run, what: &str) -> String {
     assert_eq!(r.status, exited(0), "{what}: {}", r.stderr);
     assert_eq!(r.stderr, "", "{what}");
     r.stdout_text()
 }
 
 /// The IRIX 5.3 root with IDO's cc and the tools these tests run.
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     test_support::roots::irix_root_53(&["usr/bin/cc", "usr/lib/libc.so.1", "lib/rld"])
 }
 
 /// DIR/NAME as a string, the same path in host and guest.
-fn at(dir: &Scratch, name: &str) -> String {
+pub(crate) fn at(dir: &Scratch, name: &str) -> String {
     dir.path().join(name).display().to_string()
 }
 
