@@ -284,7 +284,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::SETGID,       "setgid",       &[Int], ids::setgid, Full),
     call(sys::GETGID,       "getgid",       &[], ids::getgid, Full),
     call(sys::MSGSYS,       "msgsys",       &[IpcOp, Int, Hex, Hex, Hex, Hex], ipc::msgsys, Partial("msgget, msgctl, msgrcv, msgsnd as msgget(2), msgctl(2) and msgop(2) say, with irix-emu's fixed limits (docs/ipc.md); IPC_SET can lower msg_qbytes, never raise it (no super-user)")),
-    call(sys::SHMSYS,       "shmsys",       &[IpcOp, Int, Hex, Hex], ipc::shmsys, Partial("shmat, shmctl, shmdt, shmget as shmop(2), shmctl(2) and shmget(2) say; no per-process limit of attached segments (EMFILE); SHM_LOCK and SHM_UNLOCK EPERM (no super-user)")),
+    call(sys::SHMSYS,       "shmsys",       &[IpcOp, Int, Hex, Hex], ipc::shmsys, Partial("shmat, shmctl, shmdt, shmget as shmop(2), shmctl(2) and shmget(2) say; shm_nattch counts attachments, an sproc share group's once (docs/ipc.md); no per-process limit of attached segments (EMFILE); SHM_LOCK and SHM_UNLOCK EPERM (no super-user)")),
     call(sys::SEMSYS,       "semsys",       &[IpcOp, Int, Hex, Hex, Hex], ipc::semsys, Full),
     call(sys::IOCTL,        "ioctl",        &[Fd, IoctlReq, Hex], fs::ioctl, Partial("FIONREAD, FIONBIO; on a terminal TCGETA, TCSETA/TCSETAW/TCSETAF, TCGETS, TCSETS/TCSETSW/TCSETSF (kept by irix-emu, not applied to the host terminal), TIOCGWINSZ, TIOCSWINSZ, TCSBRK, TCXONC, TCFLSH; the usema(7M) requests on a semaphore device; other requests ENOTTY, or EINVAL on a terminal")),
     call(sys::SYSMP,        "sysmp",        &[Int, Hex, Hex, Hex], sgi::sysmp, Partial("MP_NPROCS, MP_NAPROCS, MP_PGSIZE, and MP_SCHED's nice commands (getpriority, setpriority); other commands ENOSYS")),
