@@ -15,6 +15,9 @@
  *     copy, and exec drops the attachments of the process (the program
  *     execs itself with the argument "after-exec ID", which prints
  *     shm_nattch from the new image).
+ *  4. shmop(2): "[EMFILE] The number of shared memory segments attached
+ *     to the calling process would exceed the system-imposed limit"
+ *     (irix-emu's SHMSEG, 100); a shmdt makes room again.
  * Expected output: tests/all/kernel_ipc.rs. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +179,24 @@ static void fork_and_exec(char *self)
 	shmctl(id, IPC_RMID, 0);
 }
 
+static void attach_limit(void)
+{
+	long id = shmget(IPC_PRIVATE, PAGE, 0600);
+	char *at[128];
+	int n = 0, i;
+	while (n < 128 && (at[n] = shmat(id, 0, 0)) != (char *)-1)
+		n++;
+	printf("limit: shmat works %d times, then fails with %s\n", n, errno_name(errno));
+	printf("limit: shm_nattch %lu\n", nattch(id));
+	report("limit: shmdt of one", shmdt(at[0]));
+	at[0] = shmat(id, 0, 0);
+	report("limit: shmat after it works", at[0] != (char *)-1);
+	for (i = 0; i < n; i++)
+		shmdt(at[i]);
+	printf("limit: shm_nattch after detaching all %lu\n", nattch(id));
+	shmctl(id, IPC_RMID, 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -191,5 +212,6 @@ int main(int argc, char **argv)
 	split_by_mprotect();
 	partial_munmap();
 	fork_and_exec(argv[0]);
+	attach_limit();
 	return 0;
 }

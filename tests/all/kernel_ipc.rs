@@ -525,6 +525,26 @@ fn fork_copies_the_attachments_and_exit_and_exec_drop_them() {
 }
 
 #[test]
+fn shmat_fails_with_emfile_past_the_system_imposed_limit_of_attached_segments() {
+    // shmop(2): "[EMFILE] The number of shared memory segments attached to
+    // the calling process would exceed the system-imposed limit"
+    // (irix-emu's SHMSEG is 100, docs/ipc.md); a shmdt makes room again.
+    let Some(got) = of("ipc_shm_split", &["limit"]) else {
+        return;
+    };
+    assert_eq!(
+        got,
+        [
+            "limit: shmat works 100 times, then fails with EMFILE",
+            "limit: shm_nattch 100",
+            "limit: shmdt of one: 0",
+            "limit: shmat after it works: 1",
+            "limit: shm_nattch after detaching all 0",
+        ]
+    );
+}
+
+#[test]
 fn if_one_process_in_a_share_group_attaches_a_segment_all_processes_in_the_group_can_access_it() {
     // sproc(2), PR_SADDR: "If one process in a share group attaches to a
     // shared memory segment, all processes in the group can access that

@@ -27,6 +27,9 @@ pub const SHMMIN: u32 = 1;
 pub const SHMMAX: u32 = 32 << 20;
 /// The most segments at once.
 pub const SHMMNI: usize = 100;
+/// The most attachments one address space holds at once (IRIX's shmseg
+/// tunable; shmop(2): past it shmat is EMFILE). irix-emu's own value.
+pub const SHMSEG: usize = 100;
 /// The boundary SHM_RND rounds an attach address down to (IRIX's
 /// `<sys/shm.h>`: 256 KiB).
 pub const SHMLBA: u32 = 256 << 10;

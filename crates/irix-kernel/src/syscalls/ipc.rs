@@ -382,6 +382,11 @@ fn shmat(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     {
         return Err(Errno::EINVAL);
     }
+    // "[EMFILE] The number of shared memory segments attached to the
+    // calling process would exceed the system-imposed limit."
+    if p.mem.attachments().len() >= shm::SHMSEG {
+        return Err(Errno::EMFILE);
+    }
     let perms = if rdonly {
         Perms::R
     } else {
