@@ -426,6 +426,32 @@ fn a_pipeline_of_processes_runs_the_same_under_the_debugger() {
 }
 
 #[test]
+fn shared_memory_attachments_count_the_same_under_the_debugger() {
+    // The history's snapshots copy every address space: their copies of
+    // a shmat attachment must not count in shm_nattch (intro(2): "the
+    // number of processes that currently have this segment attached").
+    if !require_tool(GDB) {
+        return;
+    }
+    let Some(program) = guest_program("irix", "ipc_shm_sproc") else {
+        return;
+    };
+    let dir = Scratch::new("gdb-shm");
+    let plain = run_command(emu_command(["run", program.to_str().unwrap()], dir.path()));
+    let (sock, emu) = start_emu(&dir, "run", &[], &program, &[]);
+    let out = gdb(
+        &dir,
+        &program,
+        &sock,
+        "break main\ncontinue\nreverse-stepi\ndelete\ncontinue",
+    );
+    let run = emu.join().unwrap();
+    assert!(out.contains("[Inferior 1 (process 100) exited"), "{out}");
+    assert_eq!(run.status, plain.status, "{}", run.stderr);
+    assert_eq!(run.stdout_text(), plain.stdout_text());
+}
+
+#[test]
 fn a_bare_port_listens_on_localhost_and_serves_the_protocol() {
     use std::io::BufRead;
     use std::net::TcpStream;

@@ -77,6 +77,15 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// Every address space it holds: its processes' and its share
+    /// groups'.
+    fn spaces_mut(&mut self) -> impl Iterator<Item = &mut AddressSpace> {
+        self.procs
+            .values_mut()
+            .map(|p| &mut p.mem)
+            .chain(self.share_groups.values_mut().map(|(mem, _)| mem))
+    }
+
     /// System calls handled before this instant.
     pub fn syscalls(&self) -> u64 {
         self.syscalls
@@ -139,7 +148,7 @@ impl Kernel {
     }
 
     fn snapshot_uncharged(&self) -> Snapshot {
-        Snapshot {
+        let mut s = Snapshot {
             vfs: self.vfs.clone(),
             procs: self.procs.clone(),
             zombies: self.zombies.clone(),
@@ -155,7 +164,13 @@ impl Kernel {
             paused: self.paused,
             idle_rounds: self.idle_rounds,
             syscalls: self.syscalls,
+        };
+        // A snapshot's copies of shared memory attachments are no
+        // process's: they count in shm_nattch only once restored.
+        for mem in s.spaces_mut() {
+            mem.uncount_attachments();
         }
+        s
     }
 
     /// The machine now without its processes' open files, for a history
@@ -186,6 +201,12 @@ impl Kernel {
         self.outcome = s.outcome;
         self.outside = s.outside;
         self.share_groups = s.share_groups;
+        for p in self.procs.values_mut() {
+            p.mem.count_attachments();
+        }
+        for (mem, _) in self.share_groups.values_mut() {
+            mem.count_attachments();
+        }
         self.locks = s.locks;
         self.stats = s.stats;
         self.paused = s.paused;

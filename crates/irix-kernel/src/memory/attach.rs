@@ -18,8 +18,10 @@
 //! Each attachment holds a clone of its segment's [`AttachMark`], so the
 //! segment counts its attachments (shm_nattch) by the mark's references,
 //! whichever spaces hold them: one per attachment, however many pieces.
+//! A debugger's snapshot of a space is no process: its copies hold the
+//! mark weakly, and count again when the snapshot is restored.
 
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use super::regions::Backing;
 use super::{AddressSpace, Perms, SharedObject, REGION_COST};
@@ -43,6 +45,15 @@ impl AttachMark {
     }
 }
 
+/// How an attachment holds its segment's mark.
+#[derive(Clone)]
+enum Hold {
+    /// Counted in shm_nattch (a process's space).
+    Counted(Rc<AttachMark>),
+    /// Not counted (a debugger's snapshot of a space).
+    Uncounted(Weak<AttachMark>),
+}
+
 /// One attachment: `[start, end)` as shmat mapped it, the segment's object
 /// at offset 0 from `start`.
 #[derive(Clone)]
@@ -51,7 +62,7 @@ pub struct Attachment {
     pub end: u32,
     pub object: Rc<SharedObject>,
     /// Keeps the segment's count of attachments.
-    _mark: Rc<AttachMark>,
+    hold: Hold,
 }
 
 impl Attachment {
@@ -95,7 +106,7 @@ impl AddressSpace {
             start,
             end: start + len,
             object,
-            _mark: mark.clone(),
+            hold: Hold::Counted(mark.clone()),
         });
         self.recharge();
         Ok(())
@@ -123,6 +134,28 @@ impl AddressSpace {
         }
         self.recharge(); // when no piece was left to unmap
         Some(gone)
+    }
+
+    /// Stops this space's attachments counting in shm_nattch: the space is
+    /// a debugger's snapshot, no process's (see [`Self::count_attachments`]).
+    pub fn uncount_attachments(&mut self) {
+        for a in &mut self.attachments {
+            if let Hold::Counted(mark) = &a.hold {
+                a.hold = Hold::Uncounted(Rc::downgrade(mark));
+            }
+        }
+    }
+
+    /// Counts this space's attachments again (a snapshot restored), each
+    /// whose segment still exists.
+    pub fn count_attachments(&mut self) {
+        for a in &mut self.attachments {
+            if let Hold::Uncounted(mark) = &a.hold {
+                if let Some(mark) = mark.upgrade() {
+                    a.hold = Hold::Counted(mark);
+                }
+            }
+        }
     }
 
     /// The region pieces of `att` still mapped, as `[start, end)` ranges.
@@ -249,6 +282,26 @@ mod tests {
         drop(child);
         drop(m);
         assert_eq!(AttachMark::attachments(&mark), 0);
+    }
+
+    /// A debugger's snapshot is no process: its copy counts only once
+    /// restored.
+    #[test]
+    fn an_uncounted_copy_counts_again_when_counted() {
+        let budget = Budget::unlimited();
+        let mut m = AddressSpace::new(budget.clone());
+        let (object, mark) = segment(&budget);
+        m.attach(AT, PAGE, RW, object, &mark).unwrap();
+        let mut snapshot = m.clone();
+        snapshot.uncount_attachments();
+        assert_eq!(AttachMark::attachments(&mark), 1);
+        let mut restored = snapshot.clone();
+        restored.count_attachments();
+        assert_eq!(AttachMark::attachments(&mark), 2);
+        drop(m);
+        restored.detach(AT).unwrap();
+        assert_eq!(AttachMark::attachments(&mark), 0);
+        assert!(snapshot.attachment_at(AT).is_some());
     }
 
     #[test]
