@@ -5,8 +5,9 @@
 //! Contents: `AddressSpace` (this file), `regions` (the mappings and what
 //! backs them: zeroes, a file, or a shared object), `shared` (the pages of
 //! MAP_SHARED mappings, one copy for every process and for the file's
-//! read(2) and write(2)), `budget` (the run's one memory limit and the cost
-//! model of memory work).
+//! read(2) and write(2)), `attach` (the System V shared memory segments
+//! attached here, however mprotect and munmap cut their regions), `budget`
+//! (the run's one memory limit and the cost model of memory work).
 //!
 //! Mapping costs nothing but a region entry: untouched bss, heap, stack and
 //! mmap pages have no host memory. The first access to a page materialises
