@@ -8,7 +8,6 @@
 use crate::common;
 
 use std::io::Write;
-use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
 use common::gdb::{
@@ -157,7 +156,7 @@ fn a_closed_connection_ends_the_run_with_status_125() {
     };
     let dir = Scratch::new("gdb-closed");
     let (sock, emu) = start_emu(&dir, "run", &[], &program, &[]);
-    let mut s = UnixStream::connect(&sock).expect("connect");
+    let mut s = connect(&sock);
     s.write_all(b"$garbage").unwrap();
     drop(s);
     let run = emu.join().unwrap();
