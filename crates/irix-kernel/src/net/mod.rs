@@ -1,8 +1,10 @@
 //! Sockets between the processes of one run (IRIX socket(2),
 //! socketpair(2) and their kin): AF_UNIX on paths of the guest's file
 //! system and AF_INET on the loopback address, stream and datagram, all
-//! in the kernel. No host socket is ever made: the run stays
-//! deterministic, and an address outside the run is unreachable.
+//! in the kernel. Without `--net` no host socket is ever made: the run
+//! stays deterministic, and an address outside the run is unreachable.
+//! With it (`KernelConfig::net`), an AF_INET socket also has a host side
+//! (`host`) for what no socket of the run answers.
 //!
 //! A connected stream is two of the kernel's pipes (`crate::pipe`), one
 //! each way: a socket reads from one and writes to the other, so end of
@@ -18,6 +20,7 @@
 //! TIME_WAIT).
 
 pub mod addr;
+pub mod host;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
@@ -146,6 +149,13 @@ pub struct Socket {
     pub opts: Options,
     /// A pending error for SO_ERROR.
     pub error: Option<Errno>,
+    /// May reach the host's network (`--net`, AF_INET).
+    pub net: bool,
+    /// Its host socket, once it has one (`--net`).
+    pub host: Option<host::Host>,
+    /// The host poll(2) events a waiting call wants of `host` (cleared
+    /// each time the scheduler waits on the host).
+    pub host_wants: i16,
 }
 
 impl Socket {
@@ -163,6 +173,9 @@ impl Socket {
                 ..Options::default()
             },
             error: None,
+            net: false,
+            host: None,
+            host_wants: 0,
         }
     }
 
@@ -197,15 +210,39 @@ impl Socket {
 
     pub fn connected(&self) -> bool {
         matches!(self.conn, Conn::Stream { .. } | Conn::Peer(_))
+            || matches!(self.host, Some(host::Host::Stream(_)))
+    }
+
+    /// Only the host can end a wait on this socket (it has a host side
+    /// that is listening, connecting, connected or receiving datagrams).
+    pub fn on_host(&self) -> bool {
+        !matches!(self.host, None | Some(host::Host::Bound(_)))
+    }
+
+    /// A call waits for `events` of the host socket: noted for the
+    /// scheduler's poll(2), and `Io::WaitHost` returned.
+    pub fn wait_host(&mut self, events: i16) -> Io {
+        self.host_wants |= events;
+        Io::WaitHost
     }
 
     /// Reads a connected stream (`peek`: without taking the bytes), or
     /// the next datagram, with its sender. ENOTCONN for an unconnected
     /// stream.
     pub fn receive(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
+        if let Some(host::Host::Stream(s)) = &mut self.host {
+            let io = host::read(s, out, peek)?;
+            let peer = self.peer.clone();
+            return Ok((self.waited(io, libc::POLLIN), peer));
+        }
         if !self.is_stream() {
             let mut inbox = self.inbox.borrow_mut();
             let Some((msg, from)) = inbox.front() else {
+                drop(inbox);
+                if let Some(host::Host::Datagram(s)) = &self.host {
+                    let (io, from) = host::recv_from(s, out, peek)?;
+                    return Ok((self.waited(io, libc::POLLIN), from));
+                }
                 return Ok((Io::WouldBlock, None));
             };
             let n = msg.len().min(out.len());
@@ -236,6 +273,10 @@ impl Socket {
     /// Writes to a connected stream: EPIPE once the peer cannot read it
     /// (the caller raises SIGPIPE).
     pub fn send_stream(&mut self, data: &[u8]) -> Result<Io, Errno> {
+        if let Some(host::Host::Stream(s)) = &mut self.host {
+            let io = host::write(s, data)?;
+            return Ok(self.waited(io, libc::POLLOUT));
+        }
         match &self.conn {
             Conn::Stream { tx, writing, .. } => {
                 if !*writing {
@@ -252,6 +293,12 @@ impl Socket {
     /// without an error (the peer sees EPIPE only once this socket is
     /// closed).
     pub fn shutdown(&mut self, how: u32) -> Result<(), Errno> {
+        if let Some(host::Host::Stream(s)) = &self.host {
+            if how > 2 {
+                return Err(Errno::EINVAL);
+            }
+            return host::shutdown(s, how);
+        }
         let Conn::Stream {
             rx,
             tx,
@@ -282,14 +329,49 @@ impl Socket {
     /// Bytes a read could return now (FIONREAD): a stream's buffered
     /// bytes, or the next datagram's length.
     pub fn waiting(&self) -> usize {
-        match &self.conn {
-            Conn::Stream { rx, .. } => rx.borrow().available(),
+        match (&self.conn, &self.host) {
+            (Conn::Stream { rx, .. }, _) => rx.borrow().available(),
+            (_, Some(h @ host::Host::Stream(_))) => h.waiting(),
+            (_, Some(h @ host::Host::Datagram(_))) if self.inbox.borrow().is_empty() => h.waiting(),
             _ => self.inbox.borrow().front().map_or(0, |(m, _)| m.len()),
+        }
+    }
+
+    /// A host transfer's outcome: a wait notes the events it waits for.
+    fn waited(&mut self, io: Io, events: i16) -> Io {
+        match io {
+            Io::WaitHost => self.wait_host(events),
+            io => io,
+        }
+    }
+
+    /// poll(2)'s view of the host side, merged with the kernel's.
+    fn host_readiness(&self, h: &host::Host, kernel: (bool, bool, bool)) -> (bool, bool, bool) {
+        let bits = h.poll(libc::POLLIN | libc::POLLOUT);
+        let (r, w, hup) = (
+            bits & (libc::POLLIN | libc::POLLERR | libc::POLLHUP) != 0,
+            bits & (libc::POLLOUT | libc::POLLERR) != 0,
+            bits & libc::POLLHUP != 0,
+        );
+        match h {
+            host::Host::Listener(_) => (kernel.0 || r, false, false),
+            host::Host::Datagram(_) => (kernel.0 || r, true, false),
+            host::Host::Stream(_) => (r, w, hup),
+            host::Host::Connecting(_) => (false, w, false),
+            host::Host::Bound(_) => kernel,
         }
     }
 
     /// poll(2)'s view: (readable, writable, hung up).
     pub fn readiness(&self) -> (bool, bool, bool) {
+        let kernel = self.kernel_readiness();
+        match &self.host {
+            Some(h) => self.host_readiness(h, kernel),
+            None => kernel,
+        }
+    }
+
+    fn kernel_readiness(&self) -> (bool, bool, bool) {
         match &self.conn {
             Conn::Listening { pending, .. } => (!pending.is_empty(), false, false),
             Conn::Stream {
@@ -337,6 +419,10 @@ pub fn accept<R>(
         Conn::Listening { pending, .. } => pending.pop_front(),
         _ => return Err(Errno::EINVAL),
     };
+    let next = match next {
+        Some(conn) => Some(conn),
+        None => accept_host(listener)?,
+    };
     let Some(conn) = next else {
         return Ok(None);
     };
@@ -349,6 +435,31 @@ pub fn accept<R>(
             Err(e)
         }
     }
+}
+
+/// A connection from outside the run that the host listener has taken,
+/// as a socket of the run (None while there is none).
+fn accept_host(listener: &Rc<RefCell<Socket>>) -> Result<Option<Rc<RefCell<Socket>>>, Errno> {
+    let mut l = listener.borrow_mut();
+    let Some(host::Host::Listener(h)) = &l.host else {
+        return Ok(None);
+    };
+    let (stream, from) = match h.accept() {
+        Ok(got) => got,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+            l.wait_host(libc::POLLIN);
+            return Ok(None);
+        }
+        Err(e) => return Err(host::errno(&e)),
+    };
+    stream.set_nonblocking(true).map_err(|e| host::errno(&e))?;
+    let mut s = Socket::new(AF_INET, SOCK_STREAM);
+    s.net = true;
+    s.opts = l.opts;
+    s.peer = Some(host::name(from));
+    s.local = stream.local_addr().ok().map(host::name);
+    s.host = Some(host::Host::Stream(stream));
+    Ok(Some(Rc::new(RefCell::new(s))))
 }
 
 /// Delivers a datagram to `to`'s inbox, as from `from`: WouldBlock while
@@ -384,6 +495,12 @@ pub fn write(sock: &Rc<RefCell<Socket>>, data: &[u8]) -> Result<Io, Errno> {
         other => other.clone(),
     };
     let domain = s.domain;
+    if peer.is_none() {
+        if let (Some(host::Host::Datagram(h)), Some(Addr::Inet { ip, port })) = (&s.host, &s.peer) {
+            let io = host::send_to(h, data, *ip, *port)?;
+            return Ok(s.waited(io, libc::POLLOUT));
+        }
+    }
     drop(s);
     match peer {
         Some(t) => Ok(deliver(&t.borrow(), data, from)),

@@ -56,7 +56,11 @@ const WRITABLE: u16 = POLLOUT | POLLWRNORM;
 /// semaphore ... The POLLIN event should be used with poll(2). The
 /// semaphore file descriptor should be passed in as a read descriptor for
 /// select(2).").
-fn readiness(f: &OpenFile, pid: crate::process::Pid) -> Ready {
+///
+/// A socket with a host side (`--net`) answers as the host's poll says,
+/// merged with what the run's own sockets did, and notes the `events`
+/// asked of it for the scheduler's wait on the host.
+fn readiness(f: &OpenFile, pid: crate::process::Pid, events: u16) -> Ready {
     let kernel = |bits| Ready { bits, host: false };
     match &f.kind {
         FileKind::PipeRead(p) => {
@@ -89,6 +93,17 @@ fn readiness(f: &OpenFile, pid: crate::process::Pid) -> Ready {
         FileKind::Usema(_) => kernel(0),
         FileKind::Socket(s) => {
             let (readable, writable, hup) = s.borrow().readiness();
+            let on_host = s.borrow().on_host();
+            if on_host {
+                let mut wants = 0;
+                if events & READABLE != 0 {
+                    wants |= libc::POLLIN;
+                }
+                if events & WRITABLE != 0 {
+                    wants |= libc::POLLOUT;
+                }
+                s.borrow_mut().host_wants |= wants;
+            }
             let mut bits = 0;
             if readable {
                 bits |= READABLE;
@@ -99,7 +114,10 @@ fn readiness(f: &OpenFile, pid: crate::process::Pid) -> Ready {
             if hup {
                 bits |= POLLHUP;
             }
-            kernel(bits)
+            Ready {
+                bits,
+                host: on_host,
+            }
         }
     }
 }
@@ -174,7 +192,7 @@ pub fn poll(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             match p.fds.get(fd as u32) {
                 Err(_) => POLLNVAL,
                 Ok(file) => {
-                    let r = readiness(&file.borrow(), p.pid);
+                    let r = readiness(&file.borrow(), p.pid, events);
                     host |= r.host;
                     r.bits & (events | POLLHUP | POLLERR)
                 }
@@ -264,7 +282,8 @@ pub fn select(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         if asked.is_empty() {
             continue;
         }
-        let r = readiness(&p.fds.get(fd)?.borrow(), p.pid);
+        let events = asked.iter().fold(0, |e, &i| e | wanted[i]);
+        let r = readiness(&p.fds.get(fd)?.borrow(), p.pid, events);
         host |= r.host;
         for i in asked {
             if r.bits & wanted[i] != 0 {
