@@ -340,6 +340,19 @@ impl FdTable {
             .map_or(0, |i| i as u32 + 1)
     }
 
+    /// How many more descriptors the process may have open now.
+    pub fn room(&self) -> usize {
+        let max = self.max();
+        let used = self.slots.iter().take(max).filter(|s| s.is_some()).count();
+        max - used
+    }
+
+    /// Installs an open file another process shares (a descriptor passed
+    /// over a socket) at the lowest free descriptor: EMFILE when full.
+    pub fn install_file(&mut self, file: Rc<RefCell<OpenFile>>) -> Result<u32, Errno> {
+        self.install_shared(file, 0)
+    }
+
     /// Installs `file` at the lowest free descriptor: EMFILE when full.
     pub fn install(&mut self, file: OpenFile) -> Result<u32, Errno> {
         self.install_shared(Rc::new(RefCell::new(file)), 0)

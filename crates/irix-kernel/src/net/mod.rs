@@ -28,7 +28,7 @@ use std::rc::{Rc, Weak};
 
 pub use addr::Addr;
 
-use crate::files::Io;
+use crate::files::{Io, OpenFile};
 use crate::pipe::Pipe;
 use crate::Errno;
 
@@ -48,6 +48,11 @@ pub const INBOX_BYTES: usize = crate::pipe::PIPE_CAPACITY;
 /// sender's name and bookkeeping, as a BSD socket buffer charges an mbuf
 /// per record), so that empty datagrams fill an inbox too.
 pub const DATAGRAM_OVERHEAD: usize = 32;
+/// What a socket costs the run's memory budget (`--max-memory`) while it
+/// is open: its receive buffer's capacity (a stream's incoming pipe, a
+/// datagram socket's inbox), reserved when the socket is made, and a
+/// small fixed cost for the socket itself.
+pub const SOCKET_COST: u64 = INBOX_BYTES as u64 + 256;
 /// The first port handed to a socket that binds port 0 or sends unbound
 /// (IRIX's anonymous ports start at 1024).
 pub const FIRST_EPHEMERAL: u16 = 1024;
@@ -93,10 +98,17 @@ pub enum Conn {
     Peer(Weak<RefCell<Socket>>),
 }
 
-/// Datagrams waiting to be received, with their senders.
+/// Access rights (sendmsg(2)'s msg_accrights): open files sent over an
+/// AF_UNIX socket, each a descriptor the receiver gets a copy of.
+pub type Rights = Vec<Rc<RefCell<OpenFile>>>;
+
+/// A queue of rights sent on a stream and not received yet.
+pub type RightsQueue = Rc<RefCell<VecDeque<Rights>>>;
+
+/// Datagrams waiting to be received, with their senders and rights.
 #[derive(Default)]
 pub struct Inbox {
-    messages: VecDeque<(Vec<u8>, Option<Addr>)>,
+    messages: VecDeque<(Vec<u8>, Option<Addr>, Rights)>,
     /// What the queued datagrams cost: their bytes plus
     /// DATAGRAM_OVERHEAD each, kept as they come and go.
     charged: usize,
@@ -109,25 +121,29 @@ impl Inbox {
 
     /// Queues a datagram, unless the inbox is full (an empty inbox takes
     /// any datagram a send allows).
-    fn push(&mut self, data: &[u8], from: Option<Addr>) -> bool {
+    fn push(&mut self, data: &[u8], from: Option<Addr>, rights: Rights) -> bool {
         let cost = Inbox::cost(data);
         if self.charged + cost > INBOX_BYTES && !self.messages.is_empty() {
             return false;
         }
         self.charged += cost;
-        self.messages.push_back((data.to_vec(), from));
+        self.messages.push_back((data.to_vec(), from, rights));
         true
     }
 
-    /// The next datagram.
-    pub fn front(&self) -> Option<&(Vec<u8>, Option<Addr>)> {
-        self.messages.front()
+    /// The next datagram and its sender.
+    pub fn front(&self) -> Option<(&Vec<u8>, &Option<Addr>)> {
+        self.messages.front().map(|(m, from, _)| (m, from))
     }
 
-    /// Takes the next datagram away.
-    fn pop(&mut self) {
-        if let Some((m, _)) = self.messages.pop_front() {
-            self.charged -= Inbox::cost(&m);
+    /// Takes the next datagram away, with its rights.
+    fn pop(&mut self) -> Rights {
+        match self.messages.pop_front() {
+            Some((m, _, rights)) => {
+                self.charged -= Inbox::cost(&m);
+                rights
+            }
+            None => Vec::new(),
         }
     }
 
@@ -156,6 +172,14 @@ pub struct Socket {
     /// The host poll(2) events a waiting call wants of `host` (cleared
     /// each time the scheduler waits on the host).
     pub host_wants: i16,
+    /// Rights sent to this stream socket and not received yet, and the
+    /// peer's queue, where this socket's rights go.
+    pub rights_in: RightsQueue,
+    pub rights_out: Weak<RefCell<VecDeque<Rights>>>,
+    /// The rights of the datagram just received (`receive_rights`).
+    taken: Rights,
+    /// The budget SOCKET_COST was charged to, given back when it closes.
+    charged: Option<Rc<crate::memory::Budget>>,
 }
 
 impl Socket {
@@ -176,6 +200,10 @@ impl Socket {
             net: false,
             host: None,
             host_wants: 0,
+            rights_in: Rc::default(),
+            rights_out: Weak::new(),
+            taken: Vec::new(),
+            charged: None,
         }
     }
 
@@ -200,8 +228,30 @@ impl Socket {
                 reading: true,
                 writing: true,
             };
+            a.rights_out = Rc::downgrade(&b.rights_in);
+            b.rights_out = Rc::downgrade(&a.rights_in);
         }
         (a, b)
+    }
+
+    /// Charges the socket's SOCKET_COST to `budget` (`force`: even past
+    /// the limit, for a connection the host already made): ENOBUFS when
+    /// the run's memory is used up (socket(2): "Insufficient buffer space
+    /// is available"), that is when it would not leave the room a copy-out
+    /// of its descriptor needs (`memory::COPY_RESERVE`).
+    pub fn charge(&mut self, budget: &Rc<crate::memory::Budget>, force: bool) -> Result<(), Errno> {
+        if self.charged.is_some() {
+            return Ok(());
+        }
+        if force {
+            budget.force(SOCKET_COST);
+        } else if budget.available() < SOCKET_COST + crate::memory::COPY_RESERVE {
+            return Err(Errno::ENOBUFS);
+        } else {
+            budget.force(SOCKET_COST);
+        }
+        self.charged = Some(budget.clone());
+        Ok(())
     }
 
     pub fn is_stream(&self) -> bool {
@@ -230,6 +280,42 @@ impl Socket {
     /// the next datagram, with its sender. ENOTCONN for an unconnected
     /// stream.
     pub fn receive(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
+        self.receive_rights(out, peek)
+            .map(|(io, from, _)| (io, from))
+    }
+
+    /// The rights the next receive would get (recvmsg checks the
+    /// receiver's descriptor table has room first).
+    pub fn rights_waiting(&self) -> usize {
+        if self.is_stream() {
+            self.rights_in.borrow().front().map_or(0, Vec::len)
+        } else {
+            let inbox = self.inbox.borrow();
+            inbox.messages.front().map_or(0, |(_, _, r)| r.len())
+        }
+    }
+
+    /// As `receive`, with the rights that came with what it received: a
+    /// datagram's own, or on a stream the first rights sent and not yet
+    /// received (a receive that does not want them closes them). A peek
+    /// takes none.
+    pub fn receive_rights(
+        &mut self,
+        out: &mut [u8],
+        peek: bool,
+    ) -> Result<(Io, Option<Addr>, Rights), Errno> {
+        let (io, from) = self.receive_data(out, peek)?;
+        let rights = match io {
+            Io::Done(_) if !peek && self.is_stream() => {
+                self.rights_in.borrow_mut().pop_front().unwrap_or_default()
+            }
+            Io::Done(_) if !peek => std::mem::take(&mut self.taken),
+            _ => Vec::new(),
+        };
+        Ok((io, from, rights))
+    }
+
+    fn receive_data(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
         if let Some(host::Host::Stream(s)) = &mut self.host {
             let io = host::read(s, out, peek)?;
             let peer = self.peer.clone();
@@ -249,7 +335,7 @@ impl Socket {
             out[..n].copy_from_slice(&msg[..n]);
             let from = from.clone();
             if !peek {
-                inbox.pop();
+                self.taken = inbox.pop();
             }
             return Ok((Io::Done(n), from));
         }
@@ -399,6 +485,11 @@ impl Drop for Socket {
     /// The last descriptor closed: both directions of a stream end, and
     /// the peer's writes fail with EPIPE from now on.
     fn drop(&mut self) {
+        // Rights sent and never received are closed with the socket.
+        self.rights_in.borrow_mut().clear();
+        if let Some(budget) = self.charged.take() {
+            budget.release(SOCKET_COST);
+        }
         let _ = self.shutdown(2);
         if let Conn::Stream { rx, .. } = &self.conn {
             let mut rx = rx.borrow_mut();
@@ -465,7 +556,12 @@ fn accept_host(listener: &Rc<RefCell<Socket>>) -> Result<Option<Rc<RefCell<Socke
 /// Delivers a datagram to `to`'s inbox, as from `from`: WouldBlock while
 /// the inbox is full.
 pub fn deliver(to: &Socket, data: &[u8], from: Option<Addr>) -> Io {
-    if to.inbox.borrow_mut().push(data, from) {
+    deliver_rights(to, data, from, Vec::new())
+}
+
+/// As `deliver`, with rights that travel with the datagram.
+pub fn deliver_rights(to: &Socket, data: &[u8], from: Option<Addr>, rights: Rights) -> Io {
+    if to.inbox.borrow_mut().push(data, from, rights) {
         Io::Done(data.len())
     } else {
         Io::WouldBlock
@@ -636,6 +732,50 @@ mod tests {
         assert!(Rc::ptr_eq(&got, &first));
         assert!(accept(&listener, |_| Ok(())).unwrap().is_some());
         assert_eq!(accept(&listener, |_| Ok(())), Ok(None));
+    }
+
+    #[test]
+    fn rights_sent_on_a_stream_come_with_the_next_receive_and_close_with_the_socket() {
+        use crate::files::{oflag, FileKind};
+        let (mut a, mut b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        let pipe = Rc::new(RefCell::new(crate::pipe::Pipe::new()));
+        let end = Rc::new(RefCell::new(OpenFile::host_less(
+            FileKind::PipeWrite(pipe.clone()),
+            oflag::O_WRONLY,
+        )));
+        assert!(matches!(a.send_stream(b"x"), Ok(Io::Done(1))));
+        a.rights_out
+            .upgrade()
+            .unwrap()
+            .borrow_mut()
+            .push_back(vec![end.clone()]);
+        assert_eq!(b.rights_waiting(), 1);
+        let mut buf = [0u8; 4];
+        let (io, _, rights) = b.receive_rights(&mut buf, false).unwrap();
+        assert!(matches!(io, Io::Done(1)));
+        assert!(Rc::ptr_eq(&rights[0], &end));
+        a.rights_out
+            .upgrade()
+            .unwrap()
+            .borrow_mut()
+            .push_back(rights);
+        drop(end);
+        assert_eq!(pipe.borrow().writers, 1, "the queued right holds the file");
+        drop(b);
+        assert_eq!(pipe.borrow().writers, 0, "closed with the receiving socket");
+    }
+
+    #[test]
+    fn a_socket_is_charged_to_the_budget_while_it_lives_and_refused_past_it() {
+        let budget = crate::memory::Budget::new(SOCKET_COST + crate::memory::COPY_RESERVE);
+        let mut s = Socket::new(AF_UNIX, SOCK_DGRAM);
+        s.charge(&budget, false).unwrap();
+        assert_eq!(budget.used(), SOCKET_COST);
+        let mut t = Socket::new(AF_UNIX, SOCK_DGRAM);
+        assert_eq!(t.charge(&budget, false), Err(Errno::ENOBUFS));
+        drop(s);
+        assert_eq!(budget.used(), 0);
+        t.charge(&budget, false).unwrap();
     }
 
     #[test]

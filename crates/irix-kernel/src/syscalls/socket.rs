@@ -93,19 +93,22 @@ pub fn socket(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (domain, stype) = kind(a.word(0), a.word(1), a.word(2))?;
     let mut sock = Socket::new(domain, stype);
     sock.net = k.config.net && domain == AF_INET;
+    sock.charge(&k.budget, false)?;
     Ok(Ret::Val(install(p, sock)?))
 }
 
 /// socketpair(d, type, protocol, sv): two connected sockets in sv[0] and
 /// sv[1]. Only AF_UNIX makes pairs (socketpair(2), BUGS).
-pub fn socketpair(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn socketpair(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (domain, stype) = kind(a.word(0), a.word(1), a.word(2))?;
     if domain != AF_UNIX {
         return Err(Errno::EOPNOTSUPP);
     }
     let sv = a.ptr(3);
     p.mem.check_writable(sv, 8)?;
-    let (x, y) = Socket::pair(domain, stype);
+    let (mut x, mut y) = Socket::pair(domain, stype);
+    x.charge(&k.budget, false)?;
+    y.charge(&k.budget, false)?;
     let (x, y) = (Rc::new(RefCell::new(x)), Rc::new(RefCell::new(y)));
     if stype == SOCK_DGRAM {
         x.borrow_mut().conn = Conn::Peer(Rc::downgrade(&y));
@@ -394,6 +397,8 @@ pub fn accept(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     };
     if conn.borrow().host.is_some() {
         k.watch_host(&conn);
+        // The host made the connection already: it is charged as it is.
+        conn.borrow_mut().charge(&k.budget, true)?;
     }
     write_name(p, addr, len_at, &name)?;
     Ok(Ret::Val(fd))
@@ -464,6 +469,7 @@ pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     }
     autobind(k, &sock)?;
     let (mine, mut theirs) = Socket::pair(domain, SOCK_STREAM);
+    theirs.charge(&k.budget, false)?;
     theirs.local = Some(peer_name.clone());
     theirs.peer = sock.borrow().local.clone();
     theirs.opts = listener.borrow().opts;
@@ -471,6 +477,8 @@ pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         let mut mine = mine;
         let mut s = sock.borrow_mut();
         s.conn = std::mem::replace(&mut mine.conn, Conn::None);
+        s.rights_in = Rc::clone(&mine.rights_in);
+        s.rights_out = mine.rights_out.clone();
         s.peer = Some(peer_name);
     }
     if let Conn::Listening { pending, .. } = &mut listener.borrow_mut().conn {
@@ -577,7 +585,7 @@ fn send_to(
     socket_of(p, fd)?;
     let mut data = vec![0u8; len.min(MAX_SEND) as usize];
     p.mem.read_bytes(buf, &mut data)?;
-    send_data(k, p, fd, &data, flags, to)
+    send_data(k, p, fd, &data, flags, to, Vec::new())
 }
 
 /// A stream's bytes, or one datagram. EPIPE (and SIGPIPE) on a stream the
@@ -591,6 +599,7 @@ fn send_data(
     data: &[u8],
     flags: u32,
     to: Option<Addr>,
+    rights: net::Rights,
 ) -> SysResult {
     let (file, sock) = socket_of(p, fd)?;
     if flags & MSG_OOB != 0 {
@@ -598,9 +607,15 @@ fn send_data(
     }
     let stream = sock.borrow().is_stream();
     let io = if stream {
-        sock.borrow_mut().send_stream(data)
+        let io = sock.borrow_mut().send_stream(data);
+        if matches!(io, Ok(Io::Done(_))) && !rights.is_empty() {
+            if let Some(q) = sock.borrow().rights_out.upgrade() {
+                q.borrow_mut().push_back(rights);
+            }
+        }
+        io
     } else {
-        send_datagram(k, p, &sock, data, to)
+        send_datagram(k, p, &sock, data, to, rights)
     };
     match io {
         Ok(Io::Done(n)) => Ok(Ret::Val(n as u32)),
@@ -622,6 +637,7 @@ fn send_datagram(
     sock: &SockRef,
     data: &[u8],
     to: Option<Addr>,
+    rights: net::Rights,
 ) -> Result<Io, Errno> {
     if data.len() > net::INBOX_BYTES {
         return Err(Errno::EMSGSIZE);
@@ -651,7 +667,7 @@ fn send_datagram(
     autobind(k, sock)?;
     let from = sender_name(&sock.borrow());
     match (target, dest) {
-        (Some(t), _) => Ok(net::deliver(&t.borrow(), data, from)),
+        (Some(t), _) => Ok(net::deliver_rights(&t.borrow(), data, from, rights)),
         (None, Some(Addr::Inet { ip, port })) if net => {
             let mut s = sock.borrow_mut();
             let io = match &s.host {
@@ -895,15 +911,37 @@ fn iovecs(p: &Process, iov: u32, count: u32) -> Result<Vec<super::vio::IoVec>, E
     }
 }
 
+/// The most descriptors one message carries.
+const MAX_RIGHTS: u32 = 64;
+
+/// The open files of the descriptors in a msghdr's access rights (an
+/// array of ints, `len` bytes at `at`): EBADF for one that is not open,
+/// EINVAL for a length that is no whole number of ints or more than
+/// MAX_RIGHTS of them.
+fn read_rights(p: &Process, at: u32, len: u32) -> Result<net::Rights, Errno> {
+    if len % 4 != 0 || len / 4 > MAX_RIGHTS {
+        return Err(Errno::EINVAL);
+    }
+    (0..len / 4)
+        .map(|i| p.fds.get(p.mem.read_u32(at + 4 * i)?))
+        .collect()
+}
+
 /// sendmsg(s, msg, flags) (send(2)): the iovecs' bytes gathered, to
-/// msg_name when given. Access rights (descriptor passing) are not
-/// supported: EOPNOTSUPP when msg_accrightslen is not 0.
+/// msg_name when given, with the access rights in msg_accrights: on an
+/// AF_UNIX socket, descriptors (ints) whose open files the receiver's
+/// recvmsg gets new descriptors for (recv(2): access rights "are
+/// currently limited to file descriptors, which each occupy the size of
+/// an int"). EBADF for a right that is no open descriptor; EOPNOTSUPP for
+/// rights on an AF_INET socket.
 pub fn sendmsg(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (_, sock) = socket_of(p, a.fd(0))?;
-    let [name, namelen, iov, iovlen, _, rightslen] = read_msghdr(p, a.ptr(1))?;
-    if rightslen != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
+    let [name, namelen, iov, iovlen, rights_at, rightslen] = read_msghdr(p, a.ptr(1))?;
+    let rights = match rightslen {
+        0 => Vec::new(),
+        _ if sock.borrow().domain != AF_UNIX => return Err(Errno::EOPNOTSUPP),
+        n => read_rights(p, rights_at, n)?,
+    };
     let domain = sock.borrow().domain;
     let to = match name {
         0 => None,
@@ -915,32 +953,47 @@ pub fn sendmsg(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         data.resize(start + v.len as usize, 0);
         p.mem.read_bytes(v.base, &mut data[start..])?;
     }
-    send_data(k, p, a.fd(0), &data, a.word(2), to)
+    send_data(k, p, a.fd(0), &data, a.word(2), to, rights)
 }
 
 /// recvmsg(s, msg, flags) (recv(2)): what a receive gets, scattered over
-/// the iovecs; the sender's name in msg_name (msg_namelen updated); no
-/// access rights (msg_accrightslen 0).
+/// the iovecs; the sender's name in msg_name (msg_namelen updated); the
+/// access rights that came with it as new descriptors in msg_accrights
+/// (msg_accrightslen: the bytes stored; rights past the buffer's room are
+/// closed). When the descriptor table has no room for them all, EMFILE,
+/// and the message stays for a later receive.
 pub fn recvmsg(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (file, sock) = socket_of(p, a.fd(0))?;
     let (msg, flags) = (a.ptr(1), a.word(2));
     if flags & MSG_OOB != 0 {
         return Err(Errno::EOPNOTSUPP);
     }
-    let [name, _, iov, iovlen, _, _] = read_msghdr(p, msg)?;
+    let [name, _, iov, iovlen, rights_at, rights_room] = read_msghdr(p, msg)?;
     let vecs = iovecs(p, iov, iovlen)?;
     for v in &vecs {
         p.mem.check_writable(v.base, v.len)?;
     }
+    let peek = flags & MSG_PEEK != 0;
+    let wanted = (rights_room as i32).max(0) as usize / 4;
+    if !peek && sock.borrow().rights_waiting().min(wanted) > p.fds.room() {
+        return Err(Errno::EMFILE);
+    }
+    if rights_at != 0 && wanted > 0 {
+        p.mem.check_writable(rights_at, wanted as u32 * 4)?;
+    }
     let total: usize = vecs.iter().map(|v| v.len as usize).sum();
     let mut data = vec![0u8; receivable(&sock.borrow(), total.min(MAX_SEND as usize))];
-    let (io, sender) = sock
-        .borrow_mut()
-        .receive(&mut data, flags & MSG_PEEK != 0)?;
+    let (io, sender, rights) = sock.borrow_mut().receive_rights(&mut data, peek)?;
     let n = match io {
         Io::Done(n) => n,
         io => return super::vio::wait(&file.borrow(), &io),
     };
+    let mut stored = 0u32;
+    for file in rights.into_iter().take(wanted) {
+        let fd = p.fds.install_file(file)?;
+        p.mem.write_u32(rights_at + stored, fd)?;
+        stored += 4;
+    }
     let mut at = 0;
     for v in &vecs {
         let take = (n - at).min(v.len as usize);
@@ -950,6 +1003,6 @@ pub fn recvmsg(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let domain = sock.borrow().domain;
     let named = sender.map_or_else(|| Addr::unnamed(domain), |a| a.encode());
     write_name(p, name, msg + 4, &named)?;
-    p.mem.write_u32(msg + 20, 0)?;
+    p.mem.write_u32(msg + 20, stored)?;
     Ok(Ret::Val(n as u32))
 }
