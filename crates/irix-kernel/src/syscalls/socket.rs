@@ -919,7 +919,7 @@ const MAX_RIGHTS: u32 = 64;
 /// EINVAL for a length that is no whole number of ints or more than
 /// MAX_RIGHTS of them.
 fn read_rights(p: &Process, at: u32, len: u32) -> Result<net::Rights, Errno> {
-    if len % 4 != 0 || len / 4 > MAX_RIGHTS {
+    if !len.is_multiple_of(4) || len / 4 > MAX_RIGHTS {
         return Err(Errno::EINVAL);
     }
     (0..len / 4)
