@@ -319,7 +319,7 @@ fn an_address_outside_the_run_is_unreachable() {
 
 #[test]
 fn every_socket_program_prints_and_profiles_the_same_on_two_runs() {
-    for name in ["net_unix", "net_inet", "net_rights"] {
+    for name in ["net_unix", "net_inet", "net_rights", "net_oob"] {
         common::profiles_the_same_twice(name, output(name));
     }
 }
@@ -368,6 +368,34 @@ fn sendmsg_fails_with_ebadf_for_a_right_that_is_no_descriptor_and_unreceived_rig
         "the pipe reads end of file once the sockets are closed: yes",
         "recvmsg with a full descriptor table: -1 EMFILE",
         "after one close: 4 bytes \"full\", 1 descriptor(s), at the freed slot: yes",
+    ];
+    assert_eq!(section(out, &want), want);
+}
+
+#[test]
+fn msg_oob_sends_out_of_band_data_on_a_stream_and_reads_stop_at_the_mark() {
+    // send(2): "The flag MSG_OOB is used to send out-of-band data on
+    // sockets that support this notion (e.g., SOCK_STREAM)": the last
+    // byte sent is urgent, kept apart from the stream; a read stops at
+    // the mark, where SIOCATMARK then answers 1; recv(2) with MSG_OOB
+    // takes the byte (MSG_PEEK leaves it), EINVAL when none waits; poll
+    // shows POLLPRI meanwhile. Datagram sockets have no such notion.
+    let Some(out) = output("net_oob") else {
+        return;
+    };
+    let want = [
+        "recv MSG_OOB with none sent: -1 EINVAL",
+        "send \"de!\" with MSG_OOB: 3",
+        "poll: POLLPRI yes",
+        "at the mark before reading: 0",
+        "a read stops at the mark: abcde",
+        "at the mark now: 1",
+        "recv MSG_OOB|MSG_PEEK: 1",
+        "recv MSG_OOB: 1 byte: !",
+        "recv MSG_OOB again: -1 EINVAL",
+        "the rest, without the urgent byte: fg",
+        "at the mark after it: 0",
+        "send MSG_OOB on a datagram socket: -1 EOPNOTSUPP",
     ];
     assert_eq!(section(out, &want), want);
 }

@@ -105,6 +105,18 @@ pub type Rights = Vec<Rc<RefCell<OpenFile>>>;
 /// A queue of rights sent on a stream and not received yet.
 pub type RightsQueue = Rc<RefCell<VecDeque<Rights>>>;
 
+/// Out-of-band data a stream socket received (send(2) MSG_OOB): the
+/// urgent byte, kept apart from the stream, and the mark, where the
+/// stream stood when it was sent.
+#[derive(Default)]
+pub struct Urgent {
+    /// The urgent byte, until recv(MSG_OOB) takes it.
+    byte: Option<u8>,
+    /// Bytes of the stream before the mark, while there is one; 0: the
+    /// read position is at the mark (SIOCATMARK).
+    mark: Option<usize>,
+}
+
 /// Datagrams waiting to be received, with their senders and rights.
 #[derive(Default)]
 pub struct Inbox {
@@ -178,6 +190,9 @@ pub struct Socket {
     pub rights_out: Weak<RefCell<VecDeque<Rights>>>,
     /// The rights of the datagram just received (`receive_rights`).
     taken: Rights,
+    /// Out-of-band data this stream socket received, and its peer's.
+    pub urgent_in: Rc<RefCell<Urgent>>,
+    pub urgent_out: Weak<RefCell<Urgent>>,
     /// The budget SOCKET_COST was charged to, given back when it closes.
     charged: Option<Rc<crate::memory::Budget>>,
 }
@@ -203,6 +218,8 @@ impl Socket {
             rights_in: Rc::default(),
             rights_out: Weak::new(),
             taken: Vec::new(),
+            urgent_in: Rc::default(),
+            urgent_out: Weak::new(),
             charged: None,
         }
     }
@@ -230,6 +247,8 @@ impl Socket {
             };
             a.rights_out = Rc::downgrade(&b.rights_in);
             b.rights_out = Rc::downgrade(&a.rights_in);
+            a.urgent_out = Rc::downgrade(&b.urgent_in);
+            b.urgent_out = Rc::downgrade(&a.urgent_in);
         }
         (a, b)
     }
@@ -345,11 +364,24 @@ impl Socket {
                 if !*reading {
                     return Ok((Io::Done(0), peer));
                 }
+                // A read stops at the out-of-band mark.
+                let mark = self.urgent_in.borrow().mark;
+                let out = match mark {
+                    Some(m) if m > 0 && m < out.len() => &mut out[..m],
+                    _ => out,
+                };
                 let io = if peek {
                     rx.borrow().peek(out)
                 } else {
                     rx.borrow_mut().read(out)
                 };
+                if let (Io::Done(n), Some(m), false) = (&io, mark, peek) {
+                    let mut u = self.urgent_in.borrow_mut();
+                    u.mark = match m {
+                        0 if *n > 0 => None,
+                        m => Some(m.saturating_sub(*n)),
+                    };
+                }
                 Ok((io, peer))
             }
             _ => Err(Errno::ENOTCONN),
@@ -372,6 +404,63 @@ impl Socket {
             }
             _ => Err(Errno::ENOTCONN),
         }
+    }
+
+    /// send(2) with MSG_OOB on a connected stream: the last byte of
+    /// `data` is urgent, kept apart at the receiver with the mark where
+    /// the stream then stands; the bytes before it go as any send's.
+    /// EOPNOTSUPP for a datagram socket or a connection of the host's.
+    pub fn send_oob(&mut self, data: &[u8]) -> Result<Io, Errno> {
+        if !self.is_stream() || self.host.is_some() {
+            return Err(Errno::EOPNOTSUPP);
+        }
+        let Some((&urgent, before)) = data.split_last() else {
+            return self.send_stream(data);
+        };
+        match self.send_stream(before)? {
+            Io::Done(n) if n == before.len() => {}
+            io => return Ok(io),
+        }
+        let queued = match &self.conn {
+            Conn::Stream { tx, .. } => tx.borrow().available(),
+            _ => 0,
+        };
+        if let Some(u) = self.urgent_out.upgrade() {
+            let mut u = u.borrow_mut();
+            u.byte = Some(urgent);
+            u.mark = Some(queued);
+        }
+        Ok(Io::Done(data.len()))
+    }
+
+    /// recv(2) with MSG_OOB: the urgent byte (`peek`: leaving it). EINVAL
+    /// when none is waiting, EOPNOTSUPP on a datagram socket or a
+    /// connection of the host's.
+    pub fn receive_oob(&mut self, out: &mut [u8], peek: bool) -> Result<Io, Errno> {
+        if !self.is_stream() || self.host.is_some() {
+            return Err(Errno::EOPNOTSUPP);
+        }
+        let mut u = self.urgent_in.borrow_mut();
+        let byte = u.byte.ok_or(Errno::EINVAL)?;
+        let Some(first) = out.first_mut() else {
+            return Ok(Io::Done(0));
+        };
+        *first = byte;
+        if !peek {
+            u.byte = None;
+        }
+        Ok(Io::Done(1))
+    }
+
+    /// SIOCATMARK: is the read position at the out-of-band mark?
+    pub fn at_mark(&self) -> bool {
+        self.urgent_in.borrow().mark == Some(0)
+    }
+
+    /// An urgent byte waits (poll's POLLPRI, select's exceptional
+    /// condition).
+    pub fn urgent(&self) -> bool {
+        self.urgent_in.borrow().byte.is_some()
     }
 
     /// shutdown(2): `how` 0 stops receiving, 1 sending, 2 both. As in

@@ -158,6 +158,8 @@ pub enum Arg {
     SockType,
     /// A socket option level: `SOL_SOCKET`, `IPPROTO_TCP`.
     SockLevel,
+    /// send(2)/recv(2) flags: `MSG_OOB|MSG_PEEK`, `0`.
+    MsgFlags,
 }
 
 /// How far irix-emu implements a call, as the README lists it (gVisor's
@@ -313,13 +315,13 @@ pub static TABLE: &[Syscall] = &[
     call(sys::GETSOCKNAME,   "getsockname",   &[Fd, Ptr, Ptr], socket::getsockname, Full),
     call(sys::GETSOCKOPT,    "getsockopt",    &[Fd, SockLevel, Int, Ptr, Ptr], socket::getsockopt, Partial("SO_TYPE, SO_ERROR, SO_ACCEPTCONN, SO_SNDBUF, SO_RCVBUF, SO_LINGER, the on/off SOL_SOCKET options, TCP_NODELAY; others ENOPROTOOPT")),
     call(sys::LISTEN,        "listen",        &[Fd, Int], socket::listen, Full),
-    call(sys::RECV,          "recv",          &[Fd, Ptr, Int, Hex], socket::recv, Partial("MSG_PEEK; MSG_OOB EOPNOTSUPP (no out-of-band data)")),
-    call(sys::RECVFROM,      "recvfrom",      &[Fd, Ptr, Int, Hex, Ptr, Ptr], socket::recvfrom, Partial("as recv")),
-    call(sys::RECVMSG,      "recvmsg",      &[Fd, Ptr, Hex], socket::recvmsg, Partial("4.3BSD's msghdr; access rights on AF_UNIX become new descriptors (EMFILE leaves the message queued); MSG_OOB EOPNOTSUPP")),
+    call(sys::RECV,          "recv",          &[Fd, Ptr, Int, MsgFlags], socket::recv, Partial("MSG_PEEK; MSG_OOB takes the urgent byte of a stream of the run (EINVAL when none; EOPNOTSUPP on a --net host connection)")),
+    call(sys::RECVFROM,      "recvfrom",      &[Fd, Ptr, Int, MsgFlags, Ptr, Ptr], socket::recvfrom, Partial("as recv")),
+    call(sys::RECVMSG,      "recvmsg",      &[Fd, Ptr, MsgFlags], socket::recvmsg, Partial("4.3BSD's msghdr; access rights on AF_UNIX become new descriptors (EMFILE leaves the message queued); MSG_OOB EOPNOTSUPP (recv takes it)")),
     call(sys::SELECT,       "select",       &[Int, Ptr, Ptr, Ptr, Ptr], poll::select, Full),
-    call(sys::SEND,          "send",          &[Fd, Buf, Int, Hex], socket::send, Partial("MSG_OOB EOPNOTSUPP (no out-of-band data)")),
-    call(sys::SENDMSG,      "sendmsg",      &[Fd, Ptr, Hex], socket::sendmsg, Partial("4.3BSD's msghdr; access rights (descriptors, ints) on AF_UNIX, EOPNOTSUPP on AF_INET; MSG_OOB EOPNOTSUPP")),
-    call(sys::SENDTO,        "sendto",        &[Fd, Buf, Int, Hex, SockAddr, Int], socket::sendto, Partial("as send; a datagram to an AF_INET port no socket of the run holds is lost, as UDP loses it (with --net: sent from a host socket)")),
+    call(sys::SEND,          "send",          &[Fd, Buf, Int, MsgFlags], socket::send, Partial("MSG_OOB on a stream of the run (its last byte urgent, with a mark); EOPNOTSUPP on datagrams and --net host connections; no SIGURG (no socket owners)")),
+    call(sys::SENDMSG,      "sendmsg",      &[Fd, Ptr, MsgFlags], socket::sendmsg, Partial("4.3BSD's msghdr; access rights (descriptors, ints) on AF_UNIX, EOPNOTSUPP on AF_INET; MSG_OOB as send")),
+    call(sys::SENDTO,        "sendto",        &[Fd, Buf, Int, MsgFlags, SockAddr, Int], socket::sendto, Partial("as send; a datagram to an AF_INET port no socket of the run holds is lost, as UDP loses it (with --net: sent from a host socket)")),
     call(sys::SETSOCKOPT,    "setsockopt",    &[Fd, SockLevel, Int, Ptr, Int], socket::setsockopt, Partial("the options getsockopt reports are kept; they change nothing in the kernel's own sockets (docs/ipc.md); TCP_NODELAY and SO_KEEPALIVE also go to a --net host connection")),
     call(sys::SHUTDOWN,      "shutdown",      &[Fd, Int], socket::shutdown, Full),
     call(sys::SOCKET,        "socket",        &[Family, SockType, Int], socket::socket, Partial("AF_UNIX and AF_INET, SOCK_STREAM and SOCK_DGRAM; SOCK_RAW EACCES (the super-user's); ENOBUFS when --max-memory cannot hold its buffer")),

@@ -114,6 +114,9 @@ fn readiness(f: &OpenFile, pid: crate::process::Pid, events: u16) -> Ready {
             if hup {
                 bits |= POLLHUP;
             }
+            if s.borrow().urgent() {
+                bits |= POLLPRI;
+            }
             Ready {
                 bits,
                 host: on_host,
@@ -235,8 +238,8 @@ fn write_set(p: &mut Process, addr: u32, set: &[u32]) -> Result<(), Errno> {
 /// select(nfds, readfds, writefds, exceptfds, timeout): replaces each set
 /// with the descriptors among its first nfds that are ready for reading
 /// (data, end of file, or an error to report), writing (a write would not
-/// wait) or have an exceptional condition (never, here: no descriptor has
-/// out-of-band data); returns how many bits are set, waiting up to the
+/// wait) or have an exceptional condition (a stream socket with an urgent
+/// byte waiting, send(2) MSG_OOB); returns how many bits are set, waiting up to the
 /// timeval at timeout (NULL: without limit) for one; 0 on a timeout. EBADF
 /// for a set descriptor that is not open, EINVAL for nfds outside
 /// 0..=FD_SETSIZE or a bad time, EFAULT for a bad pointer, EINTR (the sets

@@ -479,6 +479,8 @@ pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         s.conn = std::mem::replace(&mut mine.conn, Conn::None);
         s.rights_in = Rc::clone(&mine.rights_in);
         s.rights_out = mine.rights_out.clone();
+        s.urgent_in = Rc::clone(&mine.urgent_in);
+        s.urgent_out = mine.urgent_out.clone();
         s.peer = Some(peer_name);
     }
     if let Conn::Listening { pending, .. } = &mut listener.borrow_mut().conn {
@@ -589,7 +591,7 @@ fn send_to(
 }
 
 /// A stream's bytes, or one datagram. EPIPE (and SIGPIPE) on a stream the
-/// peer closed; MSG_OOB is not supported (EOPNOTSUPP); EMSGSIZE for a
+/// peer closed; MSG_OOB sends the last byte out of band (`Socket::send_oob`); EMSGSIZE for a
 /// datagram larger than an inbox; EDESTADDRREQ for a datagram with
 /// nowhere to go.
 fn send_data(
@@ -602,11 +604,10 @@ fn send_data(
     rights: net::Rights,
 ) -> SysResult {
     let (file, sock) = socket_of(p, fd)?;
-    if flags & MSG_OOB != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
     let stream = sock.borrow().is_stream();
-    let io = if stream {
+    let io = if flags & MSG_OOB != 0 {
+        sock.borrow_mut().send_oob(data)
+    } else if stream {
         let io = sock.borrow_mut().send_stream(data);
         if matches!(io, Ok(Io::Done(_))) && !rights.is_empty() {
             if let Some(q) = sock.borrow().rights_out.upgrade() {
@@ -726,11 +727,20 @@ fn recv_from(
     from_len: u32,
 ) -> SysResult {
     let (file, sock) = socket_of(p, fd)?;
-    if flags & MSG_OOB != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
     let len = len.min(MAX_SEND);
     p.mem.check_writable(buf, len)?;
+    if flags & MSG_OOB != 0 {
+        let mut byte = [0u8; 1];
+        let want = (len as usize).min(1);
+        let io = sock
+            .borrow_mut()
+            .receive_oob(&mut byte[..want], flags & MSG_PEEK != 0)?;
+        let Io::Done(n) = io else {
+            return super::vio::wait(&file.borrow(), &io);
+        };
+        p.mem.write_bytes(buf, &byte[..n])?;
+        return Ok(Ret::Val(n as u32));
+    }
     if from != 0 {
         p.mem.check_writable(from_len, 4)?;
     }
