@@ -33,12 +33,12 @@ proc_sigsegv_handler proc_kill_child proc_deadlock
 prof_times prof_scale proc_exec_profil_off proc_times_child proc_sproc sys_calls proc_stop_cont
 fault_divzero_break elfmap_errors
 limit_break_slot limit_fork limit_mmap_loop limit_stack_copyout limit_exec limit_big_bss
-limit_brk_loop limit_fifo limit_sprofil_loop proc_locks mem_shared
+limit_brk_loop limit_fifo limit_sprofil_loop limit_sockets proc_locks mem_shared
 io_calls sig_timers sig_calls
 cg_recursion cg_fnptr cg_longjmp cg_signal cg_tailcall cg_exit_deep cg_killed cg_fork cg_sproc
 gdb_target fs_files fs_escape id_calls proc_limits proc_wait_stopped proc_exec_script mem_hints
 proc_names sig_stack usema_poll times_calls
-ipc_msg ipc_sem ipc_shm ipc_shm_split ipc_shm_sproc net_unix net_inet"
+ipc_msg ipc_sem ipc_shm ipc_shm_split ipc_shm_sproc net_unix net_inet net_host net_rights net_oob"
 # Programs for the debugger tests: with DWARF and no optimisation, so GDB
 # sees every line and local.
 DEBUG_PROGS="gdb_target"

@@ -94,6 +94,11 @@ pub struct MachineArgs {
     /// Wall-clock time at virtual time 0, in seconds since 1970.
     #[arg(long, value_name = "SECONDS")]
     pub epoch: Option<u32>,
+    /// Let AF_INET sockets reach the host's network: a connect or send to
+    /// an address no socket of the run holds goes to a host socket, and a
+    /// bound port is bound on the host too. Such a run is not repeatable.
+    #[arg(long)]
+    pub net: bool,
     /// Whose rules the profiling calls follow: irix, solaris, darwin, aix or hpux.
     #[arg(long, value_name = "PERSONALITY", default_value_t = Personality::Irix, value_parser = str::parse::<Personality>)]
     pub personality: Personality,

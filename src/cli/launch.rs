@@ -188,6 +188,7 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
         }),
         max_memory: m.max_memory.unwrap_or(DEFAULT_MAX_MEMORY),
         strace: m.strace,
+        net: m.net,
         translations: super::translations::open(m),
         ..KernelConfig::default()
     })

@@ -182,19 +182,19 @@ fn datagram_sockets_send_to_correspondents_named_and_connect_names_the_peer() {
 }
 
 #[test]
-fn sendmsg_gathers_and_recvmsg_scatters_the_iovecs_without_access_rights() {
+fn sendmsg_gathers_and_recvmsg_scatters_the_iovecs() {
     // recv(2): "The recvmsg call uses a msghdr structure to minimize the
     // number of directly supplied parameters"; "recvmsg will always fill
-    // an area completely before proceeding to the next". Passing
-    // descriptors (access rights) is not supported: EOPNOTSUPP, and
-    // recvmsg gives back an accrightslen of 0.
+    // an area completely before proceeding to the next". A message
+    // without access rights gives back an accrightslen of 0; one with a
+    // descriptor is sent (net_rights receives them).
     let Some(out) = output("net_unix") else {
         return;
     };
     let want = [
         "sendmsg of two iovecs: 8",
         "recvmsg: 8 bytes, \"gath\" then \"ered\", accrightslen 0",
-        "sendmsg passing a descriptor: -1 EOPNOTSUPP",
+        "sendmsg passing a descriptor: 6",
         "sendmsg with no iovecs: 0",
     ];
     assert_eq!(section(out, &want), want);
@@ -319,7 +319,83 @@ fn an_address_outside_the_run_is_unreachable() {
 
 #[test]
 fn every_socket_program_prints_and_profiles_the_same_on_two_runs() {
-    for name in ["net_unix", "net_inet"] {
+    for name in ["net_unix", "net_inet", "net_rights", "net_oob"] {
         common::profiles_the_same_twice(name, output(name));
     }
+}
+
+#[test]
+fn access_rights_are_currently_limited_to_file_descriptors_each_the_size_of_an_int() {
+    // recv(2): "Access rights are opaque data ... currently limited to
+    // file descriptors, which each occupy the size of an int". A pipe's
+    // write end sent over a stream pair to a forked child is a new
+    // descriptor there, through which the child writes to the parent; a
+    // file sent over a datagram pair shares its open file, offset and
+    // all, with the sender's descriptor.
+    let Some(out) = output("net_rights") else {
+        return;
+    };
+    let want = [
+        "socketpair stream: 0",
+        "parent: sendmsg with the pipe's write end: 9",
+        "child: recvmsg 9 bytes \"take this\" and 1 descriptor(s)",
+        "child: the descriptor is new: yes",
+        "parent read from the pipe: written by the child through the passed pipe",
+        "parent: end of file once the child's copy is closed: yes",
+        "sendmsg a file over a datagram pair: 4",
+        "recvmsg: 4 bytes, 1 descriptor(s)",
+        "read through the new descriptor: first ",
+        "the sender's descriptor shares the offset: second",
+    ];
+    assert_eq!(section(out, &want), want);
+}
+
+#[test]
+fn sendmsg_fails_with_ebadf_for_a_right_that_is_no_descriptor_and_unreceived_rights_close_with_the_socket(
+) {
+    // send(2) [EBADF] "An invalid descriptor was specified" -- here one in
+    // the access rights; AF_INET carries no rights (EOPNOTSUPP). Rights
+    // sent and never received are closed when the socket goes, so the
+    // pipe whose write end they held reads end of file. A receiver whose
+    // descriptor table is full gets EMFILE and the message stays queued.
+    let Some(out) = output("net_rights") else {
+        return;
+    };
+    let want = [
+        "sendmsg with a right that is no descriptor: -1 EBADF",
+        "sendmsg with rights on AF_INET: -1 EOPNOTSUPP",
+        "sendmsg a pipe's write end, never received: 4",
+        "the pipe reads end of file once the sockets are closed: yes",
+        "recvmsg with a full descriptor table: -1 EMFILE",
+        "after one close: 4 bytes \"full\", 1 descriptor(s), at the freed slot: yes",
+    ];
+    assert_eq!(section(out, &want), want);
+}
+
+#[test]
+fn msg_oob_sends_out_of_band_data_on_a_stream_and_reads_stop_at_the_mark() {
+    // send(2): "The flag MSG_OOB is used to send out-of-band data on
+    // sockets that support this notion (e.g., SOCK_STREAM)": the last
+    // byte sent is urgent, kept apart from the stream; a read stops at
+    // the mark, where SIOCATMARK then answers 1; recv(2) with MSG_OOB
+    // takes the byte (MSG_PEEK leaves it), EINVAL when none waits; poll
+    // shows POLLPRI meanwhile. Datagram sockets have no such notion.
+    let Some(out) = output("net_oob") else {
+        return;
+    };
+    let want = [
+        "recv MSG_OOB with none sent: -1 EINVAL",
+        "send \"de!\" with MSG_OOB: 3",
+        "poll: POLLPRI yes",
+        "at the mark before reading: 0",
+        "a read stops at the mark: abcde",
+        "at the mark now: 1",
+        "recv MSG_OOB|MSG_PEEK: 1",
+        "recv MSG_OOB: 1 byte: !",
+        "recv MSG_OOB again: -1 EINVAL",
+        "the rest, without the urgent byte: fg",
+        "at the mark after it: 0",
+        "send MSG_OOB on a datagram socket: -1 EOPNOTSUPP",
+    ];
+    assert_eq!(section(out, &want), want);
 }

@@ -470,3 +470,31 @@ fn prof_output_that_cannot_be_written_fails_before_the_guest_runs() {
     );
     assert_eq!(r.status, Status::Code(125));
 }
+
+#[test]
+fn socket_buffers_count_against_max_memory_and_come_back_when_closed() {
+    // socket(2) [ENOBUFS]: "Insufficient buffer space is available. The
+    // socket cannot be created until sufficient resources are freed." A
+    // socket's receive buffer is charged to --max-memory while it is
+    // open: 1 MiB holds a few dozen pairs, not the 200 the program asks
+    // for, and closing them all gives the memory back.
+    let Some(p) = prog("limit_sockets") else {
+        return;
+    };
+    let r = run_capped(&["run", "--max-memory", "1M", &p], &here());
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
+    let n: u32 = lines
+        .first()
+        .and_then(|l| l.strip_prefix("pairs made: "))
+        .and_then(|n| n.parse().ok())
+        .expect("a count");
+    assert!(n > 0 && n < 100, "{n} pairs in 1 MiB");
+    assert_eq!(
+        lines[1..],
+        [
+            "then socketpair: ENOBUFS",
+            "after closing them all, socketpair: 0"
+        ]
+    );
+}

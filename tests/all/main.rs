@@ -37,6 +37,7 @@ mod kernel_sockets;
 mod limits;
 mod malformed_elf;
 mod mon_out;
+mod net_host;
 mod processes;
 mod prof_command;
 mod qemu_guest_diff;

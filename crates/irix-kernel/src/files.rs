@@ -104,7 +104,10 @@ impl OpenFile {
             }
             FileKind::Dir { .. } => Err(Errno::EISDIR),
             FileKind::Usema(_) => Err(Errno::ENXIO),
-            FileKind::Socket(s) => s.borrow_mut().receive(buf, false).map(|(io, _)| io),
+            FileKind::Socket(s) => {
+                let io = s.borrow_mut().receive(buf, false).map(|(io, _)| io);
+                socket_io(self.flags, io)
+            }
         }
     }
 
@@ -124,7 +127,7 @@ impl OpenFile {
             FileKind::PipeWrite(p) => p.borrow_mut().write(data),
             FileKind::PipeRead(_) | FileKind::Dir { .. } => Err(Errno::EBADF),
             FileKind::Usema(_) => Err(Errno::ENXIO),
-            FileKind::Socket(s) => crate::net::write(s, data),
+            FileKind::Socket(s) => socket_io(self.flags, crate::net::write(s, data)),
             FileKind::Device(f) => {
                 let nonblocking = self.flags & (oflag::O_NONBLOCK | oflag::O_NDELAY) != 0;
                 device_io(f, libc::POLLOUT, nonblocking, |f| f.write(data))
@@ -160,6 +163,17 @@ impl OpenFile {
             }
             _ => None,
         }
+    }
+}
+
+/// A socket transfer's outcome for read(2) and write(2): a wait on the
+/// host (`--net`) is EAGAIN on a non-blocking socket, as any wait is.
+fn socket_io(flags: u32, io: Result<Io, Errno>) -> Result<Io, Errno> {
+    match io {
+        Ok(Io::WaitHost) if flags & (oflag::O_NONBLOCK | oflag::O_NDELAY) != 0 => {
+            Err(Errno::EAGAIN)
+        }
+        io => io,
     }
 }
 
@@ -324,6 +338,19 @@ impl FdTable {
             .iter()
             .rposition(Option::is_some)
             .map_or(0, |i| i as u32 + 1)
+    }
+
+    /// How many more descriptors the process may have open now.
+    pub fn room(&self) -> usize {
+        let max = self.max();
+        let used = self.slots.iter().take(max).filter(|s| s.is_some()).count();
+        max - used
+    }
+
+    /// Installs an open file another process shares (a descriptor passed
+    /// over a socket) at the lowest free descriptor: EMFILE when full.
+    pub fn install_file(&mut self, file: Rc<RefCell<OpenFile>>) -> Result<u32, Errno> {
+        self.install_shared(file, 0)
     }
 
     /// Installs `file` at the lowest free descriptor: EMFILE when full.

@@ -71,6 +71,9 @@ pub mod ioctl {
     pub const FIONREAD: u32 = 0x4004_667f;
     /// _IOW('f', 126, int): non-blocking I/O on (non-zero) or off.
     pub const FIONBIO: u32 = 0x8004_667e;
+    /// _IOR('s', 7, int): is a socket's read position at the out-of-band
+    /// mark?
+    pub const SIOCATMARK: u32 = 0x4004_7307;
 }
 
 /// mmap protections and flags.

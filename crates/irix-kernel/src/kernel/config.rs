@@ -41,6 +41,10 @@ pub struct KernelConfig {
     /// Where the compiled tier keeps compiled code from run to run, shared
     /// by every process (see `cpu_mips::TranslationStore`); `None`: nowhere.
     pub translations: Option<std::sync::Arc<cpu_mips::TranslationStore>>,
+    /// AF_INET sockets may reach the host's network (`--net`): what no
+    /// socket of the run answers goes to a host socket. Such a run is not
+    /// repeatable.
+    pub net: bool,
 }
 
 /// 1996-01-01 00:00:00 UTC: the IRIX 5.3/6.2 era, as the default epoch.
@@ -74,6 +78,7 @@ impl Default for KernelConfig {
             syscall_cycles: DEFAULT_SYSCALL_CYCLES,
             quantum_cycles: DEFAULT_QUANTUM_CYCLES,
             translations: None,
+            net: false,
         }
     }
 }

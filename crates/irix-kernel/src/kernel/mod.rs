@@ -11,6 +11,8 @@
 //!   to the next timeout when every process waits;
 //! - `limits`: RLIMIT_CPU's signals on virtual time;
 //! - `exit`: a process's end, zombies and orphans;
+//! - `hostwait`: waiting in the host's poll(2) for the run's host sockets
+//!   (`--net`) when no process can run;
 //! - `debug`: the debugger's hook into the run loop, and its access to
 //!   registers and memory.
 //!
@@ -26,6 +28,7 @@
 mod config;
 mod debug;
 mod exit;
+mod hostwait;
 mod limits;
 mod proctable;
 mod sched;
@@ -121,6 +124,11 @@ pub struct Kernel {
     pub(crate) ipc: crate::ipc::Ipc,
     /// The names of bound sockets.
     pub(crate) names: crate::net::Names,
+    /// The sockets with a host side (`--net`), for the host wait.
+    pub(crate) host_sockets: Vec<std::rc::Weak<std::cell::RefCell<crate::net::Socket>>>,
+    /// Slices in a row that ended waiting with no progress, while some
+    /// waited on the host (when every queued process has: the host wait).
+    pub(crate) host_rounds: usize,
     /// The terminal's settings as the guest set them (termio(7)).
     pub(crate) tty: crate::tty::Terminal,
     pub(crate) stats: RunStats,
@@ -174,6 +182,8 @@ impl Kernel {
             usemas: crate::usema::Usemas::default(),
             ipc: crate::ipc::Ipc::default(),
             names: crate::net::Names::default(),
+            host_sockets: Vec::new(),
+            host_rounds: 0,
             tty: crate::tty::Terminal::default(),
             stats: RunStats::default(),
             paused: None,

@@ -146,6 +146,7 @@ impl Kernel {
                 SliceEnd::Preempted => {
                     p.state = RunState::Runnable;
                     self.idle_rounds = 0;
+                    self.host_rounds = 0;
                 }
                 SliceEnd::Blocked => {
                     p.state = RunState::Blocked;
@@ -159,18 +160,32 @@ impl Kernel {
                     } else {
                         0
                     };
+                    self.host_rounds = if was_blocked && !ran {
+                        self.host_rounds + 1
+                    } else {
+                        0
+                    };
                 }
                 SliceEnd::WaitHost => {
                     p.state = RunState::Blocked;
                     self.idle_rounds = 0;
+                    self.host_rounds += 1;
+                    if self.host_rounds > self.run_queue.len() {
+                        // No queued process got further since each had
+                        // its turn: wait for the host rather than spin.
+                        self.host_rounds = 0;
+                        self.wait_for_host();
+                    }
                     self.sleep(self.tick_cycles());
                 }
                 SliceEnd::Stopped => {
                     p.state = RunState::Stopped;
                     self.idle_rounds = 0;
+                    self.host_rounds = 0;
                 }
                 SliceEnd::Exited(status) => {
                     self.idle_rounds = 0;
+                    self.host_rounds = 0;
                     self.exit_process(p, status);
                     if dbg.traces(pid) {
                         return RunEnd::TracedExited(pid, status);

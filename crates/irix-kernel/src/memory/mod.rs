@@ -78,6 +78,11 @@ type Directory = [Option<Page>; DIR_ENTRIES];
 const PAGE_COST: u64 = PAGE_BYTES as u64 + 16;
 /// Host bytes one directory of the page table costs.
 const DIR_COST: u64 = std::mem::size_of::<Directory>() as u64;
+/// The least a kernel copy into a process's memory needs the budget to
+/// hold (a page and two page-table directories; `poke_bytes`): kernel
+/// objects that a copy-out follows (a new socket's descriptors) keep
+/// this much free, so that the copy-out never fails after them.
+pub const COPY_RESERVE: u64 = PAGE_COST + 2 * DIR_COST;
 /// Host bytes one region entry costs (a B-tree slot with its backing).
 const REGION_COST: u64 = 96;
 /// Host bytes the address space itself costs (the directory vector).

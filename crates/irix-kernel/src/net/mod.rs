@@ -1,8 +1,10 @@
 //! Sockets between the processes of one run (IRIX socket(2),
 //! socketpair(2) and their kin): AF_UNIX on paths of the guest's file
 //! system and AF_INET on the loopback address, stream and datagram, all
-//! in the kernel. No host socket is ever made: the run stays
-//! deterministic, and an address outside the run is unreachable.
+//! in the kernel. Without `--net` no host socket is ever made: the run
+//! stays deterministic, and an address outside the run is unreachable.
+//! With it (`KernelConfig::net`), an AF_INET socket also has a host side
+//! (`host`) for what no socket of the run answers.
 //!
 //! A connected stream is two of the kernel's pipes (`crate::pipe`), one
 //! each way: a socket reads from one and writes to the other, so end of
@@ -18,6 +20,7 @@
 //! TIME_WAIT).
 
 pub mod addr;
+pub mod host;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
@@ -25,7 +28,7 @@ use std::rc::{Rc, Weak};
 
 pub use addr::Addr;
 
-use crate::files::Io;
+use crate::files::{Io, OpenFile};
 use crate::pipe::Pipe;
 use crate::Errno;
 
@@ -45,6 +48,11 @@ pub const INBOX_BYTES: usize = crate::pipe::PIPE_CAPACITY;
 /// sender's name and bookkeeping, as a BSD socket buffer charges an mbuf
 /// per record), so that empty datagrams fill an inbox too.
 pub const DATAGRAM_OVERHEAD: usize = 32;
+/// What a socket costs the run's memory budget (`--max-memory`) while it
+/// is open: its receive buffer's capacity (a stream's incoming pipe, a
+/// datagram socket's inbox), reserved when the socket is made, and a
+/// small fixed cost for the socket itself.
+pub const SOCKET_COST: u64 = INBOX_BYTES as u64 + 256;
 /// The first port handed to a socket that binds port 0 or sends unbound
 /// (IRIX's anonymous ports start at 1024).
 pub const FIRST_EPHEMERAL: u16 = 1024;
@@ -90,10 +98,29 @@ pub enum Conn {
     Peer(Weak<RefCell<Socket>>),
 }
 
-/// Datagrams waiting to be received, with their senders.
+/// Access rights (sendmsg(2)'s msg_accrights): open files sent over an
+/// AF_UNIX socket, each a descriptor the receiver gets a copy of.
+pub type Rights = Vec<Rc<RefCell<OpenFile>>>;
+
+/// A queue of rights sent on a stream and not received yet.
+pub type RightsQueue = Rc<RefCell<VecDeque<Rights>>>;
+
+/// Out-of-band data a stream socket received (send(2) MSG_OOB): the
+/// urgent byte, kept apart from the stream, and the mark, where the
+/// stream stood when it was sent.
+#[derive(Default)]
+pub struct Urgent {
+    /// The urgent byte, until recv(MSG_OOB) takes it.
+    byte: Option<u8>,
+    /// Bytes of the stream before the mark, while there is one; 0: the
+    /// read position is at the mark (SIOCATMARK).
+    mark: Option<usize>,
+}
+
+/// Datagrams waiting to be received, with their senders and rights.
 #[derive(Default)]
 pub struct Inbox {
-    messages: VecDeque<(Vec<u8>, Option<Addr>)>,
+    messages: VecDeque<(Vec<u8>, Option<Addr>, Rights)>,
     /// What the queued datagrams cost: their bytes plus
     /// DATAGRAM_OVERHEAD each, kept as they come and go.
     charged: usize,
@@ -106,25 +133,29 @@ impl Inbox {
 
     /// Queues a datagram, unless the inbox is full (an empty inbox takes
     /// any datagram a send allows).
-    fn push(&mut self, data: &[u8], from: Option<Addr>) -> bool {
+    fn push(&mut self, data: &[u8], from: Option<Addr>, rights: Rights) -> bool {
         let cost = Inbox::cost(data);
         if self.charged + cost > INBOX_BYTES && !self.messages.is_empty() {
             return false;
         }
         self.charged += cost;
-        self.messages.push_back((data.to_vec(), from));
+        self.messages.push_back((data.to_vec(), from, rights));
         true
     }
 
-    /// The next datagram.
-    pub fn front(&self) -> Option<&(Vec<u8>, Option<Addr>)> {
-        self.messages.front()
+    /// The next datagram and its sender.
+    pub fn front(&self) -> Option<(&Vec<u8>, &Option<Addr>)> {
+        self.messages.front().map(|(m, from, _)| (m, from))
     }
 
-    /// Takes the next datagram away.
-    fn pop(&mut self) {
-        if let Some((m, _)) = self.messages.pop_front() {
-            self.charged -= Inbox::cost(&m);
+    /// Takes the next datagram away, with its rights.
+    fn pop(&mut self) -> Rights {
+        match self.messages.pop_front() {
+            Some((m, _, rights)) => {
+                self.charged -= Inbox::cost(&m);
+                rights
+            }
+            None => Vec::new(),
         }
     }
 
@@ -146,6 +177,24 @@ pub struct Socket {
     pub opts: Options,
     /// A pending error for SO_ERROR.
     pub error: Option<Errno>,
+    /// May reach the host's network (`--net`, AF_INET).
+    pub net: bool,
+    /// Its host socket, once it has one (`--net`).
+    pub host: Option<host::Host>,
+    /// The host poll(2) events a waiting call wants of `host` (cleared
+    /// each time the scheduler waits on the host).
+    pub host_wants: i16,
+    /// Rights sent to this stream socket and not received yet, and the
+    /// peer's queue, where this socket's rights go.
+    pub rights_in: RightsQueue,
+    pub rights_out: Weak<RefCell<VecDeque<Rights>>>,
+    /// The rights of the datagram just received (`receive_rights`).
+    taken: Rights,
+    /// Out-of-band data this stream socket received, and its peer's.
+    pub urgent_in: Rc<RefCell<Urgent>>,
+    pub urgent_out: Weak<RefCell<Urgent>>,
+    /// The budget SOCKET_COST was charged to, given back when it closes.
+    charged: Option<Rc<crate::memory::Budget>>,
 }
 
 impl Socket {
@@ -163,6 +212,15 @@ impl Socket {
                 ..Options::default()
             },
             error: None,
+            net: false,
+            host: None,
+            host_wants: 0,
+            rights_in: Rc::default(),
+            rights_out: Weak::new(),
+            taken: Vec::new(),
+            urgent_in: Rc::default(),
+            urgent_out: Weak::new(),
+            charged: None,
         }
     }
 
@@ -187,8 +245,32 @@ impl Socket {
                 reading: true,
                 writing: true,
             };
+            a.rights_out = Rc::downgrade(&b.rights_in);
+            b.rights_out = Rc::downgrade(&a.rights_in);
+            a.urgent_out = Rc::downgrade(&b.urgent_in);
+            b.urgent_out = Rc::downgrade(&a.urgent_in);
         }
         (a, b)
+    }
+
+    /// Charges the socket's SOCKET_COST to `budget` (`force`: even past
+    /// the limit, for a connection the host already made): ENOBUFS when
+    /// the run's memory is used up (socket(2): "Insufficient buffer space
+    /// is available"), that is when it would not leave the room a copy-out
+    /// of its descriptor needs (`memory::COPY_RESERVE`).
+    pub fn charge(&mut self, budget: &Rc<crate::memory::Budget>, force: bool) -> Result<(), Errno> {
+        if self.charged.is_some() {
+            return Ok(());
+        }
+        if force {
+            budget.force(SOCKET_COST);
+        } else if budget.available() < SOCKET_COST + crate::memory::COPY_RESERVE {
+            return Err(Errno::ENOBUFS);
+        } else {
+            budget.force(SOCKET_COST);
+        }
+        self.charged = Some(budget.clone());
+        Ok(())
     }
 
     pub fn is_stream(&self) -> bool {
@@ -197,22 +279,82 @@ impl Socket {
 
     pub fn connected(&self) -> bool {
         matches!(self.conn, Conn::Stream { .. } | Conn::Peer(_))
+            || matches!(self.host, Some(host::Host::Stream(_)))
+    }
+
+    /// Only the host can end a wait on this socket (it has a host side
+    /// that is listening, connecting, connected or receiving datagrams).
+    pub fn on_host(&self) -> bool {
+        !matches!(self.host, None | Some(host::Host::Bound(_)))
+    }
+
+    /// A call waits for `events` of the host socket: noted for the
+    /// scheduler's poll(2), and `Io::WaitHost` returned.
+    pub fn wait_host(&mut self, events: i16) -> Io {
+        self.host_wants |= events;
+        Io::WaitHost
     }
 
     /// Reads a connected stream (`peek`: without taking the bytes), or
     /// the next datagram, with its sender. ENOTCONN for an unconnected
     /// stream.
     pub fn receive(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
+        self.receive_rights(out, peek)
+            .map(|(io, from, _)| (io, from))
+    }
+
+    /// The rights the next receive would get (recvmsg checks the
+    /// receiver's descriptor table has room first).
+    pub fn rights_waiting(&self) -> usize {
+        if self.is_stream() {
+            self.rights_in.borrow().front().map_or(0, Vec::len)
+        } else {
+            let inbox = self.inbox.borrow();
+            inbox.messages.front().map_or(0, |(_, _, r)| r.len())
+        }
+    }
+
+    /// As `receive`, with the rights that came with what it received: a
+    /// datagram's own, or on a stream the first rights sent and not yet
+    /// received (a receive that does not want them closes them). A peek
+    /// takes none.
+    pub fn receive_rights(
+        &mut self,
+        out: &mut [u8],
+        peek: bool,
+    ) -> Result<(Io, Option<Addr>, Rights), Errno> {
+        let (io, from) = self.receive_data(out, peek)?;
+        let rights = match io {
+            Io::Done(_) if !peek && self.is_stream() => {
+                self.rights_in.borrow_mut().pop_front().unwrap_or_default()
+            }
+            Io::Done(_) if !peek => std::mem::take(&mut self.taken),
+            _ => Vec::new(),
+        };
+        Ok((io, from, rights))
+    }
+
+    fn receive_data(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
+        if let Some(host::Host::Stream(s)) = &mut self.host {
+            let io = host::read(s, out, peek)?;
+            let peer = self.peer.clone();
+            return Ok((self.waited(io, libc::POLLIN), peer));
+        }
         if !self.is_stream() {
             let mut inbox = self.inbox.borrow_mut();
             let Some((msg, from)) = inbox.front() else {
+                drop(inbox);
+                if let Some(host::Host::Datagram(s)) = &self.host {
+                    let (io, from) = host::recv_from(s, out, peek)?;
+                    return Ok((self.waited(io, libc::POLLIN), from));
+                }
                 return Ok((Io::WouldBlock, None));
             };
             let n = msg.len().min(out.len());
             out[..n].copy_from_slice(&msg[..n]);
             let from = from.clone();
             if !peek {
-                inbox.pop();
+                self.taken = inbox.pop();
             }
             return Ok((Io::Done(n), from));
         }
@@ -222,11 +364,24 @@ impl Socket {
                 if !*reading {
                     return Ok((Io::Done(0), peer));
                 }
+                // A read stops at the out-of-band mark.
+                let mark = self.urgent_in.borrow().mark;
+                let out = match mark {
+                    Some(m) if m > 0 && m < out.len() => &mut out[..m],
+                    _ => out,
+                };
                 let io = if peek {
                     rx.borrow().peek(out)
                 } else {
                     rx.borrow_mut().read(out)
                 };
+                if let (Io::Done(n), Some(m), false) = (&io, mark, peek) {
+                    let mut u = self.urgent_in.borrow_mut();
+                    u.mark = match m {
+                        0 if *n > 0 => None,
+                        m => Some(m.saturating_sub(*n)),
+                    };
+                }
                 Ok((io, peer))
             }
             _ => Err(Errno::ENOTCONN),
@@ -236,6 +391,10 @@ impl Socket {
     /// Writes to a connected stream: EPIPE once the peer cannot read it
     /// (the caller raises SIGPIPE).
     pub fn send_stream(&mut self, data: &[u8]) -> Result<Io, Errno> {
+        if let Some(host::Host::Stream(s)) = &mut self.host {
+            let io = host::write(s, data)?;
+            return Ok(self.waited(io, libc::POLLOUT));
+        }
         match &self.conn {
             Conn::Stream { tx, writing, .. } => {
                 if !*writing {
@@ -247,11 +406,74 @@ impl Socket {
         }
     }
 
+    /// send(2) with MSG_OOB on a connected stream: the last byte of
+    /// `data` is urgent, kept apart at the receiver with the mark where
+    /// the stream then stands; the bytes before it go as any send's.
+    /// EOPNOTSUPP for a datagram socket or a connection of the host's.
+    pub fn send_oob(&mut self, data: &[u8]) -> Result<Io, Errno> {
+        if !self.is_stream() || self.host.is_some() {
+            return Err(Errno::EOPNOTSUPP);
+        }
+        let Some((&urgent, before)) = data.split_last() else {
+            return self.send_stream(data);
+        };
+        match self.send_stream(before)? {
+            Io::Done(n) if n == before.len() => {}
+            io => return Ok(io),
+        }
+        let queued = match &self.conn {
+            Conn::Stream { tx, .. } => tx.borrow().available(),
+            _ => 0,
+        };
+        if let Some(u) = self.urgent_out.upgrade() {
+            let mut u = u.borrow_mut();
+            u.byte = Some(urgent);
+            u.mark = Some(queued);
+        }
+        Ok(Io::Done(data.len()))
+    }
+
+    /// recv(2) with MSG_OOB: the urgent byte (`peek`: leaving it). EINVAL
+    /// when none is waiting, EOPNOTSUPP on a datagram socket or a
+    /// connection of the host's.
+    pub fn receive_oob(&mut self, out: &mut [u8], peek: bool) -> Result<Io, Errno> {
+        if !self.is_stream() || self.host.is_some() {
+            return Err(Errno::EOPNOTSUPP);
+        }
+        let mut u = self.urgent_in.borrow_mut();
+        let byte = u.byte.ok_or(Errno::EINVAL)?;
+        let Some(first) = out.first_mut() else {
+            return Ok(Io::Done(0));
+        };
+        *first = byte;
+        if !peek {
+            u.byte = None;
+        }
+        Ok(Io::Done(1))
+    }
+
+    /// SIOCATMARK: is the read position at the out-of-band mark?
+    pub fn at_mark(&self) -> bool {
+        self.urgent_in.borrow().mark == Some(0)
+    }
+
+    /// An urgent byte waits (poll's POLLPRI, select's exceptional
+    /// condition).
+    pub fn urgent(&self) -> bool {
+        self.urgent_in.borrow().byte.is_some()
+    }
+
     /// shutdown(2): `how` 0 stops receiving, 1 sending, 2 both. As in
     /// BSD, what the peer sends after receiving stopped is thrown away
     /// without an error (the peer sees EPIPE only once this socket is
     /// closed).
     pub fn shutdown(&mut self, how: u32) -> Result<(), Errno> {
+        if let Some(host::Host::Stream(s)) = &self.host {
+            if how > 2 {
+                return Err(Errno::EINVAL);
+            }
+            return host::shutdown(s, how);
+        }
         let Conn::Stream {
             rx,
             tx,
@@ -282,14 +504,49 @@ impl Socket {
     /// Bytes a read could return now (FIONREAD): a stream's buffered
     /// bytes, or the next datagram's length.
     pub fn waiting(&self) -> usize {
-        match &self.conn {
-            Conn::Stream { rx, .. } => rx.borrow().available(),
+        match (&self.conn, &self.host) {
+            (Conn::Stream { rx, .. }, _) => rx.borrow().available(),
+            (_, Some(h @ host::Host::Stream(_))) => h.waiting(),
+            (_, Some(h @ host::Host::Datagram(_))) if self.inbox.borrow().is_empty() => h.waiting(),
             _ => self.inbox.borrow().front().map_or(0, |(m, _)| m.len()),
+        }
+    }
+
+    /// A host transfer's outcome: a wait notes the events it waits for.
+    fn waited(&mut self, io: Io, events: i16) -> Io {
+        match io {
+            Io::WaitHost => self.wait_host(events),
+            io => io,
+        }
+    }
+
+    /// poll(2)'s view of the host side, merged with the kernel's.
+    fn host_readiness(&self, h: &host::Host, kernel: (bool, bool, bool)) -> (bool, bool, bool) {
+        let bits = h.poll(libc::POLLIN | libc::POLLOUT);
+        let (r, w, hup) = (
+            bits & (libc::POLLIN | libc::POLLERR | libc::POLLHUP) != 0,
+            bits & (libc::POLLOUT | libc::POLLERR) != 0,
+            bits & libc::POLLHUP != 0,
+        );
+        match h {
+            host::Host::Listener(_) => (kernel.0 || r, false, false),
+            host::Host::Datagram(_) => (kernel.0 || r, true, false),
+            host::Host::Stream(_) => (r, w, hup),
+            host::Host::Connecting(_) => (false, w, false),
+            host::Host::Bound(_) => kernel,
         }
     }
 
     /// poll(2)'s view: (readable, writable, hung up).
     pub fn readiness(&self) -> (bool, bool, bool) {
+        let kernel = self.kernel_readiness();
+        match &self.host {
+            Some(h) => self.host_readiness(h, kernel),
+            None => kernel,
+        }
+    }
+
+    fn kernel_readiness(&self) -> (bool, bool, bool) {
         match &self.conn {
             Conn::Listening { pending, .. } => (!pending.is_empty(), false, false),
             Conn::Stream {
@@ -317,6 +574,11 @@ impl Drop for Socket {
     /// The last descriptor closed: both directions of a stream end, and
     /// the peer's writes fail with EPIPE from now on.
     fn drop(&mut self) {
+        // Rights sent and never received are closed with the socket.
+        self.rights_in.borrow_mut().clear();
+        if let Some(budget) = self.charged.take() {
+            budget.release(SOCKET_COST);
+        }
         let _ = self.shutdown(2);
         if let Conn::Stream { rx, .. } = &self.conn {
             let mut rx = rx.borrow_mut();
@@ -337,6 +599,10 @@ pub fn accept<R>(
         Conn::Listening { pending, .. } => pending.pop_front(),
         _ => return Err(Errno::EINVAL),
     };
+    let next = match next {
+        Some(conn) => Some(conn),
+        None => accept_host(listener)?,
+    };
     let Some(conn) = next else {
         return Ok(None);
     };
@@ -351,10 +617,40 @@ pub fn accept<R>(
     }
 }
 
+/// A connection from outside the run that the host listener has taken,
+/// as a socket of the run (None while there is none).
+fn accept_host(listener: &Rc<RefCell<Socket>>) -> Result<Option<Rc<RefCell<Socket>>>, Errno> {
+    let mut l = listener.borrow_mut();
+    let Some(host::Host::Listener(h)) = &l.host else {
+        return Ok(None);
+    };
+    let (stream, from) = match h.accept() {
+        Ok(got) => got,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+            l.wait_host(libc::POLLIN);
+            return Ok(None);
+        }
+        Err(e) => return Err(host::errno(&e)),
+    };
+    stream.set_nonblocking(true).map_err(|e| host::errno(&e))?;
+    let mut s = Socket::new(AF_INET, SOCK_STREAM);
+    s.net = true;
+    s.opts = l.opts;
+    s.peer = Some(host::name(from));
+    s.local = stream.local_addr().ok().map(host::name);
+    s.host = Some(host::Host::Stream(stream));
+    Ok(Some(Rc::new(RefCell::new(s))))
+}
+
 /// Delivers a datagram to `to`'s inbox, as from `from`: WouldBlock while
 /// the inbox is full.
 pub fn deliver(to: &Socket, data: &[u8], from: Option<Addr>) -> Io {
-    if to.inbox.borrow_mut().push(data, from) {
+    deliver_rights(to, data, from, Vec::new())
+}
+
+/// As `deliver`, with rights that travel with the datagram.
+pub fn deliver_rights(to: &Socket, data: &[u8], from: Option<Addr>, rights: Rights) -> Io {
+    if to.inbox.borrow_mut().push(data, from, rights) {
         Io::Done(data.len())
     } else {
         Io::WouldBlock
@@ -384,6 +680,12 @@ pub fn write(sock: &Rc<RefCell<Socket>>, data: &[u8]) -> Result<Io, Errno> {
         other => other.clone(),
     };
     let domain = s.domain;
+    if peer.is_none() {
+        if let (Some(host::Host::Datagram(h)), Some(Addr::Inet { ip, port })) = (&s.host, &s.peer) {
+            let io = host::send_to(h, data, *ip, *port)?;
+            return Ok(s.waited(io, libc::POLLOUT));
+        }
+    }
     drop(s);
     match peer {
         Some(t) => Ok(deliver(&t.borrow(), data, from)),
@@ -519,6 +821,50 @@ mod tests {
         assert!(Rc::ptr_eq(&got, &first));
         assert!(accept(&listener, |_| Ok(())).unwrap().is_some());
         assert_eq!(accept(&listener, |_| Ok(())), Ok(None));
+    }
+
+    #[test]
+    fn rights_sent_on_a_stream_come_with_the_next_receive_and_close_with_the_socket() {
+        use crate::files::{oflag, FileKind};
+        let (mut a, mut b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        let pipe = Rc::new(RefCell::new(crate::pipe::Pipe::new()));
+        let end = Rc::new(RefCell::new(OpenFile::host_less(
+            FileKind::PipeWrite(pipe.clone()),
+            oflag::O_WRONLY,
+        )));
+        assert!(matches!(a.send_stream(b"x"), Ok(Io::Done(1))));
+        a.rights_out
+            .upgrade()
+            .unwrap()
+            .borrow_mut()
+            .push_back(vec![end.clone()]);
+        assert_eq!(b.rights_waiting(), 1);
+        let mut buf = [0u8; 4];
+        let (io, _, rights) = b.receive_rights(&mut buf, false).unwrap();
+        assert!(matches!(io, Io::Done(1)));
+        assert!(Rc::ptr_eq(&rights[0], &end));
+        a.rights_out
+            .upgrade()
+            .unwrap()
+            .borrow_mut()
+            .push_back(rights);
+        drop(end);
+        assert_eq!(pipe.borrow().writers, 1, "the queued right holds the file");
+        drop(b);
+        assert_eq!(pipe.borrow().writers, 0, "closed with the receiving socket");
+    }
+
+    #[test]
+    fn a_socket_is_charged_to_the_budget_while_it_lives_and_refused_past_it() {
+        let budget = crate::memory::Budget::new(SOCKET_COST + crate::memory::COPY_RESERVE);
+        let mut s = Socket::new(AF_UNIX, SOCK_DGRAM);
+        s.charge(&budget, false).unwrap();
+        assert_eq!(budget.used(), SOCKET_COST);
+        let mut t = Socket::new(AF_UNIX, SOCK_DGRAM);
+        assert_eq!(t.charge(&budget, false), Err(Errno::ENOBUFS));
+        drop(s);
+        assert_eq!(budget.used(), 0);
+        t.charge(&budget, false).unwrap();
     }
 
     #[test]

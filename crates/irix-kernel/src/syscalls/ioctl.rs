@@ -1,6 +1,6 @@
 //! ioctl(2)'s requests of terminals and descriptors (termio(7)'s TCGETA
-//! family and the termios TCGETS family, the window size, FIONREAD and
-//! FIONBIO). The terminal's settings are irix-emu's own copy (`crate::tty`);
+//! family and the termios TCGETS family, the window size, FIONREAD,
+//! FIONBIO and a socket's SIOCATMARK). The terminal's settings are irix-emu's own copy (`crate::tty`);
 //! the window size is the host terminal's unless the guest set one.
 
 use std::cell::RefCell;
@@ -40,6 +40,13 @@ pub fn request(
         FIONREAD => {
             let n = bytes_waiting(&file.borrow());
             p.mem.write_bytes(arg, &n.to_be_bytes())?;
+        }
+        SIOCATMARK => {
+            let at = match &file.borrow().kind {
+                FileKind::Socket(s) => s.borrow().at_mark(),
+                _ => return Err(Errno::ENOTTY),
+            };
+            p.mem.write_u32(arg, u32::from(at))?;
         }
         FIONBIO => {
             let on = p.mem.read_u32(arg)? != 0;

@@ -56,7 +56,11 @@ const WRITABLE: u16 = POLLOUT | POLLWRNORM;
 /// semaphore ... The POLLIN event should be used with poll(2). The
 /// semaphore file descriptor should be passed in as a read descriptor for
 /// select(2).").
-fn readiness(f: &OpenFile, pid: crate::process::Pid) -> Ready {
+///
+/// A socket with a host side (`--net`) answers as the host's poll says,
+/// merged with what the run's own sockets did, and notes the `events`
+/// asked of it for the scheduler's wait on the host.
+fn readiness(f: &OpenFile, pid: crate::process::Pid, events: u16) -> Ready {
     let kernel = |bits| Ready { bits, host: false };
     match &f.kind {
         FileKind::PipeRead(p) => {
@@ -89,6 +93,17 @@ fn readiness(f: &OpenFile, pid: crate::process::Pid) -> Ready {
         FileKind::Usema(_) => kernel(0),
         FileKind::Socket(s) => {
             let (readable, writable, hup) = s.borrow().readiness();
+            let on_host = s.borrow().on_host();
+            if on_host {
+                let mut wants = 0;
+                if events & READABLE != 0 {
+                    wants |= libc::POLLIN;
+                }
+                if events & WRITABLE != 0 {
+                    wants |= libc::POLLOUT;
+                }
+                s.borrow_mut().host_wants |= wants;
+            }
             let mut bits = 0;
             if readable {
                 bits |= READABLE;
@@ -99,7 +114,13 @@ fn readiness(f: &OpenFile, pid: crate::process::Pid) -> Ready {
             if hup {
                 bits |= POLLHUP;
             }
-            kernel(bits)
+            if s.borrow().urgent() {
+                bits |= POLLPRI;
+            }
+            Ready {
+                bits,
+                host: on_host,
+            }
         }
     }
 }
@@ -174,7 +195,7 @@ pub fn poll(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             match p.fds.get(fd as u32) {
                 Err(_) => POLLNVAL,
                 Ok(file) => {
-                    let r = readiness(&file.borrow(), p.pid);
+                    let r = readiness(&file.borrow(), p.pid, events);
                     host |= r.host;
                     r.bits & (events | POLLHUP | POLLERR)
                 }
@@ -217,8 +238,8 @@ fn write_set(p: &mut Process, addr: u32, set: &[u32]) -> Result<(), Errno> {
 /// select(nfds, readfds, writefds, exceptfds, timeout): replaces each set
 /// with the descriptors among its first nfds that are ready for reading
 /// (data, end of file, or an error to report), writing (a write would not
-/// wait) or have an exceptional condition (never, here: no descriptor has
-/// out-of-band data); returns how many bits are set, waiting up to the
+/// wait) or have an exceptional condition (a stream socket with an urgent
+/// byte waiting, send(2) MSG_OOB); returns how many bits are set, waiting up to the
 /// timeval at timeout (NULL: without limit) for one; 0 on a timeout. EBADF
 /// for a set descriptor that is not open, EINVAL for nfds outside
 /// 0..=FD_SETSIZE or a bad time, EFAULT for a bad pointer, EINTR (the sets
@@ -264,7 +285,8 @@ pub fn select(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         if asked.is_empty() {
             continue;
         }
-        let r = readiness(&p.fds.get(fd)?.borrow(), p.pid);
+        let events = asked.iter().fold(0, |e, &i| e | wanted[i]);
+        let r = readiness(&p.fds.get(fd)?.borrow(), p.pid, events);
         host |= r.host;
         for i in asked {
             if r.bits & wanted[i] != 0 {

@@ -1,12 +1,16 @@
 //! The socket calls (socket(2), socketpair(2), bind(2), listen(2),
 //! accept(2), connect(2), send(2), recv(2), shutdown(2), getsockname(2),
 //! getpeername(2), getsockopt(2)): AF_UNIX and loopback AF_INET sockets
-//! between the run's processes, kept in the kernel (`crate::net`).
+//! between the run's processes, kept in the kernel (`crate::net`), and
+//! with `--net` AF_INET sockets that reach the host's network too
+//! (`crate::net::host`): a name a socket of the run holds is reached in
+//! the kernel, any other address through a host socket.
 //!
 //! A call that must wait (accept with no connection, a receive with
 //! nothing there, a send to a full buffer) blocks as a pipe transfer
-//! does, or fails with EWOULDBLOCK (EAGAIN) on a socket made non-blocking
-//! with FIONBIO or O_NONBLOCK.
+//! does (on a host socket: as a host FIFO's transfer does), or fails with
+//! EWOULDBLOCK (EAGAIN) on a socket made non-blocking with FIONBIO or
+//! O_NONBLOCK.
 
 use std::cell::RefCell;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -16,6 +20,7 @@ use super::{Args, Ret, SysResult};
 use crate::files::{oflag, FileKind, Io, OpenFile};
 use crate::kernel::Kernel;
 use crate::net::addr::{INADDR_LOOPBACK, UNIX_PATH_MAX};
+use crate::net::host::{self, Host};
 use crate::net::{self, Addr, Conn, Key, Socket, AF_INET, AF_UNIX, SOCK_DGRAM, SOCK_STREAM};
 use crate::process::Process;
 use crate::vfs::Follow;
@@ -29,6 +34,8 @@ const IPPROTO_UDP: u32 = 17;
 /// Option levels and names (`<sys/socket.h>`, `<netinet/tcp.h>`).
 pub const SOL_SOCKET: u32 = 0xffff;
 const SO_ACCEPTCONN: u32 = 0x0002;
+const SO_REUSEADDR: u32 = 0x0004;
+const SO_KEEPALIVE: u32 = 0x0008;
 /// The on/off options a socket keeps: SO_DEBUG, SO_REUSEADDR,
 /// SO_KEEPALIVE, SO_DONTROUTE, SO_BROADCAST, SO_USELOOPBACK, SO_OOBINLINE,
 /// SO_REUSEPORT.
@@ -82,21 +89,26 @@ fn install(p: &mut Process, sock: Socket) -> Result<u32, Errno> {
 }
 
 /// socket(domain, type, protocol): a new socket's descriptor.
-pub fn socket(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn socket(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (domain, stype) = kind(a.word(0), a.word(1), a.word(2))?;
-    Ok(Ret::Val(install(p, Socket::new(domain, stype))?))
+    let mut sock = Socket::new(domain, stype);
+    sock.net = k.config.net && domain == AF_INET;
+    sock.charge(&k.budget, false)?;
+    Ok(Ret::Val(install(p, sock)?))
 }
 
 /// socketpair(d, type, protocol, sv): two connected sockets in sv[0] and
 /// sv[1]. Only AF_UNIX makes pairs (socketpair(2), BUGS).
-pub fn socketpair(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn socketpair(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (domain, stype) = kind(a.word(0), a.word(1), a.word(2))?;
     if domain != AF_UNIX {
         return Err(Errno::EOPNOTSUPP);
     }
     let sv = a.ptr(3);
     p.mem.check_writable(sv, 8)?;
-    let (x, y) = Socket::pair(domain, stype);
+    let (mut x, mut y) = Socket::pair(domain, stype);
+    x.charge(&k.budget, false)?;
+    y.charge(&k.budget, false)?;
     let (x, y) = (Rc::new(RefCell::new(x)), Rc::new(RefCell::new(y)));
     if stype == SOCK_DGRAM {
         x.borrow_mut().conn = Conn::Peer(Rc::downgrade(&y));
@@ -162,28 +174,83 @@ fn node_key(k: &Kernel, p: &Process, path: &[u8]) -> Result<Key, Errno> {
 }
 
 /// The name an address gives in the kernel's table, for a socket of type
-/// `stype`: an AF_INET address outside the run is ENETUNREACH.
-fn target_key(k: &Kernel, p: &Process, to: &Addr, stype: u32) -> Result<Key, Errno> {
+/// `stype`: an AF_INET address outside the run is ENETUNREACH, or (None)
+/// the host's to reach when the socket may (`net`).
+fn target_key(
+    k: &Kernel,
+    p: &Process,
+    to: &Addr,
+    stype: u32,
+    net: bool,
+) -> Result<Option<Key>, Errno> {
     match to {
-        Addr::Unix(path) => node_key(k, p, path),
+        Addr::Unix(path) => node_key(k, p, path).map(Some),
         Addr::Inet { ip, port } => {
             if !Addr::is_local(*ip) {
-                return Err(Errno::ENETUNREACH);
+                return if net {
+                    Ok(None)
+                } else {
+                    Err(Errno::ENETUNREACH)
+                };
             }
-            Ok(Key::Port(stype, *port))
+            Ok(Some(Key::Port(stype, *port)))
         }
     }
+}
+
+/// The run's socket of type `stype` at `to`, if any (None also for an
+/// address outside the run that the socket may reach on the host).
+fn find_target(
+    k: &mut Kernel,
+    p: &Process,
+    to: &Addr,
+    stype: u32,
+    net: bool,
+) -> Result<Option<SockRef>, Errno> {
+    Ok(target_key(k, p, to, stype, net)?
+        .and_then(|key| k.names.find(key))
+        .filter(|t| t.borrow().stype == stype))
+}
+
+/// The host address a guest's AF_INET address names: INADDR_ANY is this
+/// machine, as 127.0.0.1.
+fn host_ip(ip: u32) -> u32 {
+    if ip == 0 {
+        INADDR_LOOPBACK
+    } else {
+        ip
+    }
+}
+
+/// Gives `sock` a host socket bound to `ip`:`port` (port 0: the host's
+/// choice) and the name it got in the kernel's table too (`--net`).
+fn bind_host(k: &mut Kernel, sock: &SockRef, ip: u32, port: u16) -> Result<(), Errno> {
+    let (stype, reuse) = {
+        let s = sock.borrow();
+        (s.stype, s.opts.flags & SO_REUSEADDR != 0)
+    };
+    let (h, port) = host::bind(stype, ip, port, reuse)?;
+    k.names.bind(Key::Port(stype, port), sock)?;
+    let mut s = sock.borrow_mut();
+    s.host = Some(h);
+    s.local = Some(Addr::Inet { ip, port });
+    drop(s);
+    k.watch_host(sock);
+    Ok(())
 }
 
 /// Gives an unbound AF_INET socket a port of its own (before it sends or
 /// connects), as the protocols do.
 fn autobind(k: &mut Kernel, sock: &SockRef) -> Result<(), Errno> {
-    let (domain, stype, bound) = {
+    let (domain, stype, bound, net) = {
         let s = sock.borrow();
-        (s.domain, s.stype, s.local.is_some())
+        (s.domain, s.stype, s.local.is_some(), s.net)
     };
     if domain != AF_INET || bound {
         return Ok(());
+    }
+    if net {
+        return bind_host(k, sock, 0, 0);
     }
     let port = k.names.ephemeral(stype)?;
     k.names.bind(Key::Port(stype, port), sock)?;
@@ -225,11 +292,16 @@ pub fn bind(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             sock.borrow_mut().local = Some(addr);
         }
         Addr::Inet { ip, port } => {
-            if !Addr::is_local(*ip) {
+            let net = sock.borrow().net;
+            if !net && !Addr::is_local(*ip) {
                 return Err(Errno::EADDRNOTAVAIL);
             }
             if *port != 0 && *port < 1024 && !p.ids.is_superuser() {
                 return Err(Errno::EACCES);
+            }
+            if net {
+                bind_host(k, &sock, *ip, *port)?;
+                return Ok(Ret::Val(0));
             }
             let port = match *port {
                 0 => k.names.ephemeral(stype)?,
@@ -272,6 +344,9 @@ pub fn listen(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         return Err(Errno::EINVAL);
     }
     let backlog = (a.int(1).max(1) as usize).min(net::SOMAXCONN);
+    if let Some(h) = s.host.take() {
+        s.host = Some(h.listen(backlog)?);
+    }
     match &mut s.conn {
         Conn::Listening { backlog: b, .. } => *b = backlog,
         c => {
@@ -289,7 +364,7 @@ pub fn listen(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// check comes before the connection leaves the queue: a bad `*addrlen`
 /// (negative: EINVAL) or a full descriptor table (EMFILE) leaves it there
 /// for a later accept, as BSD does.
-pub fn accept(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
+pub fn accept(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (file, sock) = socket_of(p, a.fd(0))?;
     let (addr, len_at) = (a.ptr(1), a.ptr(2));
     if !sock.borrow().is_stream() {
@@ -312,11 +387,19 @@ pub fn accept(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
             FileKind::Socket(conn.clone()),
             oflag::O_RDWR,
         ))?;
-        Ok((fd, name))
+        Ok((fd, name, conn.clone()))
     })?;
-    let Some((fd, name)) = accepted else {
+    let Some((fd, name, conn)) = accepted else {
+        if sock.borrow().on_host() {
+            return super::vio::wait_host(&file.borrow());
+        }
         return super::vio::would_block(&file.borrow());
     };
+    if conn.borrow().host.is_some() {
+        k.watch_host(&conn);
+        // The host made the connection already: it is charged as it is.
+        conn.borrow_mut().charge(&k.budget, true)?;
+    }
     write_name(p, addr, len_at, &name)?;
     Ok(Ret::Val(fd))
 }
@@ -327,12 +410,15 @@ pub fn accept(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// EISCONN when already connected. A datagram socket takes the address as
 /// its peer. ENETUNREACH for an AF_INET address outside the run.
 pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
-    let (_, sock) = socket_of(p, a.fd(0))?;
+    let (file, sock) = socket_of(p, a.fd(0))?;
     let domain = sock.borrow().domain;
     let to = read_addr(p, a.ptr(1), a.int(2), domain)?;
-    let (domain, stype) = {
+    if let Some(r) = connecting(&file, &sock) {
+        return r;
+    }
+    let (domain, stype, net) = {
         let s = sock.borrow();
-        (s.domain, s.stype)
+        (s.domain, s.stype, s.net)
     };
     if to.family() != domain {
         return Err(Errno::EAFNOSUPPORT);
@@ -343,11 +429,14 @@ pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if matches!(sock.borrow().conn, Conn::Listening { .. }) {
         return Err(Errno::EOPNOTSUPP);
     }
-    let key = target_key(k, p, &to, stype)?;
-    let target = k.names.find(key).filter(|t| t.borrow().stype == stype);
+    let target = find_target(k, p, &to, stype, net)?;
     let peer_name = match (&to, &target) {
-        (Addr::Inet { port, .. }, _) => Addr::Inet {
-            ip: INADDR_LOOPBACK,
+        (Addr::Inet { ip, port }, _) => Addr::Inet {
+            ip: if Addr::is_local(*ip) {
+                INADDR_LOOPBACK
+            } else {
+                *ip
+            },
             port: *port,
         },
         (_, Some(t)) => t.borrow().local.clone().unwrap_or(to.clone()),
@@ -366,7 +455,10 @@ pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         return Ok(Ret::Val(0));
     }
     let Some(listener) = target else {
-        return Err(Errno::ECONNREFUSED);
+        return match to {
+            Addr::Inet { ip, port } if net => connect_host(k, &file, &sock, ip, port),
+            _ => Err(Errno::ECONNREFUSED),
+        };
     };
     {
         let l = listener.borrow();
@@ -377,6 +469,7 @@ pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     }
     autobind(k, &sock)?;
     let (mine, mut theirs) = Socket::pair(domain, SOCK_STREAM);
+    theirs.charge(&k.budget, false)?;
     theirs.local = Some(peer_name.clone());
     theirs.peer = sock.borrow().local.clone();
     theirs.opts = listener.borrow().opts;
@@ -384,12 +477,85 @@ pub fn connect(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         let mut mine = mine;
         let mut s = sock.borrow_mut();
         s.conn = std::mem::replace(&mut mine.conn, Conn::None);
+        s.rights_in = Rc::clone(&mine.rights_in);
+        s.rights_out = mine.rights_out.clone();
+        s.urgent_in = Rc::clone(&mine.urgent_in);
+        s.urgent_out = mine.urgent_out.clone();
         s.peer = Some(peer_name);
     }
     if let Conn::Listening { pending, .. } = &mut listener.borrow_mut().conn {
         pending.push_back(Rc::new(RefCell::new(theirs)));
     }
     Ok(Ret::Val(0))
+}
+
+/// A stream connect to `ip`:`port` on the host (`--net`): at once when
+/// the host connects at once, else the caller waits for the host (or
+/// gets EINPROGRESS on a non-blocking socket, as connect(2) says).
+fn connect_host(
+    k: &mut Kernel,
+    file: &Rc<RefCell<OpenFile>>,
+    sock: &SockRef,
+    ip: u32,
+    port: u16,
+) -> SysResult {
+    let bound = sock.borrow_mut().host.take();
+    let h = host::connect(bound, host_ip(ip), port)?;
+    {
+        let mut s = sock.borrow_mut();
+        s.peer = Some(Addr::Inet {
+            ip: host_ip(ip),
+            port,
+        });
+        s.host = Some(h);
+    }
+    k.watch_host(sock);
+    match connecting(file, sock) {
+        Some(Ok(Ret::WaitHost)) | Some(Err(Errno::EALREADY)) => {
+            let f = file.borrow();
+            if super::vio::wait_host(&f).is_err() {
+                return Err(Errno::EINPROGRESS);
+            }
+            Ok(Ret::WaitHost)
+        }
+        Some(r) => r,
+        None => Ok(Ret::Val(0)),
+    }
+}
+
+/// A stream connect the host has not finished (None: none is under way,
+/// or it finished before): 0 once connected, the connection's error, a
+/// wait for the host, or EALREADY on a non-blocking socket.
+fn connecting(file: &Rc<RefCell<OpenFile>>, sock: &SockRef) -> Option<SysResult> {
+    let mut s = sock.borrow_mut();
+    let done = match &s.host {
+        Some(Host::Connecting(h)) => host::finish_connect(h),
+        Some(Host::Stream(_)) if s.local.is_none() => Ok(true),
+        _ => return None,
+    };
+    match done {
+        Ok(false) => {
+            s.wait_host(libc::POLLOUT);
+            drop(s);
+            let f = file.borrow();
+            Some(match super::vio::wait_host(&f) {
+                Err(_) => Err(Errno::EALREADY),
+                r => r,
+            })
+        }
+        Ok(true) => {
+            if let Some(Host::Connecting(h)) = s.host.take() {
+                s.host = Some(Host::Stream(h.into()));
+            }
+            s.local = s.host.as_ref().and_then(Host::local);
+            Some(Ok(Ret::Val(0)))
+        }
+        Err(e) => {
+            s.host = None;
+            s.peer = None;
+            Some(Err(e))
+        }
+    }
 }
 
 /// send(s, msg, len, flags) = sendto without an address.
@@ -421,11 +587,11 @@ fn send_to(
     socket_of(p, fd)?;
     let mut data = vec![0u8; len.min(MAX_SEND) as usize];
     p.mem.read_bytes(buf, &mut data)?;
-    send_data(k, p, fd, &data, flags, to)
+    send_data(k, p, fd, &data, flags, to, Vec::new())
 }
 
 /// A stream's bytes, or one datagram. EPIPE (and SIGPIPE) on a stream the
-/// peer closed; MSG_OOB is not supported (EOPNOTSUPP); EMSGSIZE for a
+/// peer closed; MSG_OOB sends the last byte out of band (`Socket::send_oob`); EMSGSIZE for a
 /// datagram larger than an inbox; EDESTADDRREQ for a datagram with
 /// nowhere to go.
 fn send_data(
@@ -435,20 +601,26 @@ fn send_data(
     data: &[u8],
     flags: u32,
     to: Option<Addr>,
+    rights: net::Rights,
 ) -> SysResult {
     let (file, sock) = socket_of(p, fd)?;
-    if flags & MSG_OOB != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
     let stream = sock.borrow().is_stream();
-    let io = if stream {
-        sock.borrow_mut().send_stream(data)
+    let io = if flags & MSG_OOB != 0 {
+        sock.borrow_mut().send_oob(data)
+    } else if stream {
+        let io = sock.borrow_mut().send_stream(data);
+        if matches!(io, Ok(Io::Done(_))) && !rights.is_empty() {
+            if let Some(q) = sock.borrow().rights_out.upgrade() {
+                q.borrow_mut().push_back(rights);
+            }
+        }
+        io
     } else {
-        send_datagram(k, p, &sock, data, to)
+        send_datagram(k, p, &sock, data, to, rights)
     };
     match io {
         Ok(Io::Done(n)) => Ok(Ret::Val(n as u32)),
-        Ok(_) => super::vio::would_block(&file.borrow()),
+        Ok(io) => super::vio::wait(&file.borrow(), &io),
         Err(Errno::EPIPE) => {
             p.signals.pending |= crate::signals::bit(crate::signals::SIGPIPE);
             Err(Errno::EPIPE)
@@ -466,15 +638,16 @@ fn send_datagram(
     sock: &SockRef,
     data: &[u8],
     to: Option<Addr>,
+    rights: net::Rights,
 ) -> Result<Io, Errno> {
     if data.len() > net::INBOX_BYTES {
         return Err(Errno::EMSGSIZE);
     }
-    let (domain, stype) = {
+    let (domain, stype, net) = {
         let s = sock.borrow();
-        (s.domain, s.stype)
+        (s.domain, s.stype, s.net)
     };
-    let target = match &to {
+    let (target, dest) = match &to {
         Some(to) => {
             if sock.borrow().connected() {
                 return Err(Errno::EISCONN);
@@ -482,20 +655,33 @@ fn send_datagram(
             if to.family() != domain {
                 return Err(Errno::EAFNOSUPPORT);
             }
-            let key = target_key(k, p, to, stype)?;
-            k.names.find(key).filter(|t| t.borrow().stype == stype)
+            (find_target(k, p, to, stype, net)?, Some(to.clone()))
         }
-        None => match &sock.borrow().conn {
-            Conn::Peer(peer) => peer.upgrade(),
-            _ => return Err(Errno::EDESTADDRREQ),
-        },
+        None => {
+            let s = sock.borrow();
+            match &s.conn {
+                Conn::Peer(peer) => (peer.upgrade(), s.peer.clone()),
+                _ => return Err(Errno::EDESTADDRREQ),
+            }
+        }
     };
     autobind(k, sock)?;
     let from = sender_name(&sock.borrow());
-    match target {
-        Some(t) => Ok(net::deliver(&t.borrow(), data, from)),
-        None if domain == AF_INET => Ok(Io::Done(data.len())),
-        None => Err(Errno::ECONNREFUSED),
+    match (target, dest) {
+        (Some(t), _) => Ok(net::deliver_rights(&t.borrow(), data, from, rights)),
+        (None, Some(Addr::Inet { ip, port })) if net => {
+            let mut s = sock.borrow_mut();
+            let io = match &s.host {
+                Some(Host::Datagram(h)) => host::send_to(h, data, host_ip(ip), port)?,
+                _ => Io::Done(data.len()),
+            };
+            Ok(match io {
+                Io::WaitHost => s.wait_host(libc::POLLOUT),
+                io => io,
+            })
+        }
+        (None, _) if domain == AF_INET => Ok(Io::Done(data.len())),
+        (None, _) => Err(Errno::ECONNREFUSED),
     }
 }
 
@@ -541,11 +727,20 @@ fn recv_from(
     from_len: u32,
 ) -> SysResult {
     let (file, sock) = socket_of(p, fd)?;
-    if flags & MSG_OOB != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
     let len = len.min(MAX_SEND);
     p.mem.check_writable(buf, len)?;
+    if flags & MSG_OOB != 0 {
+        let mut byte = [0u8; 1];
+        let want = (len as usize).min(1);
+        let io = sock
+            .borrow_mut()
+            .receive_oob(&mut byte[..want], flags & MSG_PEEK != 0)?;
+        let Io::Done(n) = io else {
+            return super::vio::wait(&file.borrow(), &io);
+        };
+        p.mem.write_bytes(buf, &byte[..n])?;
+        return Ok(Ret::Val(n as u32));
+    }
     if from != 0 {
         p.mem.check_writable(from_len, 4)?;
     }
@@ -555,7 +750,7 @@ fn recv_from(
         .receive(&mut data, flags & MSG_PEEK != 0)?;
     let n = match io {
         Io::Done(n) => n,
-        _ => return super::vio::would_block(&file.borrow()),
+        io => return super::vio::wait(&file.borrow(), &io),
     };
     p.mem.write_bytes(buf, &data[..n])?;
     let domain = sock.borrow().domain;
@@ -690,6 +885,15 @@ pub fn setsockopt(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         }
         _ => return Err(Errno::ENOPROTOOPT),
     }
+    if let Some(Host::Stream(h)) = &s.host {
+        // What changes a host connection's behaviour goes to it too.
+        let h = socket2::SockRef::from(h);
+        let _ = match (level, name) {
+            (IPPROTO_TCP, TCP_NODELAY) => h.set_tcp_nodelay(v != 0),
+            (SOL_SOCKET, SO_KEEPALIVE) => h.set_keepalive(v != 0),
+            _ => Ok(()),
+        };
+    }
     Ok(Ret::Val(0))
 }
 
@@ -717,15 +921,37 @@ fn iovecs(p: &Process, iov: u32, count: u32) -> Result<Vec<super::vio::IoVec>, E
     }
 }
 
+/// The most descriptors one message carries.
+const MAX_RIGHTS: u32 = 64;
+
+/// The open files of the descriptors in a msghdr's access rights (an
+/// array of ints, `len` bytes at `at`): EBADF for one that is not open,
+/// EINVAL for a length that is no whole number of ints or more than
+/// MAX_RIGHTS of them.
+fn read_rights(p: &Process, at: u32, len: u32) -> Result<net::Rights, Errno> {
+    if !len.is_multiple_of(4) || len / 4 > MAX_RIGHTS {
+        return Err(Errno::EINVAL);
+    }
+    (0..len / 4)
+        .map(|i| p.fds.get(p.mem.read_u32(at + 4 * i)?))
+        .collect()
+}
+
 /// sendmsg(s, msg, flags) (send(2)): the iovecs' bytes gathered, to
-/// msg_name when given. Access rights (descriptor passing) are not
-/// supported: EOPNOTSUPP when msg_accrightslen is not 0.
+/// msg_name when given, with the access rights in msg_accrights: on an
+/// AF_UNIX socket, descriptors (ints) whose open files the receiver's
+/// recvmsg gets new descriptors for (recv(2): access rights "are
+/// currently limited to file descriptors, which each occupy the size of
+/// an int"). EBADF for a right that is no open descriptor; EOPNOTSUPP for
+/// rights on an AF_INET socket.
 pub fn sendmsg(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (_, sock) = socket_of(p, a.fd(0))?;
-    let [name, namelen, iov, iovlen, _, rightslen] = read_msghdr(p, a.ptr(1))?;
-    if rightslen != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
+    let [name, namelen, iov, iovlen, rights_at, rightslen] = read_msghdr(p, a.ptr(1))?;
+    let rights = match rightslen {
+        0 => Vec::new(),
+        _ if sock.borrow().domain != AF_UNIX => return Err(Errno::EOPNOTSUPP),
+        n => read_rights(p, rights_at, n)?,
+    };
     let domain = sock.borrow().domain;
     let to = match name {
         0 => None,
@@ -737,32 +963,47 @@ pub fn sendmsg(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         data.resize(start + v.len as usize, 0);
         p.mem.read_bytes(v.base, &mut data[start..])?;
     }
-    send_data(k, p, a.fd(0), &data, a.word(2), to)
+    send_data(k, p, a.fd(0), &data, a.word(2), to, rights)
 }
 
 /// recvmsg(s, msg, flags) (recv(2)): what a receive gets, scattered over
-/// the iovecs; the sender's name in msg_name (msg_namelen updated); no
-/// access rights (msg_accrightslen 0).
+/// the iovecs; the sender's name in msg_name (msg_namelen updated); the
+/// access rights that came with it as new descriptors in msg_accrights
+/// (msg_accrightslen: the bytes stored; rights past the buffer's room are
+/// closed). When the descriptor table has no room for them all, EMFILE,
+/// and the message stays for a later receive.
 pub fn recvmsg(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (file, sock) = socket_of(p, a.fd(0))?;
     let (msg, flags) = (a.ptr(1), a.word(2));
     if flags & MSG_OOB != 0 {
         return Err(Errno::EOPNOTSUPP);
     }
-    let [name, _, iov, iovlen, _, _] = read_msghdr(p, msg)?;
+    let [name, _, iov, iovlen, rights_at, rights_room] = read_msghdr(p, msg)?;
     let vecs = iovecs(p, iov, iovlen)?;
     for v in &vecs {
         p.mem.check_writable(v.base, v.len)?;
     }
+    let peek = flags & MSG_PEEK != 0;
+    let wanted = (rights_room as i32).max(0) as usize / 4;
+    if !peek && sock.borrow().rights_waiting().min(wanted) > p.fds.room() {
+        return Err(Errno::EMFILE);
+    }
+    if rights_at != 0 && wanted > 0 {
+        p.mem.check_writable(rights_at, wanted as u32 * 4)?;
+    }
     let total: usize = vecs.iter().map(|v| v.len as usize).sum();
     let mut data = vec![0u8; receivable(&sock.borrow(), total.min(MAX_SEND as usize))];
-    let (io, sender) = sock
-        .borrow_mut()
-        .receive(&mut data, flags & MSG_PEEK != 0)?;
+    let (io, sender, rights) = sock.borrow_mut().receive_rights(&mut data, peek)?;
     let n = match io {
         Io::Done(n) => n,
-        _ => return super::vio::would_block(&file.borrow()),
+        io => return super::vio::wait(&file.borrow(), &io),
     };
+    let mut stored = 0u32;
+    for file in rights.into_iter().take(wanted) {
+        let fd = p.fds.install_file(file)?;
+        p.mem.write_u32(rights_at + stored, fd)?;
+        stored += 4;
+    }
     let mut at = 0;
     for v in &vecs {
         let take = (n - at).min(v.len as usize);
@@ -772,6 +1013,6 @@ pub fn recvmsg(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let domain = sock.borrow().domain;
     let named = sender.map_or_else(|| Addr::unnamed(domain), |a| a.encode());
     write_name(p, name, msg + 4, &named)?;
-    p.mem.write_u32(msg + 20, 0)?;
+    p.mem.write_u32(msg + 20, stored)?;
     Ok(Ret::Val(n as u32))
 }

@@ -182,6 +182,11 @@ fn before(
         Arg::Family => named(w, &[(1, "AF_UNIX"), (2, "AF_INET")]),
         Arg::SockType => named(w, &[(1, "SOCK_DGRAM"), (2, "SOCK_STREAM"), (4, "SOCK_RAW")]),
         Arg::SockLevel => named(w, &[(0xffff, "SOL_SOCKET"), (6, "IPPROTO_TCP")]),
+        Arg::MsgFlags => bits(
+            w,
+            &[(1, "MSG_OOB"), (2, "MSG_PEEK"), (4, "MSG_DONTROUTE")],
+            "0",
+        ),
     }
 }
 
@@ -434,6 +439,9 @@ mod tests {
         assert_eq!(map_flags(0x102), "MAP_PRIVATE|MAP_ANONYMOUS");
         assert_eq!(file_mode(0o100644), "S_IFREG|0644");
         assert_eq!(file_mode(0o040755), "S_IFDIR|0755");
+        let msg = [(1, "MSG_OOB"), (2, "MSG_PEEK")];
+        assert_eq!(bits(3, &msg, "0"), "MSG_OOB|MSG_PEEK");
+        assert_eq!(bits(0, &msg, "0"), "0");
     }
 
     #[test]

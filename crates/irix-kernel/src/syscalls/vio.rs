@@ -66,6 +66,24 @@ pub(super) fn would_block(f: &OpenFile) -> SysResult {
     }
 }
 
+/// As [`would_block`], for a wait only the host can end (a socket's host
+/// side, `--net`): EAGAIN on a non-blocking socket, else `Ret::WaitHost`.
+pub(super) fn wait_host(f: &OpenFile) -> SysResult {
+    match would_block(f)? {
+        Ret::Block => Ok(Ret::WaitHost),
+        r => Ok(r),
+    }
+}
+
+/// The outcome of a socket transfer that did not complete: a wait on the
+/// run (`Io::WouldBlock`) or on the host (`Io::WaitHost`).
+pub(super) fn wait(f: &OpenFile, io: &Io) -> SysResult {
+    match io {
+        Io::WaitHost => wait_host(f),
+        _ => would_block(f),
+    }
+}
+
 /// readv(fd, iov, iovcnt).
 pub fn readv(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let file = p.fds.get(a.fd(0))?;
