@@ -184,8 +184,8 @@ pub fn connect(bound: Option<Host>, ip: u32, port: u16) -> Result<Host, Errno> {
     }
 }
 
-/// A connecting socket, looked at again: `Ok(None)` while the host has
-/// not finished, the connected stream, or the connection's error.
+/// A connecting socket, looked at again: `Ok(false)` while the host has
+/// not finished, `Ok(true)` once connected, or the connection's error.
 pub fn finish_connect(s: &socket2::Socket) -> Result<bool, Errno> {
     let mut pfd = libc::pollfd {
         fd: s.as_raw_fd(),
