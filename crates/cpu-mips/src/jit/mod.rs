@@ -524,7 +524,11 @@ mod tests {
         };
         let fb = cache.install(&two, b, &[0xc3; 16], &helpers, 64 << 20);
         assert_eq!(chained_to(&cache, b), fb.map(|f| f.0));
-        assert_eq!(chained_to(&cache, a), None, "the later block took the entry");
+        assert_eq!(
+            chained_to(&cache, a),
+            None,
+            "the later block took the entry"
+        );
         cache.note_entry(&one, a, fa);
         assert_eq!(chained_to(&cache, a), Some(fa.0));
         // An entry that is already the block's is left alone.

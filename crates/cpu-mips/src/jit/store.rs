@@ -359,9 +359,7 @@ fn read_no_follow(path: &Path, now: SystemTime) -> std::io::Result<Vec<u8>> {
     let meta = f.metadata()?;
     let mut out = Vec::with_capacity(meta.len() as usize);
     std::io::Read::read_to_end(&mut f, &mut out)?;
-    let stale = meta
-        .modified()
-        .is_ok_and(|at| at + TOUCH_AFTER < now);
+    let stale = meta.modified().is_ok_and(|at| at + TOUCH_AFTER < now);
     if stale {
         let _ = f.set_modified(now);
     }
@@ -582,7 +580,11 @@ mod tests {
         let before = modified(&s.0, &fresh);
         let store = open(&s.0, 1 << 20, &warnings).unwrap();
         assert!(store.load(&fresh).is_some() && store.load(&old).is_some());
-        assert_eq!(modified(&s.0, &fresh), before, "used within the hour: not written");
+        assert_eq!(
+            modified(&s.0, &fresh),
+            before,
+            "used within the hour: not written"
+        );
         let age_now = SystemTime::now()
             .duration_since(modified(&s.0, &old))
             .unwrap_or_default();
