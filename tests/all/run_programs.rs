@@ -489,7 +489,8 @@ fn parse_stats(stderr: &str) -> Stats {
     assert!(
         lines[6].starts_with("irix-emu: engine          jit (")
             && lines[6].contains("% of instructions in whole blocks, ")
-            && lines[6].ends_with("% compiled)"),
+            && lines[6].contains("% compiled, ")
+            && lines[6].ends_with(" entries into compiled code)"),
         "the engine line: {stderr:?}"
     );
     let field = |i: usize, label: &str| -> &str {
@@ -796,7 +797,7 @@ fn the_compiled_tier_keeps_its_code_from_one_time_slice_to_the_next() {
     let compiled: f64 = line
         .split(", ")
         .nth(1)
-        .and_then(|s| s.strip_suffix("% compiled)"))
+        .and_then(|s| s.strip_suffix("% compiled"))
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{line}"));
     assert!(compiled >= 90.0, "{line}");

@@ -61,7 +61,12 @@ pub const DEFAULT_JIT_CACHE_BYTES: usize = 64 << 20;
 /// `cc -c -O2` of 2,000 lines took 11.2 s (Cranelift compiles dominated:
 /// each compiler pass is a new process with cold code), after 500 7.6 s,
 /// after 2000 5.5 s, after 4000 4.7-4.9 s (the block tier: 5.5 s); the
-/// bundled workload 0.51, 0.51, 0.48-0.51 and 0.48-0.55 s.
+/// bundled workload 0.51, 0.51, 0.48-0.51 and 0.48-0.55 s. With the
+/// translation cache, compiling sooner still costs the first run more than
+/// it saves the next ones: IDO's cc -c -O2 of 2,000 lines after 4000, 1000,
+/// 250 and 60 runs took 7.8-8.7, 9.4-9.9, 12.0-12.6 and 14.8 user seconds
+/// with an empty cache, and 3.9-5.0, 4.2-4.4, 4.3-4.5 and 3.9 with the
+/// cache it filled (a loaded machine; docs/performance.md).
 pub const DEFAULT_COMPILE_AFTER: u32 = 4000;
 
 impl Default for CpuConfig {
@@ -161,6 +166,9 @@ pub struct Cpu {
     /// instruction. The rest of the whole blocks ran as compiled code,
     /// which counts only `retired`, to keep its block ends short.
     pub(crate) retired_block_tier: u64,
+    /// Calls from the run loop into compiled code (each runs one block and
+    /// whatever it chains to).
+    pub(crate) compiled_entries: u64,
     /// Instructions in blocks built since the block cache was last emptied.
     pub(crate) block_cache_used: usize,
     /// How many times the block cache was emptied to stay in its bound.
@@ -231,6 +239,7 @@ impl Cpu {
             retired: 0,
             retired_singly: 0,
             retired_block_tier: 0,
+            compiled_entries: 0,
             block_cache_used: 0,
             block_cache_flushes: 0,
             scoreboard: Scoreboard::default(),
@@ -336,6 +345,13 @@ impl Cpu {
     /// [`Cpu::instructions_in_blocks`]).
     pub fn instructions_compiled(&self) -> u64 {
         self.instructions_in_blocks() - self.retired_block_tier
+    }
+
+    /// How many times the run loop called compiled code: each call runs a
+    /// block and the compiled blocks it chains to, so instructions
+    /// compiled per entry say how long chains last.
+    pub fn compiled_entries(&self) -> u64 {
+        self.compiled_entries
     }
 
     /// Bytes of host memory holding compiled code now.

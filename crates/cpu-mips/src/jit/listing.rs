@@ -100,7 +100,7 @@ const T1: u32 = 9;
 const T2: u32 = 10;
 
 /// The block at [`CODE`] of `words`, built as the block tier builds it.
-fn block_of(words: &[u32]) -> Block {
+pub(super) fn block_of(words: &[u32]) -> Block {
     let mut mem = Code(words.to_vec());
     let mut pages = PageStore::default();
     let page = pages.page(CODE >> crate::code_cache::PAGE_SHIFT);

@@ -24,8 +24,11 @@
 //! entry costs one warning per run and a compile.
 //!
 //! Bound. The entries' total size is kept under a limit: a save that passes
-//! it deletes the oldest entries (by modification time) down to three
-//! quarters of it.
+//! it deletes the least recently used entries down to three quarters of
+//! it. An entry's modification time says when it was last used: a save
+//! sets it, and a load that finds it older than [`TOUCH_AFTER`] sets it to
+//! now (so a run that uses a fresh cache writes no time at all, and an old
+//! entry costs one `futimens` per run at most).
 
 use std::collections::HashSet;
 use std::fs;
@@ -33,11 +36,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
 
 use super::cache::{self, Key};
 
 /// The default bound on the directory's entries: 256 MiB.
 pub const DEFAULT_TRANSLATION_STORE_BYTES: u64 = 256 << 20;
+
+/// How old an entry's modification time may get before a load that uses
+/// it sets it to now: the precision of "least recently used".
+pub(crate) const TOUCH_AFTER: Duration = Duration::from_secs(60 * 60);
 
 /// Where the cache lives by default: `$XDG_CACHE_HOME/irix-emu`, else
 /// `$HOME/.cache/irix-emu` (an unset, empty or relative variable is
@@ -229,7 +237,7 @@ impl TranslationStore {
             return None;
         }
         let path = self.dir.join(&name);
-        let bytes = match read_no_follow(&path) {
+        let bytes = match read_no_follow(&path, SystemTime::now()) {
             Ok(b) => b,
             Err(_) => {
                 // Evicted by another process, or unreadable: a miss.
@@ -304,13 +312,14 @@ impl TranslationStore {
         }
     }
 
-    /// Deletes the oldest entries until they take at most three quarters
-    /// of the bound (other processes' entries included).
+    /// Deletes the least recently used entries (the oldest modification
+    /// times, see the module's documentation) until they take at most
+    /// three quarters of the bound (other processes' entries included).
     fn evict(&self, index: &mut Index) {
         let Ok(dir) = fs::read_dir(&self.dir) else {
             return;
         };
-        let mut entries: Vec<(std::time::SystemTime, u64, String)> = dir
+        let mut entries: Vec<(SystemTime, u64, String)> = dir
             .flatten()
             .filter_map(|e| {
                 let name = e.file_name().to_string_lossy().into_owned();
@@ -337,15 +346,23 @@ impl TranslationStore {
     }
 }
 
-/// The bytes of the file at `path`, which must not be a symbolic link.
-fn read_no_follow(path: &Path) -> std::io::Result<Vec<u8>> {
+/// The bytes of the file at `path`, which must not be a symbolic link;
+/// marks it used at `now` when its modification time is more than
+/// [`TOUCH_AFTER`] before (best effort: a file that cannot be touched is
+/// still read).
+fn read_no_follow(path: &Path, now: SystemTime) -> std::io::Result<Vec<u8>> {
     let mut opts = fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(&mut opts, libc::O_NOFOLLOW);
     let mut f = opts.open(path)?;
-    let mut out = Vec::new();
+    let meta = f.metadata()?;
+    let mut out = Vec::with_capacity(meta.len() as usize);
     std::io::Read::read_to_end(&mut f, &mut out)?;
+    let stale = meta.modified().is_ok_and(|at| at + TOUCH_AFTER < now);
+    if stale {
+        let _ = f.set_modified(now);
+    }
     Ok(out)
 }
 
@@ -531,6 +548,81 @@ mod tests {
         assert!(total <= 10 * entry, "{total} bytes kept");
         // The newest survives.
         assert!(store.load(&key(0x400000 + 4 * 29)).is_some());
+    }
+
+    /// Sets the modification time of `key`'s entry in `dir` to `ago`
+    /// before now.
+    fn age(dir: &Path, key: &Key, ago: Duration) {
+        let f = fs::File::options()
+            .write(true)
+            .open(dir.join(key.file_name()))
+            .unwrap();
+        f.set_modified(SystemTime::now() - ago).unwrap();
+    }
+
+    fn modified(dir: &Path, key: &Key) -> SystemTime {
+        fs::metadata(dir.join(key.file_name()))
+            .unwrap()
+            .modified()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_load_marks_an_entry_used_once_it_is_an_hour_old_and_not_before() {
+        let s = Scratch::new("touch");
+        let warnings = Arc::new(AtomicUsize::new(0));
+        let store = open(&s.0, 1 << 20, &warnings).unwrap();
+        let (fresh, old) = (key(0x400000), key(0x400100));
+        store.save(&fresh, &[0xc3; 10]);
+        store.save(&old, &[0xc3; 10]);
+        age(&s.0, &fresh, TOUCH_AFTER / 2);
+        age(&s.0, &old, TOUCH_AFTER * 2);
+        let before = modified(&s.0, &fresh);
+        let store = open(&s.0, 1 << 20, &warnings).unwrap();
+        assert!(store.load(&fresh).is_some() && store.load(&old).is_some());
+        assert_eq!(
+            modified(&s.0, &fresh),
+            before,
+            "used within the hour: not written"
+        );
+        let age_now = SystemTime::now()
+            .duration_since(modified(&s.0, &old))
+            .unwrap_or_default();
+        assert!(age_now < TOUCH_AFTER / 2, "{age_now:?}");
+    }
+
+    #[test]
+    fn eviction_removes_the_least_recently_used_entries_not_the_first_written() {
+        let s = Scratch::new("lru");
+        let warnings = Arc::new(AtomicUsize::new(0));
+        let entry = cache::encode(&key(0), &[0u8; 1000]).len() as u64;
+        let store = open(&s.0, 10 * entry, &warnings).unwrap();
+        // Ten entries written days ago, the first the oldest; the first
+        // three are used again (loaded) by a later run.
+        let keys: Vec<Key> = (0..10u32).map(|i| key(0x400000 + 4 * i)).collect();
+        for (i, k) in keys.iter().enumerate() {
+            store.save(k, &[0u8; 1000]);
+            age(&s.0, k, Duration::from_secs(86_400 * (20 - i as u64)));
+        }
+        let later = open(&s.0, 10 * entry, &warnings).unwrap();
+        for k in &keys[..3] {
+            assert!(later.load(k).is_some());
+        }
+        // Passing the bound evicts down to three quarters: the used ones
+        // stay, the entries nobody used since they were written go first.
+        later.save(&key(0x500000), &[0u8; 1000]);
+        for k in &keys[..3] {
+            assert!(s.0.join(k.file_name()).exists(), "a used entry was evicted");
+        }
+        assert!(s.0.join(key(0x500000).file_name()).exists());
+        let kept = keys[3..]
+            .iter()
+            .filter(|k| s.0.join(k.file_name()).exists())
+            .count();
+        assert!(kept < 7, "nothing unused was evicted");
+        // The unused entries kept are the most recently written ones.
+        assert!(!s.0.join(keys[3].file_name()).exists());
+        assert_eq!(warnings.load(Ordering::Relaxed), 0);
     }
 
     #[test]

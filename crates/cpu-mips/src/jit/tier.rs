@@ -46,8 +46,14 @@ impl Cpu {
             self.flush_blocks(pages);
         }
         self.jit_links.helpers = helpers;
-        self.jit_links.jump = self.jit.jump_table();
+        self.link_jump_table();
         helpers
+    }
+
+    /// Hands compiled code the jump table (made with the first compiled
+    /// block).
+    fn link_jump_table(&mut self) {
+        self.jit_links.jump = self.jit.jump_table();
     }
 
     /// Counts a run of `block`, which starts at the PC, as a block; on the
@@ -72,7 +78,7 @@ impl Cpu {
         let limit = self.config.jit_cache_bytes;
         let status = self.cp0.status;
         block.compiled = self.jit.compile(block, self.pc, status, helpers, limit);
-        self.jit_links.jump = self.jit.jump_table();
+        self.link_jump_table();
         let Some(store) = self.translations.as_deref() else {
             return;
         };
@@ -128,7 +134,7 @@ impl Cpu {
         let key = self.translation_key(fingerprint, &block.words);
         if let Some(code) = store.load(&key) {
             block.compiled = self.jit.install(block, pc, &code, helpers, limit);
-            self.jit_links.jump = self.jit.jump_table();
+            self.link_jump_table();
         }
     }
 
@@ -155,6 +161,8 @@ impl Cpu {
         // of every block it may chain to, lives until the blocks are
         // dropped, which never happens during the call. Compiled code
         // reaches the CPU and the memory only through these pointers.
+        self.compiled_entries += 1;
+        self.jit.note_entry(b, pc0, f);
         let (cpu, mem_ptr) = (self as *mut Cpu, (mem as *mut M).cast());
         let word = unsafe { enter(cpu, mem_ptr, deadline, b as *const Block as usize, f.0) };
         let (i, kind, was_taken) = status::decode(word);

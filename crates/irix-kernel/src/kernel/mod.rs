@@ -89,6 +89,8 @@ pub struct RunStats {
     pub instructions_in_blocks: u64,
     /// Of `instructions_in_blocks`, those run by compiled blocks.
     pub instructions_compiled: u64,
+    /// Calls from the run loop into compiled code.
+    pub compiled_entries: u64,
     pub user_cycles: u64,
     pub sys_cycles: u64,
 }

@@ -274,6 +274,7 @@ impl Kernel {
             let instret = p.cpu.instructions();
             let in_blocks = p.cpu.instructions_in_blocks();
             let compiled = p.cpu.instructions_compiled();
+            let entries = p.cpu.compiled_entries();
             let tracked = match self.call_graph(p.pid).filter(|_| observed) {
                 Some(cg) => cg.with_tracker(p.pid, |t| run_tracked(p, obs, t, deadline)),
                 None => None,
@@ -285,6 +286,7 @@ impl Kernel {
             self.stats.instructions += p.cpu.instructions() - instret;
             self.stats.instructions_in_blocks += p.cpu.instructions_in_blocks() - in_blocks;
             self.stats.instructions_compiled += p.cpu.instructions_compiled() - compiled;
+            self.stats.compiled_entries += p.cpu.compiled_entries() - entries;
             self.charge_memory_work(p);
             self.deliver_ticks(p);
             self.check_cpu_limit(p);
