@@ -399,17 +399,16 @@ fn reverse_continue_stops_at_the_stores_a_watchpoint_watches() {
     assert_eq!(run.status, Status::Code(7), "{}", run.stderr);
 }
 
-#[test]
-fn a_pipeline_of_processes_runs_the_same_under_the_debugger() {
-    // The history's snapshots must not keep pipe ends open (a reader
-    // would never see end-of-file) nor replay any process's I/O.
+/// Runs `program` plainly, then under the debugger with a step back into
+/// the history at main, and asserts that both runs print and exit the same.
+fn runs_the_same_under_the_debugger(program: &str) {
     if !require_tool(GDB) {
         return;
     }
-    let Some(program) = guest_program("irix", "proc_pipeline") else {
+    let Some(program) = guest_program("irix", program) else {
         return;
     };
-    let dir = Scratch::new("gdb-pipe");
+    let dir = Scratch::new("gdb-same");
     let plain = run_command(emu_command(["run", program.to_str().unwrap()], dir.path()));
     let (sock, emu) = start_emu(&dir, "run", &[], &program, &[]);
     let out = gdb(
@@ -425,29 +424,18 @@ fn a_pipeline_of_processes_runs_the_same_under_the_debugger() {
 }
 
 #[test]
+fn a_pipeline_of_processes_runs_the_same_under_the_debugger() {
+    // The history's snapshots must not keep pipe ends open (a reader
+    // would never see end-of-file) nor replay any process's I/O.
+    runs_the_same_under_the_debugger("proc_pipeline");
+}
+
+#[test]
 fn shared_memory_attachments_count_the_same_under_the_debugger() {
     // The history's snapshots copy every address space: their copies of
     // a shmat attachment must not count in shm_nattch (intro(2): "the
     // number of processes that currently have this segment attached").
-    if !require_tool(GDB) {
-        return;
-    }
-    let Some(program) = guest_program("irix", "ipc_shm_sproc") else {
-        return;
-    };
-    let dir = Scratch::new("gdb-shm");
-    let plain = run_command(emu_command(["run", program.to_str().unwrap()], dir.path()));
-    let (sock, emu) = start_emu(&dir, "run", &[], &program, &[]);
-    let out = gdb(
-        &dir,
-        &program,
-        &sock,
-        "break main\ncontinue\nreverse-stepi\ndelete\ncontinue",
-    );
-    let run = emu.join().unwrap();
-    assert!(out.contains("[Inferior 1 (process 100) exited"), "{out}");
-    assert_eq!(run.status, plain.status, "{}", run.stderr);
-    assert_eq!(run.stdout_text(), plain.stdout_text());
+    runs_the_same_under_the_debugger("ipc_shm_sproc");
 }
 
 #[test]
