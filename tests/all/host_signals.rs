@@ -40,13 +40,26 @@ fn scratch_dirs(tmp: &Path) -> Vec<PathBuf> {
 }
 
 /// Starts `irix-emu ARGS` in `dir` (the default root, without /tmp) with
-/// TMPDIR=`tmp`.
+/// TMPDIR=`tmp`. The stopping signals are given their default action
+/// first: irix-emu leaves a signal alone that it inherits ignored (as
+/// under nohup), and the tests may themselves run under nohup.
 fn start(dir: &Scratch, tmp: &Path, args: &[&str]) -> Child {
+    use std::os::unix::process::CommandExt;
     let mut cmd = emu_command(args, dir.path());
     cmd.env("TMPDIR", tmp)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
+    // SAFETY: signal(2) is async-signal-safe, so it may run between fork
+    // and exec; it touches nothing of the parent's.
+    unsafe {
+        cmd.pre_exec(|| {
+            for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGTERM] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
     cmd.spawn().expect("irix-emu starts")
 }
 
