@@ -605,6 +605,10 @@ fn send_data(
 ) -> SysResult {
     let (file, sock) = socket_of(p, fd)?;
     let stream = sock.borrow().is_stream();
+    if stream && !rights.is_empty() {
+        let queue = sock.borrow().rights_out.upgrade();
+        net::check_rights(&rights, queue.as_ref(), None)?;
+    }
     let io = if flags & MSG_OOB != 0 {
         sock.borrow_mut().send_oob(data)
     } else if stream {
@@ -668,7 +672,13 @@ fn send_datagram(
     autobind(k, sock)?;
     let from = sender_name(&sock.borrow());
     match (target, dest) {
-        (Some(t), _) => Ok(net::deliver_rights(&t.borrow(), data, from, rights)),
+        (Some(t), _) => {
+            if !rights.is_empty() {
+                let inbox = Rc::clone(&t.borrow().inbox);
+                net::check_rights(&rights, None, Some(&inbox))?;
+            }
+            Ok(net::deliver_rights(&t.borrow(), data, from, rights))
+        }
         (None, Some(Addr::Inet { ip, port })) if net => {
             let mut s = sock.borrow_mut();
             let io = match &s.host {
