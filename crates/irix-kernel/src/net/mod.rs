@@ -334,7 +334,37 @@ impl Socket {
         Ok((io, from, rights))
     }
 
+    /// A host connect started without waiting (connect(2)'s EINPROGRESS)
+    /// looked at again: once the host finished it the socket is a
+    /// connected stream, with its local name; when it failed the socket
+    /// is unconnected again and the error waits for SO_ERROR. True while
+    /// the host has still not finished.
+    pub fn settle(&mut self) -> bool {
+        let done = match &self.host {
+            Some(host::Host::Connecting(h)) => host::finish_connect(h),
+            _ => return false,
+        };
+        match done {
+            Ok(false) => return true,
+            Ok(true) => {
+                if let Some(host::Host::Connecting(h)) = self.host.take() {
+                    self.host = Some(host::Host::Stream(h.into()));
+                }
+                self.local = self.host.as_ref().and_then(host::Host::local);
+            }
+            Err(e) => {
+                self.host = None;
+                self.peer = None;
+                self.error = Some(e);
+            }
+        }
+        false
+    }
+
     fn receive_data(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
+        if self.settle() {
+            return Ok((self.wait_host(libc::POLLOUT), None));
+        }
         if let Some(host::Host::Stream(s)) = &mut self.host {
             let io = host::read(s, out, peek)?;
             let peer = self.peer.clone();
@@ -391,6 +421,9 @@ impl Socket {
     /// Writes to a connected stream: EPIPE once the peer cannot read it
     /// (the caller raises SIGPIPE).
     pub fn send_stream(&mut self, data: &[u8]) -> Result<Io, Errno> {
+        if self.settle() {
+            return Ok(self.wait_host(libc::POLLOUT));
+        }
         if let Some(host::Host::Stream(s)) = &mut self.host {
             let io = host::write(s, data)?;
             return Ok(self.waited(io, libc::POLLOUT));
@@ -411,7 +444,7 @@ impl Socket {
     /// the stream then stands; the bytes before it go as any send's.
     /// EOPNOTSUPP for a datagram socket or a connection of the host's.
     pub fn send_oob(&mut self, data: &[u8]) -> Result<Io, Errno> {
-        if !self.is_stream() || self.host.is_some() {
+        if !self.is_stream() || matches!(self.host, Some(host::Host::Stream(_))) {
             return Err(Errno::EOPNOTSUPP);
         }
         let Some((&urgent, before)) = data.split_last() else {
@@ -437,7 +470,7 @@ impl Socket {
     /// when none is waiting, EOPNOTSUPP on a datagram socket or a
     /// connection of the host's.
     pub fn receive_oob(&mut self, out: &mut [u8], peek: bool) -> Result<Io, Errno> {
-        if !self.is_stream() || self.host.is_some() {
+        if !self.is_stream() || matches!(self.host, Some(host::Host::Stream(_))) {
             return Err(Errno::EOPNOTSUPP);
         }
         let mut u = self.urgent_in.borrow_mut();
@@ -539,6 +572,10 @@ impl Socket {
 
     /// poll(2)'s view: (readable, writable, hung up).
     pub fn readiness(&self) -> (bool, bool, bool) {
+        if self.error.is_some() {
+            // A failed connect: the call that follows gets the error.
+            return (true, true, false);
+        }
         let kernel = self.kernel_readiness();
         match &self.host {
             Some(h) => self.host_readiness(h, kernel),
