@@ -156,6 +156,7 @@ static int tcp_nbconnect(char **argv)
 	syscall(SYS_fcntl, (long)s, (long)F_SETFL, (long)O_NONBLOCK);
 	if (report("connect", syscall(SYS_connect, (long)s, &to, 16L)) < 0 && errno != 150)
 		return 1;
+	report("listen while connecting", syscall(SYS_listen, (long)s, 1L));
 	pf.fd = s;
 	pf.events = POLLOUT;
 	pf.revents = 0;

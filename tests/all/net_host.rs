@@ -170,6 +170,7 @@ fn a_non_blocking_connect_completes_and_poll_for_writing_then_so_error_tell_so()
     // completed immediately" the call is EINPROGRESS, and one may
     // "select(2) for completion by selecting the socket for writing"; SO_ERROR
     // then says how, and the socket is connected without a second connect.
+    // listen(2) meanwhile is EINVAL and leaves the connect under way.
     let (port, server) = slow_echo_server();
     let port = port.to_string();
     let Some(r) = run(true, &["nbconnect", "127.0.0.1", &port, "no waiting"]) else {
@@ -184,6 +185,7 @@ fn a_non_blocking_connect_completes_and_poll_for_writing_then_so_error_tell_so()
         stdout_lines(&r),
         [
             "connect: -1 EINPROGRESS",
+            "listen while connecting: -1 EINVAL",
             "poll for writing: 1",
             "writable: yes",
             "SO_ERROR: 0",
