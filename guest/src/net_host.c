@@ -3,6 +3,9 @@
  * accept(2), send(2), recv(2), poll(2) on sockets whose other end is a
  * host program.
  *   net_host connect A.B.C.D PORT MSG   TCP: send MSG, read the echo back
+ *   net_host nbconnect A.B.C.D PORT MSG the same with a non-blocking
+ *                                       connect: EINPROGRESS, poll for
+ *                                       writing, SO_ERROR, then as above
  *   net_host listen PORT                TCP: accept ONE connection, read a
  *                                       line, send it back upper-cased
  *   net_host udp A.B.C.D PORT MSG       UDP: send MSG, receive one reply
@@ -22,6 +25,8 @@
 #define SYS_connect 1091
 #define SYS_getpeername 1093
 #define SYS_getsockname 1094
+#define SYS_getsockopt 1095
+#define SYS_fcntl 1062
 #define SYS_listen 1096
 #define SYS_recvfrom 1098
 #define SYS_sendto 1103
@@ -32,6 +37,11 @@
 #define SOCK_DGRAM 1
 #define SOCK_STREAM 2
 #define POLLIN 1
+#define POLLOUT 4
+#define SOL_SOCKET 0xffff
+#define SO_ERROR 0x1007
+#define F_SETFL 4
+#define O_NONBLOCK 0x80
 
 struct sockaddr_in {
 	unsigned short sin_family;
@@ -55,6 +65,7 @@ static const char *err(int e)
 	case 128: return "ENETUNREACH";
 	case 131: return "ECONNRESET";
 	case 146: return "ECONNREFUSED";
+	case 150: return "EINPROGRESS";
 	case 148: return "EHOSTUNREACH";
 	}
 	return errno_name(e);
@@ -127,6 +138,45 @@ static int tcp_connect(char **argv)
 	printf("got back: %.*s\n", (int)got, buf);
 	report("shutdown for writing", syscall(SYS_shutdown, (long)s, 1L));
 	printf("then read: %ld (end of file)\n", (long)read(s, buf, sizeof buf));
+	close(s);
+	return 0;
+}
+
+/* connect(2) on a non-blocking socket: EINPROGRESS, then poll(2) for
+ * writing says it finished and SO_ERROR says how; the socket is then
+ * connected for getpeername, write and read without another connect. */
+static int tcp_nbconnect(char **argv)
+{
+	struct sockaddr_in to = inet(argv[2], argv[3]), peer;
+	int s = syscall(SYS_socket, (long)AF_INET, (long)SOCK_STREAM, 0L), len = sizeof peer;
+	int val = -1, vlen = sizeof val;
+	long want = strlen(argv[4]), got = 0, n;
+	char buf[256];
+	struct pollfd pf;
+	syscall(SYS_fcntl, (long)s, (long)F_SETFL, (long)O_NONBLOCK);
+	if (report("connect", syscall(SYS_connect, (long)s, &to, 16L)) < 0 && errno != 150)
+		return 1;
+	report("listen while connecting", syscall(SYS_listen, (long)s, 1L));
+	pf.fd = s;
+	pf.events = POLLOUT;
+	pf.revents = 0;
+	report("poll for writing", syscall(SYS_poll, &pf, 1L, -1L));
+	printf("writable: %s\n", pf.revents & POLLOUT ? "yes" : "no");
+	report("SO_ERROR", syscall(SYS_getsockopt, (long)s, (long)SOL_SOCKET, (long)SO_ERROR, &val, &vlen));
+	printf("SO_ERROR value: %d\n", val);
+	if (report("getpeername", syscall(SYS_getpeername, (long)s, &peer, &len)) == 0)
+		show("peer", &peer);
+	report("send", write(s, argv[4], want));
+	pf.events = POLLIN;
+	pf.revents = 0;
+	while (got < want) {
+		syscall(SYS_poll, &pf, 1L, -1L);
+		n = read(s, buf + got, sizeof buf - got);
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	printf("got back: %.*s\n", (int)got, buf);
 	close(s);
 	return 0;
 }
@@ -204,12 +254,14 @@ int main(int argc, char **argv)
 {
 	if (argc == 5 && strcmp(argv[1], "connect") == 0)
 		return tcp_connect(argv);
+	if (argc == 5 && strcmp(argv[1], "nbconnect") == 0)
+		return tcp_nbconnect(argv);
 	if (argc == 3 && strcmp(argv[1], "listen") == 0)
 		return tcp_listen(argv);
 	if (argc == 5 && strcmp(argv[1], "udp") == 0)
 		return udp_send(argv);
 	if (argc == 3 && strcmp(argv[1], "udplisten") == 0)
 		return udp_listen(argv);
-	printf("usage: net_host connect A.B.C.D PORT MSG | listen PORT | udp A.B.C.D PORT MSG | udplisten PORT\n");
+	printf("usage: net_host connect|nbconnect A.B.C.D PORT MSG | listen PORT | udp A.B.C.D PORT MSG | udplisten PORT\n");
 	return 2;
 }

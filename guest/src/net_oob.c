@@ -3,6 +3,9 @@
  * kept apart; reads stop at the mark; SIOCATMARK tells when the read
  * position is there; poll(2) shows POLLPRI while the urgent byte waits;
  * recv(MSG_OOB) with none waiting is EINVAL; datagrams have none.
+ *   net_oob inet   the same urgent byte on an AF_INET connection between
+ *                  two sockets of the run on the loopback address (under
+ *                  --net too, where such sockets also hold host ports)
  * Expected output: tests/all/kernel_sockets.rs. */
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +17,13 @@
 #define SYS_recv 1097
 #define SYS_send 1101
 #define SYS_socketpair 1155
+#define SYS_accept 1089
+#define SYS_bind 1090
+#define SYS_connect 1091
+#define SYS_getsockname 1094
+#define SYS_listen 1096
+#define SYS_socket 1107
+#define AF_INET 2
 
 #define AF_UNIX 1
 #define SOCK_DGRAM 1
@@ -45,12 +55,46 @@ static int at_mark(int s)
 	return at;
 }
 
-int main(void)
+struct sockaddr_in {
+	unsigned short sin_family;
+	unsigned short sin_port;
+	unsigned int sin_addr;
+	char sin_zero[8];
+};
+
+/* A loopback AF_INET connection inside the run: the urgent byte goes
+ * apart as on a socketpair. */
+static int inet_oob(void)
+{
+	struct sockaddr_in me;
+	int l = syscall(SYS_socket, (long)AF_INET, (long)SOCK_STREAM, 0L), c, a, len = sizeof me;
+	char buf[32];
+	memset(&me, 0, sizeof me);
+	me.sin_family = AF_INET;
+	me.sin_addr = 0x7f000001;
+	report("bind to 127.0.0.1", syscall(SYS_bind, (long)l, &me, 16L));
+	syscall(SYS_getsockname, (long)l, &me, &len);
+	report("listen", syscall(SYS_listen, (long)l, 1L));
+	c = syscall(SYS_socket, (long)AF_INET, (long)SOCK_STREAM, 0L);
+	report("connect", syscall(SYS_connect, (long)c, &me, 16L));
+	len = sizeof me;
+	a = syscall(SYS_accept, (long)l, &me, &len);
+	report("send \"xy!\" with MSG_OOB", syscall(SYS_send, (long)c, "xy!", 3L, (long)MSG_OOB));
+	report("recv MSG_OOB", syscall(SYS_recv, (long)a, buf, 1L, (long)MSG_OOB));
+	printf("urgent byte: %c\n", buf[0]);
+	report("read before the mark", read(a, buf, sizeof buf));
+	printf("data: %.2s\n", buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	int sv[2], dv[2];
 	char buf[32];
 	long n;
 	struct pollfd pf;
+	if (argc == 2 && strcmp(argv[1], "inet") == 0)
+		return inet_oob();
 	syscall(SYS_socketpair, (long)AF_UNIX, (long)SOCK_STREAM, 0L, sv);
 	report("recv MSG_OOB with none sent", syscall(SYS_recv, (long)sv[1], buf, 1L, (long)MSG_OOB));
 	write(sv[0], "abc", 3);

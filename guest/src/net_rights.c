@@ -9,6 +9,10 @@
  *  4. Rights sent and never received are closed when the socket goes.
  *  5. A receiver whose descriptor table is full: EMFILE, and the message
  *     stays for a later recvmsg.
+ *  6. A socket may not be sent over itself or to its peer (EINVAL: it
+ *     would keep itself open), nor one with rights waiting in its queue.
+ *  7. recvmsg with a NULL msg_accrights but a length: no room, so the
+ *     data comes and the descriptors sent with it are closed.
  * Expected output: tests/all/kernel_sockets.rs. */
 #include <stdio.h>
 #include <string.h>
@@ -182,11 +186,60 @@ static void full_table(void)
 	       (int)n, buf, count, count == 1 && got[0] == last ? "yes" : "no");
 }
 
+static void no_cycles(void)
+{
+	int sv[2], tv[2], fds[1];
+	syscall(SYS_socketpair, (long)AF_UNIX, (long)SOCK_STREAM, 0L, sv);
+	syscall(SYS_socketpair, (long)AF_UNIX, (long)SOCK_STREAM, 0L, tv);
+	fds[0] = sv[1];
+	report("sendmsg a socket to itself", send_fds(sv[0], "self", fds, 1));
+	fds[0] = sv[0];
+	report("sendmsg a socket over itself to its peer", send_fds(sv[0], "peer", fds, 1));
+	fds[0] = tv[1];
+	report("sendmsg another pair's end", send_fds(sv[0], "tv1", fds, 1));
+	fds[0] = sv[1];
+	report("sendmsg a socket holding rights", send_fds(tv[0], "back", fds, 1));
+	close(sv[0]);
+	close(sv[1]);
+	close(tv[0]);
+	close(tv[1]);
+}
+
+static void null_rights(void)
+{
+	int sv[2], fds[1], fd, d;
+	char buf[16];
+	struct iovec v;
+	struct msghdr m;
+	long n;
+	syscall(SYS_socketpair, (long)AF_UNIX, (long)SOCK_STREAM, 0L, sv);
+	fd = dup(0);
+	close(fd);
+	fds[0] = 1;
+	send_fds(sv[0], "kept", fds, 1);
+	v.iov_base = buf;
+	v.iov_len = sizeof buf;
+	memset(&m, 0, sizeof m);
+	m.msg_iov = &v;
+	m.msg_iovlen = 1;
+	m.msg_accrightslen = 99;
+	n = syscall(SYS_recvmsg, (long)sv[1], &m, 0L);
+	printf("recvmsg with a NULL msg_accrights and a length: %ld bytes \"%.*s\", accrightslen %d\n",
+	       n, (int)(n < 0 ? 0 : n), buf, m.msg_accrightslen);
+	d = dup(0);
+	printf("the descriptor sent was closed, not installed: %s\n", d == fd ? "yes" : "no");
+	close(d);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	pipe_to_child();
 	file_over_datagrams();
 	errors();
+	no_cycles();
+	null_rights();
 	full_table();
 	return 0;
 }

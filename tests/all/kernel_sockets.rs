@@ -366,8 +366,43 @@ fn sendmsg_fails_with_ebadf_for_a_right_that_is_no_descriptor_and_unreceived_rig
         "sendmsg with rights on AF_INET: -1 EOPNOTSUPP",
         "sendmsg a pipe's write end, never received: 4",
         "the pipe reads end of file once the sockets are closed: yes",
+    ];
+    assert_eq!(section(out, &want), want);
+    let want = [
         "recvmsg with a full descriptor table: -1 EMFILE",
         "after one close: 4 bytes \"full\", 1 descriptor(s), at the freed slot: yes",
+    ];
+    assert_eq!(section(out, &want), want);
+}
+
+#[test]
+fn a_socket_sent_over_itself_or_holding_rights_is_einval_so_no_socket_keeps_itself_open() {
+    // recv(2)'s access rights are descriptors; a socket among them that
+    // would land in its own receive queue (or its peer's), or that holds
+    // rights itself, would keep itself open after its last close: EINVAL.
+    let Some(out) = output("net_rights") else {
+        return;
+    };
+    let want = [
+        "sendmsg a socket to itself: -1 EINVAL",
+        "sendmsg a socket over itself to its peer: -1 EINVAL",
+        "sendmsg another pair's end: 3",
+        "sendmsg a socket holding rights: -1 EINVAL",
+    ];
+    assert_eq!(section(out, &want), want);
+}
+
+#[test]
+fn recvmsg_with_a_null_msg_accrights_has_no_room_for_rights_and_installs_none() {
+    // recv(2): msg_accrights is where access rights are received; a NULL
+    // one (whatever msg_accrightslen says) has room for none, so the data
+    // comes and the descriptor sent with it is closed, never installed.
+    let Some(out) = output("net_rights") else {
+        return;
+    };
+    let want = [
+        "recvmsg with a NULL msg_accrights and a length: 4 bytes \"kept\", accrightslen 0",
+        "the descriptor sent was closed, not installed: yes",
     ];
     assert_eq!(section(out, &want), want);
 }
@@ -398,4 +433,35 @@ fn msg_oob_sends_out_of_band_data_on_a_stream_and_reads_stop_at_the_mark() {
         "send MSG_OOB on a datagram socket: -1 EOPNOTSUPP",
     ];
     assert_eq!(section(out, &want), want);
+}
+
+/// `irix-emu run [--net] net_oob inet`'s output (None: not built).
+fn oob_inet(net: bool) -> Option<String> {
+    let program = common::guest_program("irix", "net_oob")?;
+    let dir = common::Scratch::new("net_oob_inet");
+    let mut args: Vec<std::ffi::OsString> = vec!["run".into()];
+    if net {
+        args.push("--net".into());
+    }
+    args.push(program.into());
+    args.push("inet".into());
+    let cmd = common::emu_command(args, dir.path());
+    let r = test_support::process::run_command_within(cmd, std::time::Duration::from_secs(30));
+    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
+    Some(r.stdout_text())
+}
+
+#[test]
+fn the_last_byte_of_a_msg_oob_send_is_urgent_on_an_inet_connection_of_the_run_with_net_too() {
+    // send(2): MSG_OOB sends "out-of-band" data on sockets that support
+    // it, as SOCK_STREAM does; an AF_INET connection between two sockets
+    // of the run is one of the run's own under --net as without it.
+    let Some(without) = oob_inet(false) else {
+        return;
+    };
+    assert!(
+        without.contains("urgent byte: !\nread before the mark: 2\ndata: xy"),
+        "without --net: {without}"
+    );
+    assert_eq!(oob_inet(true).unwrap(), without, "the same with --net");
 }

@@ -83,6 +83,45 @@ fn echo_server() -> (u16, std::thread::JoinHandle<bool>) {
     (port, server)
 }
 
+/// As `echo_server`, but a host listener whose queue of pending
+/// connections is full (backlog 0, one connection waiting) for its first
+/// SLOW_ACCEPT: a connect to it cannot finish at once, as the host drops
+/// its first attempts; it finishes once the listener takes the connection
+/// waiting and then accepts the next one.
+fn slow_echo_server() -> (u16, std::thread::JoinHandle<bool>) {
+    use std::os::fd::AsRawFd;
+    const SLOW_ACCEPT: Duration = Duration::from_secs(2);
+    let l = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    // SAFETY: listen(2) on a descriptor `l` owns.
+    assert_eq!(unsafe { libc::listen(l.as_raw_fd(), 0) }, 0);
+    let port = l.local_addr().unwrap().port();
+    let filler = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
+    let server = std::thread::spawn(move || {
+        std::thread::sleep(SLOW_ACCEPT);
+        let first = l.accept();
+        drop((first, filler));
+        l.set_nonblocking(true).unwrap();
+        let start = Instant::now();
+        let mut c = loop {
+            match l.accept() {
+                Ok((c, _)) => break c,
+                Err(_) if start.elapsed() < LIMIT => std::thread::sleep(Duration::from_millis(10)),
+                Err(_) => return false,
+            }
+        };
+        c.set_nonblocking(false).unwrap();
+        c.set_read_timeout(Some(LIMIT)).unwrap();
+        let mut buf = [0u8; 256];
+        while let Ok(n) = c.read(&mut buf) {
+            if n == 0 || c.write_all(&buf[..n]).is_err() {
+                break;
+            }
+        }
+        true
+    });
+    (port, server)
+}
+
 fn stdout_lines(r: &Run) -> Vec<String> {
     r.stdout_text().lines().map(str::to_owned).collect()
 }
@@ -122,6 +161,40 @@ fn connect_with_net_reaches_a_host_listener_that_no_socket_of_the_run_holds() {
         )),
         "--strace shows the connect: {}",
         r.stderr
+    );
+}
+
+#[test]
+fn a_non_blocking_connect_completes_and_poll_for_writing_then_so_error_tell_so() {
+    // connect(2): for a non-blocking socket whose connection "cannot be
+    // completed immediately" the call is EINPROGRESS, and one may
+    // "select(2) for completion by selecting the socket for writing"; SO_ERROR
+    // then says how, and the socket is connected without a second connect.
+    // listen(2) meanwhile is EINVAL and leaves the connect under way.
+    let (port, server) = slow_echo_server();
+    let port = port.to_string();
+    let Some(r) = run(true, &["nbconnect", "127.0.0.1", &port, "no waiting"]) else {
+        return;
+    };
+    assert!(
+        server.join().unwrap(),
+        "the host listener got no connection"
+    );
+    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
+    assert_eq!(
+        stdout_lines(&r),
+        [
+            "connect: -1 EINPROGRESS",
+            "listen while connecting: -1 EINVAL",
+            "poll for writing: 1",
+            "writable: yes",
+            "SO_ERROR: 0",
+            "SO_ERROR value: 0",
+            "getpeername: 0",
+            "peer: 127.0.0.1",
+            "send: 10",
+            "got back: no waiting",
+        ]
     );
 }
 

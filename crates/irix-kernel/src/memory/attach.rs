@@ -114,7 +114,29 @@ impl AddressSpace {
 
     /// The attachment starting at `addr`, if one does.
     pub fn attachment_at(&self, addr: u32) -> Option<&Attachment> {
-        self.attachments.iter().find(|a| a.start == addr)
+        self.attachment_index(addr).map(|i| &self.attachments[i])
+    }
+
+    /// Which attachment starting at `addr` shmdt names: the one whose
+    /// page is mapped at `addr` now, else (its first page unmapped) the
+    /// oldest starting there. Two can start at one address when a later
+    /// shmat filled a hole munmap left at the start of an earlier one.
+    fn attachment_index(&self, addr: u32) -> Option<usize> {
+        let holds_addr = |a: &Attachment| {
+            self.regions
+                .within(addr, addr.saturating_add(1))
+                .any(|(s, r)| a.owns(s, r.end, &r.backing))
+        };
+        let starting = || {
+            self.attachments
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.start == addr)
+        };
+        starting()
+            .find(|(_, a)| holds_addr(a))
+            .or_else(|| starting().next())
+            .map(|(i, _)| i)
     }
 
     /// The attachments of this space, in the order they were made.
@@ -127,7 +149,7 @@ impl AddressSpace {
     /// object). None, with nothing changed, when no attachment starts at
     /// `addr`.
     pub fn detach(&mut self, addr: u32) -> Option<Attachment> {
-        let at = self.attachments.iter().position(|a| a.start == addr)?;
+        let at = self.attachment_index(addr)?;
         let gone = self.attachments.remove(at);
         for (s, e) in self.pieces_of(&gone) {
             self.unmap(u64::from(s), u64::from(e - s));
@@ -316,5 +338,26 @@ mod tests {
         m.detach(AT).unwrap();
         assert!(m.is_mapped(AT + PAGE), "the second attachment's page stays");
         assert_eq!(AttachMark::attachments(&mark), 1);
+    }
+
+    /// shmop(2): shmdt detaches the segment "located at the address
+    /// specified by shmaddr" -- the one mapped there now, not an earlier
+    /// attachment whose first page munmap took.
+    #[test]
+    fn detach_takes_the_attachment_mapped_at_the_address_not_an_older_one_starting_there() {
+        let budget = Budget::unlimited();
+        let mut m = AddressSpace::new(budget.clone());
+        let (a, mark_a) = segment(&budget);
+        let (b, mark_b) = segment(&budget);
+        m.attach(AT, 2 * PAGE, RW, a, &mark_a).unwrap();
+        m.unmap(u64::from(AT), u64::from(PAGE));
+        m.attach(AT, PAGE, RW, b, &mark_b).unwrap();
+        let gone = m.detach(AT).unwrap();
+        assert_eq!((gone.start, gone.end), (AT, AT + PAGE), "B, one page");
+        drop(gone);
+        assert_eq!(AttachMark::attachments(&mark_b), 0);
+        assert_eq!(AttachMark::attachments(&mark_a), 1);
+        assert!(m.is_mapped(AT + PAGE), "A's remaining page stays");
+        assert!(!m.is_mapped(AT));
     }
 }

@@ -171,16 +171,18 @@ impl Host {
 
 /// Starts a stream connect to `ip`:`port` from `bound` (the socket bind(2)
 /// made) or a new socket: the host socket, connected or connecting.
-pub fn connect(bound: Option<Host>, ip: u32, port: u16) -> Result<Host, Errno> {
+/// On an error the socket bind(2) made is given back with it, to stay
+/// the guest socket's.
+pub fn connect(bound: Option<Host>, ip: u32, port: u16) -> Result<Host, (Errno, Option<Host>)> {
     let s = match bound {
         Some(Host::Bound(s)) => s,
-        Some(_) => return Err(Errno::EISCONN),
-        None => new_socket(SOCK_STREAM)?,
+        Some(other) => return Err((Errno::EISCONN, Some(other))),
+        None => new_socket(SOCK_STREAM).map_err(|e| (e, None))?,
     };
     match s.connect(&sockaddr(ip, port)) {
         Ok(()) => Ok(Host::Stream(s.into())),
         Err(e) if e.raw_os_error() == Some(libc::EINPROGRESS) => Ok(Host::Connecting(s)),
-        Err(e) => Err(errno(&e)),
+        Err(e) => Err((errno(&e), Some(Host::Bound(s)))),
     }
 }
 

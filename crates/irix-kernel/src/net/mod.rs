@@ -28,7 +28,7 @@ use std::rc::{Rc, Weak};
 
 pub use addr::Addr;
 
-use crate::files::{Io, OpenFile};
+use crate::files::{FileKind, Io, OpenFile};
 use crate::pipe::Pipe;
 use crate::Errno;
 
@@ -334,7 +334,37 @@ impl Socket {
         Ok((io, from, rights))
     }
 
+    /// A host connect started without waiting (connect(2)'s EINPROGRESS)
+    /// looked at again: once the host finished it the socket is a
+    /// connected stream, with its local name; when it failed the socket
+    /// is unconnected again and the error waits for SO_ERROR. True while
+    /// the host has still not finished.
+    pub fn settle(&mut self) -> bool {
+        let done = match &self.host {
+            Some(host::Host::Connecting(h)) => host::finish_connect(h),
+            _ => return false,
+        };
+        match done {
+            Ok(false) => return true,
+            Ok(true) => {
+                if let Some(host::Host::Connecting(h)) = self.host.take() {
+                    self.host = Some(host::Host::Stream(h.into()));
+                }
+                self.local = self.host.as_ref().and_then(host::Host::local);
+            }
+            Err(e) => {
+                self.host = None;
+                self.peer = None;
+                self.error = Some(e);
+            }
+        }
+        false
+    }
+
     fn receive_data(&mut self, out: &mut [u8], peek: bool) -> Result<(Io, Option<Addr>), Errno> {
+        if self.settle() {
+            return Ok((self.wait_host(libc::POLLOUT), None));
+        }
         if let Some(host::Host::Stream(s)) = &mut self.host {
             let io = host::read(s, out, peek)?;
             let peer = self.peer.clone();
@@ -391,6 +421,9 @@ impl Socket {
     /// Writes to a connected stream: EPIPE once the peer cannot read it
     /// (the caller raises SIGPIPE).
     pub fn send_stream(&mut self, data: &[u8]) -> Result<Io, Errno> {
+        if self.settle() {
+            return Ok(self.wait_host(libc::POLLOUT));
+        }
         if let Some(host::Host::Stream(s)) = &mut self.host {
             let io = host::write(s, data)?;
             return Ok(self.waited(io, libc::POLLOUT));
@@ -411,7 +444,7 @@ impl Socket {
     /// the stream then stands; the bytes before it go as any send's.
     /// EOPNOTSUPP for a datagram socket or a connection of the host's.
     pub fn send_oob(&mut self, data: &[u8]) -> Result<Io, Errno> {
-        if !self.is_stream() || self.host.is_some() {
+        if !self.is_stream() || matches!(self.host, Some(host::Host::Stream(_))) {
             return Err(Errno::EOPNOTSUPP);
         }
         let Some((&urgent, before)) = data.split_last() else {
@@ -437,7 +470,7 @@ impl Socket {
     /// when none is waiting, EOPNOTSUPP on a datagram socket or a
     /// connection of the host's.
     pub fn receive_oob(&mut self, out: &mut [u8], peek: bool) -> Result<Io, Errno> {
-        if !self.is_stream() || self.host.is_some() {
+        if !self.is_stream() || matches!(self.host, Some(host::Host::Stream(_))) {
             return Err(Errno::EOPNOTSUPP);
         }
         let mut u = self.urgent_in.borrow_mut();
@@ -539,6 +572,10 @@ impl Socket {
 
     /// poll(2)'s view: (readable, writable, hung up).
     pub fn readiness(&self) -> (bool, bool, bool) {
+        if self.error.is_some() {
+            // A failed connect: the call that follows gets the error.
+            return (true, true, false);
+        }
         let kernel = self.kernel_readiness();
         match &self.host {
             Some(h) => self.host_readiness(h, kernel),
@@ -570,12 +607,126 @@ impl Socket {
     }
 }
 
+impl Socket {
+    /// Whether rights sent to this socket wait in its receive queue (or
+    /// in a pending connection's, for a listening socket).
+    pub fn holds_rights(&self) -> bool {
+        let pending_hold = match &self.conn {
+            Conn::Listening { pending, .. } => pending.iter().any(|p| p.borrow().holds_rights()),
+            _ => false,
+        };
+        pending_hold
+            || !self.taken.is_empty()
+            || self.rights_in.borrow().iter().any(|r| !r.is_empty())
+            || self
+                .inbox
+                .borrow()
+                .messages
+                .iter()
+                .any(|(_, _, r)| !r.is_empty())
+    }
+
+    /// Whether rights put in `queue` (a stream end's) or `inbox` (a
+    /// datagram socket's) would be queued to this socket itself, to its
+    /// peer, or to a connection pending on it: sending this socket there
+    /// would have it keep itself (or its peer) open.
+    pub fn faces(&self, queue: Option<&RightsQueue>, inbox: Option<&Rc<RefCell<Inbox>>>) -> bool {
+        if let Some(q) = queue {
+            let pending_own = match &self.conn {
+                Conn::Listening { pending, .. } => {
+                    pending.iter().any(|p| Rc::ptr_eq(&p.borrow().rights_in, q))
+                }
+                _ => false,
+            };
+            if pending_own
+                || Rc::ptr_eq(&self.rights_in, q)
+                || self.rights_out.upgrade().is_some_and(|o| Rc::ptr_eq(&o, q))
+            {
+                return true;
+            }
+        }
+        if let Some(inbox) = inbox {
+            if Rc::ptr_eq(&self.inbox, inbox) {
+                return true;
+            }
+            if let Conn::Peer(peer) = &self.conn {
+                if let Some(peer) = peer.upgrade() {
+                    if let Ok(peer) = peer.try_borrow() {
+                        return Rc::ptr_eq(&peer.inbox, inbox);
+                    }
+                    // Borrowed: refused rather than guessed.
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Takes away every right queued to this socket (and to the
+    /// connections pending on it), to be closed by the caller.
+    fn take_rights(&mut self) -> Rights {
+        let mut all: Rights = self.rights_in.borrow_mut().drain(..).flatten().collect();
+        for (_, _, r) in self.inbox.borrow_mut().messages.iter_mut() {
+            all.append(r);
+        }
+        all.append(&mut self.taken);
+        if let Conn::Listening { pending, .. } = &self.conn {
+            for p in pending {
+                if let Ok(mut p) = p.try_borrow_mut() {
+                    all.append(&mut p.take_rights());
+                }
+            }
+        }
+        all
+    }
+}
+
+/// Refuses (EINVAL) rights that would let a socket keep itself open: an
+/// AF_UNIX socket that has rights waiting in its own receive queue (the
+/// start of a cycle), or one sent to itself, to its peer, or to a
+/// connection pending on it (`queue`: the receiving stream end's rights
+/// queue; `inbox`: the receiving datagram socket's).
+pub fn check_rights(
+    rights: &Rights,
+    queue: Option<&RightsQueue>,
+    inbox: Option<&Rc<RefCell<Inbox>>>,
+) -> Result<(), Errno> {
+    for file in rights {
+        if let FileKind::Socket(s) = &file.borrow().kind {
+            let s = s.try_borrow().map_err(|_| Errno::EINVAL)?;
+            if s.holds_rights() || s.faces(queue, inbox) {
+                return Err(Errno::EINVAL);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Closes rights nobody will receive, without recursion: a socket among
+/// them whose last reference this is gives up its own queued rights to
+/// the same loop before it is dropped, so a long chain of sockets passed
+/// inside sockets is closed one by one, never nested on the host stack.
+fn close_rights(mut pending: Rights) {
+    while let Some(file) = pending.pop() {
+        if let Ok(cell) = Rc::try_unwrap(file) {
+            let open = cell.into_inner();
+            if let FileKind::Socket(s) = &open.kind {
+                if Rc::strong_count(s) == 1 {
+                    if let Ok(mut s) = s.try_borrow_mut() {
+                        pending.append(&mut s.take_rights());
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl Drop for Socket {
     /// The last descriptor closed: both directions of a stream end, and
     /// the peer's writes fail with EPIPE from now on.
     fn drop(&mut self) {
         // Rights sent and never received are closed with the socket.
-        self.rights_in.borrow_mut().clear();
+        close_rights(self.take_rights());
         if let Some(budget) = self.charged.take() {
             budget.release(SOCKET_COST);
         }
@@ -852,6 +1003,97 @@ mod tests {
         assert_eq!(pipe.borrow().writers, 1, "the queued right holds the file");
         drop(b);
         assert_eq!(pipe.borrow().writers, 0, "closed with the receiving socket");
+    }
+
+    fn socket_file(s: Socket) -> (Rc<RefCell<Socket>>, Rc<RefCell<OpenFile>>) {
+        use crate::files::oflag;
+        let s = Rc::new(RefCell::new(s));
+        let f = OpenFile::host_less(FileKind::Socket(s.clone()), oflag::O_RDWR);
+        (s, Rc::new(RefCell::new(f)))
+    }
+
+    #[test]
+    fn a_socket_sent_over_itself_or_to_its_peer_is_refused_with_einval() {
+        let (a, b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        let ((a, fa), (_b, fb)) = (socket_file(a), socket_file(b));
+        let queue = a.borrow().rights_out.upgrade().unwrap();
+        // socketpair(sv); sendmsg(sv[0], rights={sv[1]}): sv[1] would hold itself.
+        assert_eq!(
+            check_rights(&vec![fb.clone()], Some(&queue), None),
+            Err(Errno::EINVAL)
+        );
+        // sendmsg(sv[0], rights={sv[0]}): sv[0] would be held by its peer.
+        assert_eq!(
+            check_rights(&vec![fa.clone()], Some(&queue), None),
+            Err(Errno::EINVAL)
+        );
+        // A datagram socket sent to itself or to its peer.
+        let (d, e) = Socket::pair(AF_UNIX, SOCK_DGRAM);
+        let ((d, fd), (e, fe)) = (socket_file(d), socket_file(e));
+        d.borrow_mut().conn = Conn::Peer(Rc::downgrade(&e));
+        e.borrow_mut().conn = Conn::Peer(Rc::downgrade(&d));
+        let inbox = e.borrow().inbox.clone();
+        assert_eq!(
+            check_rights(&vec![fe.clone()], None, Some(&inbox)),
+            Err(Errno::EINVAL)
+        );
+        assert_eq!(
+            check_rights(&vec![fd.clone()], None, Some(&inbox)),
+            Err(Errno::EINVAL)
+        );
+        // Another pair's end is fine.
+        let (x, _y) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        let (_x, fx) = socket_file(x);
+        assert_eq!(check_rights(&vec![fx], Some(&queue), None), Ok(()));
+    }
+
+    #[test]
+    fn a_socket_with_rights_waiting_in_its_queue_is_refused_so_no_cycle_forms() {
+        let (a, b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        let ((a, _fa), (b, fb)) = (socket_file(a), socket_file(b));
+        let (c, d) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        let ((c, _fc), (_d, fd)) = (socket_file(c), socket_file(d));
+        // d goes into b's queue; then b (holding d) may not go into d's.
+        let to_b = a.borrow().rights_out.upgrade().unwrap();
+        assert_eq!(check_rights(&vec![fd.clone()], Some(&to_b), None), Ok(()));
+        to_b.borrow_mut().push_back(vec![fd.clone()]);
+        assert!(b.borrow().holds_rights());
+        let to_d = c.borrow().rights_out.upgrade().unwrap();
+        assert_eq!(
+            check_rights(&vec![fb], Some(&to_d), None),
+            Err(Errno::EINVAL)
+        );
+    }
+
+    #[test]
+    fn a_long_chain_of_sockets_passed_inside_sockets_closes_without_deep_recursion() {
+        // Pair i's receiving end holds pair i+1's, 200000 deep: dropping the
+        // first closes them all, one by one.
+        let (a0, b0) = Socket::pair(AF_UNIX, SOCK_STREAM);
+        let first = b0;
+        let mut queue = a0.rights_out.upgrade().unwrap();
+        let mut senders = vec![a0];
+        let pipe = Rc::new(RefCell::new(crate::pipe::Pipe::new()));
+        for _ in 0..200_000 {
+            let (a, b) = Socket::pair(AF_UNIX, SOCK_STREAM);
+            let next = a.rights_out.upgrade().unwrap();
+            let (_, fb) = socket_file(b);
+            queue.borrow_mut().push_back(vec![fb]);
+            queue = next;
+            drop(a);
+        }
+        let end = OpenFile::host_less(
+            FileKind::PipeWrite(pipe.clone()),
+            crate::files::oflag::O_WRONLY,
+        );
+        queue
+            .borrow_mut()
+            .push_back(vec![Rc::new(RefCell::new(end))]);
+        drop(queue);
+        senders.clear();
+        assert_eq!(pipe.borrow().writers, 1, "the last socket holds the pipe");
+        drop(first);
+        assert_eq!(pipe.borrow().writers, 0, "the whole chain was closed");
     }
 
     #[test]

@@ -92,10 +92,14 @@ fn readiness(f: &OpenFile, pid: crate::process::Pid, events: u16) -> Ready {
         FileKind::Usema(Some(sema)) if sema.granted(pid) => kernel(READABLE),
         FileKind::Usema(_) => kernel(0),
         FileKind::Socket(s) => {
+            s.borrow_mut().settle();
             let (readable, writable, hup) = s.borrow().readiness();
             let on_host = s.borrow().on_host();
             if on_host {
-                let mut wants = 0;
+                // POLLPRI always: a wait that named a host socket (even
+                // for POLLPRI alone, events 0, or select's exceptfds only)
+                // then sleeps on the host a tick instead of spinning.
+                let mut wants = libc::POLLPRI;
                 if events & READABLE != 0 {
                     wants |= libc::POLLIN;
                 }

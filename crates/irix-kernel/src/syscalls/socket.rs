@@ -335,7 +335,9 @@ pub fn listen(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     if !sock.borrow().is_stream() {
         return Err(Errno::EOPNOTSUPP);
     }
-    if sock.borrow().connected() {
+    if sock.borrow().connected() || matches!(sock.borrow().host, Some(Host::Connecting(_))) {
+        // Checked before the host socket is taken: a connecting socket
+        // keeps its connect.
         return Err(Errno::EINVAL);
     }
     autobind(k, &sock)?;
@@ -500,7 +502,15 @@ fn connect_host(
     port: u16,
 ) -> SysResult {
     let bound = sock.borrow_mut().host.take();
-    let h = host::connect(bound, host_ip(ip), port)?;
+    let was_bound = bound.is_some();
+    let h = match host::connect(bound, host_ip(ip), port) {
+        Ok(h) => h,
+        Err((e, back)) => {
+            // The socket bind(2) made stays the guest socket's.
+            sock.borrow_mut().host = back.filter(|_| was_bound);
+            return Err(e);
+        }
+    };
     {
         let mut s = sock.borrow_mut();
         s.peer = Some(Addr::Inet {
@@ -605,6 +615,10 @@ fn send_data(
 ) -> SysResult {
     let (file, sock) = socket_of(p, fd)?;
     let stream = sock.borrow().is_stream();
+    if stream && !rights.is_empty() {
+        let queue = sock.borrow().rights_out.upgrade();
+        net::check_rights(&rights, queue.as_ref(), None)?;
+    }
     let io = if flags & MSG_OOB != 0 {
         sock.borrow_mut().send_oob(data)
     } else if stream {
@@ -668,7 +682,13 @@ fn send_datagram(
     autobind(k, sock)?;
     let from = sender_name(&sock.borrow());
     match (target, dest) {
-        (Some(t), _) => Ok(net::deliver_rights(&t.borrow(), data, from, rights)),
+        (Some(t), _) => {
+            if !rights.is_empty() {
+                let inbox = Rc::clone(&t.borrow().inbox);
+                net::check_rights(&rights, None, Some(&inbox))?;
+            }
+            Ok(net::deliver_rights(&t.borrow(), data, from, rights))
+        }
         (None, Some(Addr::Inet { ip, port })) if net => {
             let mut s = sock.borrow_mut();
             let io = match &s.host {
@@ -763,9 +783,19 @@ fn recv_from(
 /// what is waiting (one byte, to tell waiting from end of file, while
 /// nothing is), so a receive that waits and is made again allocates
 /// almost nothing each time.
+///
+/// A host datagram socket's next datagram may not be counted yet (FIONREAD
+/// can say 0 just before it arrives): the buffer is the caller's length
+/// (at most a UDP datagram's), so the datagram is never cut short.
 fn receivable(s: &Socket, len: usize) -> usize {
+    if matches!(s.host, Some(Host::Datagram(_))) && s.inbox.borrow().is_empty() {
+        return len.min(MAX_DATAGRAM);
+    }
     s.waiting().max(1).min(len)
 }
+
+/// The largest UDP datagram's payload, and more.
+const MAX_DATAGRAM: usize = 1 << 16;
 
 /// shutdown(s, how) (shutdown(2)): 0 no more receives, 1 no more sends,
 /// 2 neither.
@@ -778,6 +808,7 @@ pub fn shutdown(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// getsockname(s, name, namelen) (getsockname(2)).
 pub fn getsockname(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (_, sock) = socket_of(p, a.fd(0))?;
+    sock.borrow_mut().settle();
     let name = {
         let s = sock.borrow();
         s.local
@@ -793,6 +824,7 @@ pub fn getsockname(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
 /// socket is not connected.
 pub fn getpeername(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (_, sock) = socket_of(p, a.fd(0))?;
+    sock.borrow_mut().settle();
     let name = {
         let s = sock.borrow();
         if !s.connected() {
@@ -814,6 +846,7 @@ pub fn getsockopt(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     let (_, sock) = socket_of(p, a.fd(0))?;
     let (level, name, val, len_at) = (a.word(1), a.word(2), a.ptr(3), a.ptr(4));
     let mut s = sock.borrow_mut();
+    s.settle();
     let bytes: Vec<u8> = match (level, name) {
         (SOL_SOCKET, SO_TYPE) => s.stype.to_be_bytes().to_vec(),
         (SOL_SOCKET, SO_ERROR) => s
@@ -984,11 +1017,16 @@ pub fn recvmsg(_k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
         p.mem.check_writable(v.base, v.len)?;
     }
     let peek = flags & MSG_PEEK != 0;
-    let wanted = (rights_room as i32).max(0) as usize / 4;
+    // A NULL msg_accrights has room for no rights, whatever its length
+    // says (nothing is installed that could not be reported).
+    let wanted = match rights_at {
+        0 => 0,
+        _ => (rights_room as i32).max(0) as usize / 4,
+    };
     if !peek && sock.borrow().rights_waiting().min(wanted) > p.fds.room() {
         return Err(Errno::EMFILE);
     }
-    if rights_at != 0 && wanted > 0 {
+    if wanted > 0 {
         p.mem.check_writable(rights_at, wanted as u32 * 4)?;
     }
     let total: usize = vecs.iter().map(|v| v.len as usize).sum();
