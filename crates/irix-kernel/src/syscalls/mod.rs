@@ -320,7 +320,7 @@ pub static TABLE: &[Syscall] = &[
     call(sys::RECVMSG,      "recvmsg",      &[Fd, Ptr, MsgFlags], socket::recvmsg, Partial("4.3BSD's msghdr; access rights on AF_UNIX become new descriptors (EMFILE leaves the message queued); MSG_OOB EOPNOTSUPP (recv takes it)")),
     call(sys::SELECT,       "select",       &[Int, Ptr, Ptr, Ptr, Ptr], poll::select, Full),
     call(sys::SEND,          "send",          &[Fd, Buf, Int, MsgFlags], socket::send, Partial("MSG_OOB on a stream of the run (its last byte urgent, with a mark); EOPNOTSUPP on datagrams and --net host connections; no SIGURG (no socket owners)")),
-    call(sys::SENDMSG,      "sendmsg",      &[Fd, Ptr, MsgFlags], socket::sendmsg, Partial("4.3BSD's msghdr; access rights (descriptors, ints) on AF_UNIX, EOPNOTSUPP on AF_INET; MSG_OOB as send")),
+    call(sys::SENDMSG,      "sendmsg",      &[Fd, Ptr, MsgFlags], socket::sendmsg, Partial("4.3BSD's msghdr; access rights (descriptors, ints) on AF_UNIX, EOPNOTSUPP on AF_INET; EINVAL for a socket that holds rights or is sent to itself or its peer, so rights never form a cycle (docs/ipc.md); MSG_OOB as send")),
     call(sys::SENDTO,        "sendto",        &[Fd, Buf, Int, MsgFlags, SockAddr, Int], socket::sendto, Partial("as send; a datagram to an AF_INET port no socket of the run holds is lost, as UDP loses it (with --net: sent from a host socket)")),
     call(sys::SETSOCKOPT,    "setsockopt",    &[Fd, SockLevel, Int, Ptr, Int], socket::setsockopt, Partial("the options getsockopt reports are kept; they change nothing in the kernel's own sockets (docs/ipc.md); TCP_NODELAY and SO_KEEPALIVE also go to a --net host connection")),
     call(sys::SHUTDOWN,      "shutdown",      &[Fd, Int], socket::shutdown, Full),
