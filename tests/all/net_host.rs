@@ -126,24 +126,35 @@ fn stdout_lines(r: &Run) -> Vec<String> {
     r.stdout_text().lines().map(str::to_owned).collect()
 }
 
+/// Runs net_host with --net in `mode` against the host echo `server`
+/// (`connect` or `nbconnect` to 127.0.0.1 with `message`), asserts that
+/// the server was reached and the run exited 0, and gives its stdout lines
+/// and the run.
+fn against_host_echo(
+    (port, server): (u16, std::thread::JoinHandle<bool>),
+    mode: &str,
+    message: &str,
+) -> Option<(Vec<String>, Run, u16)> {
+    let r = run(true, &[mode, "127.0.0.1", &port.to_string(), message])?;
+    assert!(
+        server.join().unwrap(),
+        "the host listener got no connection"
+    );
+    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
+    Some((stdout_lines(&r), r, port))
+}
+
 #[test]
 fn connect_with_net_reaches_a_host_listener_that_no_socket_of_the_run_holds() {
     // connect(2): "this call attempts to make a connection to another
     // socket ... specified by name"; with --net a name no socket of the
     // run holds is the host's. The echo comes back, poll(2) sees it,
     // shutdown(2) of sending is end of file for the host, which closes.
-    let (port, server) = echo_server();
-    let port = port.to_string();
-    let Some(r) = run(true, &["connect", "127.0.0.1", &port, "hello, host"]) else {
+    let Some((lines, r, port)) = against_host_echo(echo_server(), "connect", "hello, host") else {
         return;
     };
-    assert!(
-        server.join().unwrap(),
-        "the host listener got no connection"
-    );
-    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
     assert_eq!(
-        stdout_lines(&r),
+        lines,
         [
             "connect: 0",
             "peer: 127.0.0.1",
@@ -171,18 +182,12 @@ fn a_non_blocking_connect_completes_and_poll_for_writing_then_so_error_tell_so()
     // "select(2) for completion by selecting the socket for writing"; SO_ERROR
     // then says how, and the socket is connected without a second connect.
     // listen(2) meanwhile is EINVAL and leaves the connect under way.
-    let (port, server) = slow_echo_server();
-    let port = port.to_string();
-    let Some(r) = run(true, &["nbconnect", "127.0.0.1", &port, "no waiting"]) else {
+    let Some((lines, _, _)) = against_host_echo(slow_echo_server(), "nbconnect", "no waiting")
+    else {
         return;
     };
-    assert!(
-        server.join().unwrap(),
-        "the host listener got no connection"
-    );
-    assert_eq!(r.status, exited(0), "stderr: {}", r.stderr);
     assert_eq!(
-        stdout_lines(&r),
+        lines,
         [
             "connect: -1 EINPROGRESS",
             "listen while connecting: -1 EINVAL",
