@@ -55,32 +55,35 @@ fn free_port(udp: bool) -> u16 {
     }
 }
 
+/// Accepts ONE connection on `l` (or gives up after LIMIT: false) and
+/// echoes what it reads until end of file.
+fn echo_one(l: TcpListener) -> bool {
+    l.set_nonblocking(true).unwrap();
+    let start = Instant::now();
+    let mut c = loop {
+        match l.accept() {
+            Ok((c, _)) => break c,
+            Err(_) if start.elapsed() < LIMIT => std::thread::sleep(Duration::from_millis(10)),
+            Err(_) => return false,
+        }
+    };
+    c.set_nonblocking(false).unwrap();
+    c.set_read_timeout(Some(LIMIT)).unwrap();
+    let mut buf = [0u8; 256];
+    while let Ok(n) = c.read(&mut buf) {
+        if n == 0 || c.write_all(&buf[..n]).is_err() {
+            break;
+        }
+    }
+    true
+}
+
 /// A host TCP listener that accepts ONE connection (or gives up after
 /// LIMIT) and echoes what it reads until end of file.
 fn echo_server() -> (u16, std::thread::JoinHandle<bool>) {
     let l = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
     let port = l.local_addr().unwrap().port();
-    l.set_nonblocking(true).unwrap();
-    let server = std::thread::spawn(move || {
-        let start = Instant::now();
-        let mut c = loop {
-            match l.accept() {
-                Ok((c, _)) => break c,
-                Err(_) if start.elapsed() < LIMIT => std::thread::sleep(Duration::from_millis(10)),
-                Err(_) => return false,
-            }
-        };
-        c.set_nonblocking(false).unwrap();
-        c.set_read_timeout(Some(LIMIT)).unwrap();
-        let mut buf = [0u8; 256];
-        while let Ok(n) = c.read(&mut buf) {
-            if n == 0 || c.write_all(&buf[..n]).is_err() {
-                break;
-            }
-        }
-        true
-    });
-    (port, server)
+    (port, std::thread::spawn(move || echo_one(l)))
 }
 
 /// As `echo_server`, but a host listener whose queue of pending
@@ -100,24 +103,7 @@ fn slow_echo_server() -> (u16, std::thread::JoinHandle<bool>) {
         std::thread::sleep(SLOW_ACCEPT);
         let first = l.accept();
         drop((first, filler));
-        l.set_nonblocking(true).unwrap();
-        let start = Instant::now();
-        let mut c = loop {
-            match l.accept() {
-                Ok((c, _)) => break c,
-                Err(_) if start.elapsed() < LIMIT => std::thread::sleep(Duration::from_millis(10)),
-                Err(_) => return false,
-            }
-        };
-        c.set_nonblocking(false).unwrap();
-        c.set_read_timeout(Some(LIMIT)).unwrap();
-        let mut buf = [0u8; 256];
-        while let Ok(n) = c.read(&mut buf) {
-            if n == 0 || c.write_all(&buf[..n]).is_err() {
-                break;
-            }
-        }
-        true
+        echo_one(l)
     });
     (port, server)
 }
