@@ -92,8 +92,8 @@ fn inlined_fp(op: &Op, fma: bool) -> bool {
 }
 const TLB_READ: i32 = (offset_of!(Cpu, tlb) + offset_of!(Tlb, read)) as i32;
 const TLB_WRITE: i32 = (offset_of!(Cpu, tlb) + offset_of!(Tlb, write)) as i32;
-const TLB_PAGE: i32 = offset_of!(TlbEntry, page) as i32;
-const TLB_HOST: i32 = offset_of!(TlbEntry, host) as i32;
+const TLB_TAG: i32 = offset_of!(TlbEntry, tag) as i32;
+const TLB_ADDEND: i32 = offset_of!(TlbEntry, addend) as i32;
 const CYCLES: i32 = offset_of!(Cpu, cycles) as i32;
 const RETIRED: i32 = offset_of!(Cpu, retired) as i32;
 const PC: i32 = offset_of!(Cpu, pc) as i32;
@@ -128,8 +128,8 @@ pub(super) fn layout_offsets() -> Vec<i64> {
         CP0_STATUS as i64,
         TLB_READ as i64,
         TLB_WRITE as i64,
-        TLB_PAGE as i64,
-        TLB_HOST as i64,
+        TLB_TAG as i64,
+        TLB_ADDEND as i64,
         CYCLES as i64,
         RETIRED as i64,
         PC as i64,
@@ -292,6 +292,10 @@ pub(super) fn translate(
         fpu: (status_bits & cp0_status::CU1 != 0).then_some(status_bits & cp0_status::FR != 0),
         fma,
         cache: Cached::NONE,
+        taken_now: Some(false),
+        target_now: None,
+        branched: false,
+        pc0,
     };
     // A block that branches to itself loops inside its function.
     let lap = self_loop::loops_to_itself(block, pc0).then(|| {
@@ -337,6 +341,18 @@ struct Emitter<'f> {
     /// The host has a fused multiply-add (which MUL and DIV inline need).
     fma: bool,
     cache: Cached,
+    /// What `taken` holds where it is known at compile time (before the
+    /// branch, after an unconditional jump, past a branch-likely's
+    /// nullifying exit); `None` where only the run decides.
+    taken_now: Option<bool>,
+    /// What `target` holds where it is known at compile time (a branch or
+    /// jump with a static target).
+    target_now: Option<u32>,
+    /// The branch has set `target` (an exit after it leaves the target
+    /// for the caller).
+    branched: bool,
+    /// The block's first address (an exit leaves it as the PC).
+    pc0: u32,
 }
 
 /// Cached registers: GPRs 1-31, HI and LO.
@@ -501,14 +517,19 @@ impl Emitter<'_> {
         lap: Option<(Cached, cranelift_codegen::ir::Block)>,
     ) {
         let n = block.insns.len();
-        let taken = self.b.use_var(self.taken);
+        let taken = self.taken_value();
         let base = block.insns[n - 1].issue as u64 + ISSUE_CYCLES;
-        let end = self.b.ins().iadd_imm(entry, base as i64);
-        let end = if block.branch {
-            let bubbles = self.b.ins().imul_imm(taken, BRANCH_BUBBLES as i64);
-            self.b.ins().iadd(end, bubbles)
-        } else {
-            end
+        let end = match (block.branch, self.taken_now) {
+            (false, _) => self.b.ins().iadd_imm(entry, base as i64),
+            (true, Some(t)) => {
+                let bubbles = if t { BRANCH_BUBBLES } else { 0 };
+                self.b.ins().iadd_imm(entry, (base + bubbles) as i64)
+            }
+            (true, None) => {
+                let end = self.b.ins().iadd_imm(entry, base as i64);
+                let bubbles = self.b.ins().imul_imm(taken, BRANCH_BUBBLES as i64);
+                self.b.ins().iadd(end, bubbles)
+            }
         };
         self.set_field(CYCLES, end);
         let retired = self.field(I64, RETIRED);
@@ -537,18 +558,24 @@ impl Emitter<'_> {
             self.b.switch_to_block(out);
         }
         self.write_back();
-        let after = self.c32(pc0.wrapping_add(4 * n as u32));
-        let next = if block.branch {
-            let t = self.b.use_var(self.target);
-            let c = self.b.ins().icmp_imm(IntCC::NotEqual, taken, 0);
-            self.b.ins().select(c, t, after)
-        } else {
-            after
+        let fall = pc0.wrapping_add(4 * n as u32);
+        let after = self.c32(fall);
+        // The next PC where the compiler knows it (its jump-table entry
+        // is then a constant offset).
+        let next_now = match (block.branch, self.taken_now) {
+            (true, Some(true)) => self.target_now,
+            (false, _) | (true, Some(false)) => Some(fall),
+            (true, None) => None,
         };
-        self.set_field(PC, next);
-        let four = self.c32(4);
-        let next_pc = self.b.ins().iadd(next, four);
-        self.set_field(NEXT_PC, next_pc);
+        let next = match (block.branch, self.taken_now) {
+            (true, Some(true)) => self.b.use_var(self.target),
+            (false, _) | (true, Some(false)) => after,
+            (true, None) => {
+                let t = self.b.use_var(self.target);
+                let c = self.b.ins().icmp_imm(IntCC::NotEqual, taken, 0);
+                self.b.ins().select(c, t, after)
+            }
+        };
         let ret = self.result(status::NEXT, n - 1);
         // Chain to the next block when allowed and it is compiled: a tail
         // call, so chains of any length take no stack.
@@ -558,12 +585,20 @@ impl Emitter<'_> {
         self.b.ins().brif(allowed, chain, &[], done, &[]);
         self.b.seal_block(chain);
         self.b.switch_to_block(chain);
-        let idx = self.b.ins().ushr_imm(next, 2);
-        let idx = self.b.ins().band_imm(idx, (JUMP_ENTRIES - 1) as i64);
-        let idx = self.b.ins().uextend(self.ptr, idx);
-        let off = self.b.ins().imul_imm(idx, size_of::<JumpEntry>() as i64);
         let base = self.b.ins().load(self.ptr, Self::flags(), self.cpu, JUMP);
-        let e = self.b.ins().iadd(base, off);
+        let e = match next_now {
+            Some(pc) => {
+                let off = super::jump_index(pc) * size_of::<JumpEntry>();
+                self.b.ins().iadd_imm(base, off as i64)
+            }
+            None => {
+                let idx = self.b.ins().ushr_imm(next, 2);
+                let idx = self.b.ins().band_imm(idx, (JUMP_ENTRIES - 1) as i64);
+                let idx = self.b.ins().uextend(self.ptr, idx);
+                let off = self.b.ins().imul_imm(idx, size_of::<JumpEntry>() as i64);
+                self.b.ins().iadd(base, off)
+            }
+        };
         let pc = self
             .b
             .ins()
@@ -593,12 +628,40 @@ impl Emitter<'_> {
             &[self.cpu, self.mem, self.deadline, next_block],
         );
         self.b.switch_to_block(done);
+        self.set_pc(next);
         self.b.ins().return_(&[ret]);
+    }
+
+    /// Leaves `pc` (an I32) as the PC for the caller (a chained block
+    /// needs none: its own exits leave their own).
+    fn set_pc(&mut self, pc: Value) {
+        self.set_field(PC, pc);
+        let four = self.c32(4);
+        let next_pc = self.b.ins().iadd(pc, four);
+        self.set_field(NEXT_PC, next_pc);
+    }
+
+    /// The `taken` variable, as a constant where it is known.
+    fn taken_value(&mut self) -> Value {
+        match self.taken_now {
+            Some(t) => self.imm(t as i64),
+            None => self.b.use_var(self.taken),
+        }
+    }
+
+    /// Sets `taken` to `v`, which is `known` at compile time or not.
+    pub(super) fn set_taken(&mut self, v: Value, known: Option<bool>) {
+        self.b.def_var(self.taken, v);
+        self.taken_now = known;
     }
 
     // --- ends ---
     /// The function's result for an end of `kind` at instruction `i`.
     fn result(&mut self, kind: u32, i: usize) -> Value {
+        if let Some(t) = self.taken_now {
+            let word = status::encode(kind, i) | (t as u64) << status::TAKEN_SHIFT;
+            return self.imm(word as i64);
+        }
         let t = self.b.use_var(self.taken);
         let t = self.b.ins().ishl_imm(t, status::TAKEN_SHIFT as i64);
         self.b.ins().bor_imm(t, status::encode(kind, i) as i64)
@@ -637,6 +700,12 @@ impl Emitter<'_> {
         self.b.set_cold_block(exit);
         self.write_back();
         self.leave_block_address();
+        let pc0 = self.c32(self.pc0);
+        self.set_pc(pc0);
+        if self.branched {
+            let target = self.b.use_var(self.target);
+            self.set_field(EXIT_TARGET, target);
+        }
         let base = self.result(0, i);
         let kind = kind(self);
         let ret = self.b.ins().bor(base, kind);

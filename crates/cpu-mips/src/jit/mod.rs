@@ -102,7 +102,7 @@ pub(crate) struct JumpEntry {
 }
 
 /// The jump-table index of `pc`.
-fn jump_index(pc: u32) -> usize {
+pub(super) fn jump_index(pc: u32) -> usize {
     (pc >> 2) as usize & (JUMP_ENTRIES - 1)
 }
 

@@ -9,6 +9,16 @@
 //! load or store and a byte swap; any other access goes through the
 //! embedder's `Memory` methods, and fills the table on success.
 //!
+//! An entry is laid out for the shortest check in compiled code: its tag
+//! is the page's first address, so the effective address (64 bits) with
+//! its in-page offset cleared, except the bits that must be zero for the
+//! access to be aligned, equals the tag exactly when the page is this one
+//! and the access is aligned and in user space (a misaligned address keeps
+//! a low bit, an address at or above 2 GiB or outside 32 bits a high one,
+//! and no user page's tag has either). Everything else, the address error
+//! included, is the slow path's to decide. The host address is then the
+//! entry's `addend` plus the guest address.
+//!
 //! The tables are valid for one `Cpu::run`, which empties them first: the
 //! embedder changes mappings, permissions and copy-on-write sharing only
 //! between runs. The store table never holds a page of decoded code, so a
@@ -18,25 +28,30 @@
 use std::ptr::NonNull;
 
 use crate::code_cache::PAGE_SHIFT;
+use crate::exec::USER_TOP;
 use crate::Memory;
 
 /// Entries per table.
 pub(crate) const TLB_ENTRIES: usize = 256;
 
-/// One entry: the guest page number it holds, and where its bytes are.
+/// One entry (16 bytes on a 64-bit host: compiled code scales the index
+/// by a shift): the guest page it holds, and where its bytes are.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct TlbEntry {
-    /// Guest page number, or [`TlbEntry::EMPTY`] (no user page has it).
-    pub page: u32,
-    /// Host address of the page's first byte.
-    pub host: usize,
+    /// The guest page's first address, or `u64::MAX` when empty (which
+    /// no masked address equals, see the module's comment).
+    pub tag: u64,
+    /// The host address of the page's first byte minus the page's guest
+    /// address (wrapping): added to a guest address in the page, the host
+    /// address of that byte.
+    pub addend: usize,
 }
 
 impl TlbEntry {
     pub const EMPTY: TlbEntry = TlbEntry {
-        page: u32::MAX,
-        host: 0,
+        tag: u64::MAX,
+        addend: 0,
     };
 }
 
@@ -72,6 +87,9 @@ impl Tlb {
     /// After a load from `addr` succeeded: enters its page for loads if
     /// the embedder allows direct reads.
     pub fn fill_read<M: Memory>(&mut self, mem: &mut M, addr: u32) {
+        if addr as u64 >= USER_TOP {
+            return;
+        }
         if let Some(host) = mem.direct_page(addr, false) {
             self.read[index(addr >> PAGE_SHIFT)] = entry(addr, host);
         }
@@ -81,6 +99,9 @@ impl Tlb {
     /// its page for stores, and for loads (a writable page's bytes stay
     /// where they are), if the embedder allows direct writes.
     pub fn fill_write<M: Memory>(&mut self, mem: &mut M, addr: u32) {
+        if addr as u64 >= USER_TOP {
+            return;
+        }
         if let Some(host) = mem.direct_page(addr, true) {
             let e = entry(addr, host);
             self.write[index(addr >> PAGE_SHIFT)] = e;
@@ -92,15 +113,16 @@ impl Tlb {
     /// decoded code).
     pub fn evict_write(&mut self, page: u32) {
         let e = &mut self.write[index(page)];
-        if e.page == page {
+        if e.tag == (page as u64) << PAGE_SHIFT {
             *e = TlbEntry::EMPTY;
         }
     }
 }
 
 fn entry(addr: u32, host: NonNull<u8>) -> TlbEntry {
+    let base = addr >> PAGE_SHIFT << PAGE_SHIFT;
     TlbEntry {
-        page: addr >> PAGE_SHIFT,
-        host: host.as_ptr() as usize,
+        tag: base as u64,
+        addend: (host.as_ptr() as usize).wrapping_sub(base as usize),
     }
 }

@@ -240,9 +240,11 @@ impl Emitter<'_> {
                 .ins()
                 .icmp_imm(IntCC::Equal, st, status::TAKEN as i64);
             let t = self.b.ins().uextend(I64, t);
-            self.b.def_var(self.taken, t);
+            self.set_taken(t, None);
             let target = self.field(I32, EXIT_TARGET);
             self.b.def_var(self.target, target);
+            self.target_now = None;
+            self.branched = true;
         }
         self.exit_on_status(st, i);
     }
@@ -415,13 +417,15 @@ impl Emitter<'_> {
         self.transfer_sp(op);
         let t = self.c32(target);
         self.jumped(t);
+        self.target_now = Some(target);
     }
     /// An unconditional transfer to `target` (an I32).
     fn jumped(&mut self, target: Value) {
-        self.set_field(EXIT_TARGET, target);
         self.b.def_var(self.target, target);
+        self.target_now = None;
+        self.branched = true;
         let one = self.imm(1);
-        self.b.def_var(self.taken, one);
+        self.set_taken(one, Some(true));
     }
     /// The target of JR/JALR: a value outside the sign-extended 32-bit
     /// range is folded to a kernel address, as the interpreter does.
@@ -441,10 +445,17 @@ impl Emitter<'_> {
             self.exit_if(not, status::SKIP, i);
         }
         let t = self.c32(target);
-        self.set_field(EXIT_TARGET, t);
         self.b.def_var(self.target, t);
-        let c = self.b.ins().uextend(I64, cond);
-        self.b.def_var(self.taken, c);
+        self.target_now = Some(target);
+        self.branched = true;
+        if likely {
+            // Past the SKIP exit, a branch-likely is taken.
+            let one = self.imm(1);
+            self.set_taken(one, Some(true));
+        } else {
+            let c = self.b.ins().uextend(I64, cond);
+            self.set_taken(c, None);
+        }
     }
     #[allow(clippy::too_many_arguments)]
     fn branch2(&mut self, i: usize, pc: u32, off: i16, rs: Reg, rt: Reg, cc: IntCC, likely: bool) {
@@ -459,11 +470,17 @@ impl Emitter<'_> {
     }
 
     // --- memory ---
-    /// The checked effective address (an I32) of an access of `bytes`:
-    /// leaves with FAULT (Address Error) outside user space or misaligned.
-    fn address(&mut self, i: usize, base: Reg, off: i16, bytes: u32) -> Value {
+    /// The effective address `base + off` (an I64, as the interpreter
+    /// computes it).
+    fn effective(&mut self, base: Reg, off: i16) -> Value {
         let b = self.gpr(base);
-        let ea = self.b.ins().iadd_imm(b, off as i64);
+        self.b.ins().iadd_imm(b, off as i64)
+    }
+
+    /// On the slow path: leaves with FAULT (Address Error) when `ea` is
+    /// outside user space or misaligned for an access of `bytes`, and
+    /// gives the address as an I32. The code after it stays cold.
+    fn checked_address(&mut self, i: usize, ea: Value, bytes: u32) -> Value {
         let high = self
             .b
             .ins()
@@ -476,31 +493,55 @@ impl Emitter<'_> {
             high
         };
         self.exit_if(bad, status::FAULT, i);
+        if let Some(here) = self.b.current_block() {
+            self.b.set_cold_block(here);
+        }
         self.b.ins().ireduce(I32, ea)
     }
 
-    /// The host address of `addr` (an I32) when its page is in the soft
-    /// TLB table at `table`: emitted in a new block, entered on a hit; a
-    /// miss branches to `slow`.
-    fn direct(&mut self, addr: Value, table: i32, slow: cranelift_codegen::ir::Block) -> Value {
-        let page = self.b.ins().ushr_imm(addr, PAGE_SHIFT as i64);
+    /// The host address of `ea` (an I64) for an aligned user access of
+    /// `bytes` whose page is in the soft TLB table at `table`: emitted in
+    /// a new block, entered on a hit; anything else (another page, a
+    /// misaligned or kernel address) branches to `slow` (see `tlb`).
+    fn direct(
+        &mut self,
+        ea: Value,
+        bytes: u32,
+        table: i32,
+        slow: cranelift_codegen::ir::Block,
+    ) -> Value {
+        let page = self.b.ins().ushr_imm(ea, PAGE_SHIFT as i64);
         let idx = self.b.ins().band_imm(page, (TLB_ENTRIES - 1) as i64);
-        let idx = self.b.ins().uextend(self.ptr, idx);
-        let off = self.b.ins().imul_imm(idx, size_of::<TlbEntry>() as i64);
+        let idx = if self.ptr == I64 {
+            idx
+        } else {
+            self.b.ins().ireduce(self.ptr, idx)
+        };
+        let size = size_of::<TlbEntry>();
+        let off = if size.is_power_of_two() {
+            self.b.ins().ishl_imm(idx, size.trailing_zeros() as i64)
+        } else {
+            self.b.ins().imul_imm(idx, size as i64)
+        };
         let e = self.b.ins().iadd(self.cpu, off);
-        let tag = self.b.ins().load(I32, Self::flags(), e, table + TLB_PAGE);
-        let hit = self.b.ins().icmp(IntCC::Equal, tag, page);
+        let keep = (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1);
+        let masked = self.b.ins().band_imm(ea, keep);
+        let tag = self.b.ins().load(I64, Self::flags(), e, table + TLB_TAG);
+        let hit = self.b.ins().icmp(IntCC::Equal, masked, tag);
         let fast = self.b.create_block();
         self.b.ins().brif(hit, fast, &[], slow, &[]);
         self.b.seal_block(fast);
         self.b.switch_to_block(fast);
-        let host = self
+        let addend = self
             .b
             .ins()
-            .load(self.ptr, Self::flags(), e, table + TLB_HOST);
-        let low = self.b.ins().band_imm(addr, (1 << PAGE_SHIFT) - 1);
-        let low = self.b.ins().uextend(self.ptr, low);
-        self.b.ins().iadd(host, low)
+            .load(self.ptr, Self::flags(), e, table + TLB_ADDEND);
+        let ea = if self.ptr == I64 {
+            ea
+        } else {
+            self.b.ins().ireduce(self.ptr, ea)
+        };
+        self.b.ins().iadd(addend, ea)
     }
 
     /// A load of `bytes` into `rt`, sign-extended from `signed` when given:
@@ -519,11 +560,11 @@ impl Emitter<'_> {
 
     /// The `bytes` at `base + off`, zero-extended to an I64.
     fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32) -> Value {
-        let addr = self.address(i, base, off, bytes);
+        let ea = self.effective(base, off);
         let slow = self.b.create_block();
         let join = self.b.create_block();
         self.b.append_block_param(join, I64);
-        let p = self.direct(addr, TLB_READ, slow);
+        let p = self.direct(ea, bytes, TLB_READ, slow);
         let ty = int_type(bytes);
         let raw = self.b.ins().load(ty, Self::flags(), p, 0);
         let raw = if bytes > 1 {
@@ -540,6 +581,7 @@ impl Emitter<'_> {
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
+        let addr = self.checked_address(i, ea, bytes);
         let v = if bytes == 8 {
             let callee = self.helper(HELPER_LOAD64);
             let call =
@@ -580,10 +622,10 @@ impl Emitter<'_> {
 
     /// Stores the low `bytes` of `v` (an I64) at `base + off`.
     fn store_value(&mut self, i: usize, base: Reg, off: i16, bytes: u32, v: Value) {
-        let addr = self.address(i, base, off, bytes);
+        let ea = self.effective(base, off);
         let slow = self.b.create_block();
         let join = self.b.create_block();
-        let p = self.direct(addr, TLB_WRITE, slow);
+        let p = self.direct(ea, bytes, TLB_WRITE, slow);
         let ty = int_type(bytes);
         let n = if bytes < 8 {
             self.b.ins().ireduce(ty, v)
@@ -596,6 +638,7 @@ impl Emitter<'_> {
         self.b.seal_block(slow);
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
+        let addr = self.checked_address(i, ea, bytes);
         let helper = match bytes {
             1 => HELPER_STORE8,
             2 => HELPER_STORE16,
