@@ -236,26 +236,29 @@ impl Cpu {
             return BlockEnd::Interpret;
         }
         let pc0 = self.pc;
-        let (body, taken) = self.run_body(b, pc0, mem, obs);
+        let (body, taken) = self.run_body(b, pc0, 0, None, mem, obs);
         self.finish_block(b, entry, pc0, body, taken, obs)
     }
 
-    /// Executes the instructions of `b` (at `pc0`) one after another,
-    /// until its end or an instruction that stops it. Returns how it ended
-    /// and the branch target once the branch is taken.
+    /// Executes the instructions of `b` (at `pc0`) one after another from
+    /// instruction `from` (`taken`: the branch target, when the branch is
+    /// before `from` and was taken), until its end or an instruction that
+    /// stops it. Returns how it ended and the branch target once the
+    /// branch is taken.
     #[inline(always)]
-    fn run_body<M: Memory, O: Observer>(
+    pub(crate) fn run_body<M: Memory, O: Observer>(
         &mut self,
         b: &Block,
         pc0: u32,
+        from: usize,
+        mut taken: Option<u32>,
         mem: &mut M,
         obs: &mut O,
     ) -> (Body, Option<u32>) {
         // Only the branch (second to last) returns anything but Next or
         // CodeWritten; `taken` is its target once it is taken, so that a
         // fault or store in the delay slot sees it.
-        let mut taken = None;
-        for (i, insn) in b.insns.iter().enumerate() {
+        for (i, insn) in b.insns.iter().enumerate().skip(from) {
             let pc = pc0.wrapping_add(4 * i as u32);
             match self.execute(insn.op, pc, mem) {
                 Ok(Flow::Next | Flow::NoBranch) => {}

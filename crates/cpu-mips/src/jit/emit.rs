@@ -45,7 +45,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
-use super::helpers::{Helpers, JitLinks, LOAD_FAILED};
+use super::helpers::{Helpers, JitLinks};
 use super::status;
 use super::tlb::{TlbEntry, TLB_ENTRIES};
 use super::{JumpEntry, Tlb, JUMP_ENTRIES};
@@ -54,7 +54,6 @@ use crate::code_cache::PAGE_SHIFT;
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, JitExit};
 use crate::decode::Op;
-use crate::exec::USER_TOP;
 use crate::fpu::Fpu;
 use crate::insn::{branch_target, jump_target, Reg};
 use crate::timing::{Scoreboard, BRANCH_BUBBLES, ISSUE_CYCLES};
@@ -110,14 +109,6 @@ const fn helper_offset(offset: usize) -> i32 {
     (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, helpers) + offset) as i32
 }
 pub(super) const HELPER_EXEC: i32 = helper_offset(offset_of!(Helpers, exec));
-pub(super) const HELPER_LOAD8: i32 = helper_offset(offset_of!(Helpers, load8));
-pub(super) const HELPER_LOAD16: i32 = helper_offset(offset_of!(Helpers, load16));
-pub(super) const HELPER_LOAD32: i32 = helper_offset(offset_of!(Helpers, load32));
-pub(super) const HELPER_LOAD64: i32 = helper_offset(offset_of!(Helpers, load64));
-pub(super) const HELPER_STORE8: i32 = helper_offset(offset_of!(Helpers, store8));
-pub(super) const HELPER_STORE16: i32 = helper_offset(offset_of!(Helpers, store16));
-pub(super) const HELPER_STORE32: i32 = helper_offset(offset_of!(Helpers, store32));
-pub(super) const HELPER_STORE64: i32 = helper_offset(offset_of!(Helpers, store64));
 
 /// Every offset into the `Cpu` compiled code uses, for the fingerprint of
 /// the layout code kept on disk was compiled against (see `cache`).
@@ -141,7 +132,6 @@ pub(super) fn layout_offsets() -> Vec<i64> {
         CHAIN as i64,
         JUMP as i64,
         HELPER_EXEC as i64,
-        HELPER_STORE64 as i64,
         gpr_offset(Reg::new(1)) as i64,
         fpr_offset(1) as i64,
         size_of::<TlbEntry>() as i64,
@@ -214,12 +204,6 @@ pub(super) fn translate_bail(func: &mut Function, fctx: &mut FunctionBuilderCont
 struct Sigs {
     /// `(cpu, mem, block, index, pc) -> u32`
     exec: SigRef,
-    /// `(cpu, mem, addr) -> u64`
-    load: SigRef,
-    /// `(cpu, mem, addr) -> u32`
-    load64: SigRef,
-    /// `(cpu, mem, addr, value) -> u32`
-    store: SigRef,
     /// A compiled block's own, for chaining.
     block: SigRef,
 }
@@ -257,9 +241,6 @@ pub(super) fn translate(
     };
     let sigs = Sigs {
         exec: b.import_signature(sig(&[ptr, ptr, ptr, I32, I32], I32)),
-        load: b.import_signature(sig(&[ptr, ptr, I32], I64)),
-        load64: b.import_signature(sig(&[ptr, ptr, I32], I32)),
-        store: b.import_signature(sig(&[ptr, ptr, I32, I64], I32)),
         block: b.import_signature(block_signature(call_conv, ptr)),
     };
     let entry = b.create_block();

@@ -117,10 +117,11 @@ fn empty_entry(bail: usize) -> JumpEntry {
 
 /// What compiled code and the helpers return.
 ///
-/// A helper returns one of the five statuses. A compiled block returns a
-/// word: the index of the instruction where it stopped (bits 0-7), its end
-/// (bits 8-15: `NEXT` when it ran to its end, or `SKIP`, `FAULT`,
-/// `CODE_WRITTEN`) and whether its branch was taken (bit 16).
+/// The helper returns one of the first five statuses. A compiled block
+/// returns a word: the index of the instruction where it stopped (bits
+/// 0-7), its end (bits 8-15: `NEXT` when it ran to its end, or `SKIP`,
+/// `FAULT`, `CODE_WRITTEN`, `INTERPRET`, `MISS_LOAD`, `MISS_STORE`) and
+/// whether its branch was taken (bit 16).
 pub(crate) mod status {
     /// Completed; go on (a branch not taken, too).
     pub const NEXT: u32 = 0;
@@ -135,6 +136,11 @@ pub(crate) mod status {
     /// (A compiled block's end only) its schedule does not hold now: the
     /// block tier interprets it.
     pub const INTERPRET: u32 = 5;
+    /// (A compiled block's end only) the load at the index missed the soft
+    /// TLB and did nothing; its address is in `Cpu::jit_exit.value`.
+    pub const MISS_LOAD: u32 = 6;
+    /// (A compiled block's end only) the same for a store.
+    pub const MISS_STORE: u32 = 7;
 
     pub const KIND_SHIFT: u32 = 8;
     pub const TAKEN_SHIFT: u32 = 16;

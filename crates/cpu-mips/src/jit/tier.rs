@@ -196,12 +196,51 @@ impl Cpu {
                 report_transfer(obs, &b.insns[n - 2].op, site, target, self.jit_exit.sp);
             }
         }
-        let body = match kind {
-            status::SKIP => Body::Skip(i),
-            status::CODE_WRITTEN => Body::CodeWritten(i),
-            _ => Body::Fault(i, self.fault_again(b, pc0, i, mem)),
+        let (body, taken) = match kind {
+            status::SKIP => (Body::Skip(i), taken),
+            status::CODE_WRITTEN => (Body::CodeWritten(i), taken),
+            status::MISS_LOAD | status::MISS_STORE => {
+                self.after_miss(b, pc0, i, taken, kind == status::MISS_STORE, mem, obs)
+            }
+            _ => (Body::Fault(i, self.fault_again(b, pc0, i, mem)), taken),
         };
         self.finish_block(b, entry, pc0, body, taken, obs)
+    }
+
+    /// The access of instruction `i` of `b` (at `pc0`) missed the soft TLB
+    /// in compiled code, which did nothing of it: the block tier runs the
+    /// rest of the block from there (`taken`: the branch target, if the
+    /// branch before `i` was taken), and the page is entered in the soft
+    /// TLB when the access succeeded (a store's unless it wrote decoded
+    /// code), so that the next run of the block stays compiled. Returns how
+    /// the block ended and its branch target, as `run_body` does.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn after_miss<M: Memory, O: Observer>(
+        &mut self,
+        b: &Block,
+        pc0: u32,
+        i: usize,
+        taken: Option<u32>,
+        store: bool,
+        mem: &mut M,
+        obs: &mut O,
+    ) -> (Body, Option<u32>) {
+        let addr = self.jit_exit.value as u32;
+        let (body, taken) = self.run_body(b, pc0, i, taken, mem, obs);
+        let stopped_at_i = match body {
+            Body::Fault(j, _) | Body::CodeWritten(j) | Body::Skip(j) => j == i,
+            Body::Done => false,
+        };
+        if !stopped_at_i {
+            if store {
+                self.tlb.fill_write(mem, addr);
+            } else {
+                self.tlb.fill_read(mem, addr);
+            }
+        }
+        (body, taken)
     }
 
     /// The fault instruction `i` of `b` raised in compiled code. A faulting

@@ -470,46 +470,26 @@ impl Emitter<'_> {
     }
 
     // --- memory ---
-    /// The effective address `base + off` (an I64, as the interpreter
-    /// computes it).
-    fn effective(&mut self, base: Reg, off: i16) -> Value {
-        let b = self.gpr(base);
-        self.b.ins().iadd_imm(b, off as i64)
-    }
-
-    /// On the slow path: leaves with FAULT (Address Error) when `ea` is
-    /// outside user space or misaligned for an access of `bytes`, and
-    /// gives the address as an I32. The code after it stays cold.
-    fn checked_address(&mut self, i: usize, ea: Value, bytes: u32) -> Value {
-        let high = self
-            .b
-            .ins()
-            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, ea, USER_TOP as i64);
-        let bad = if bytes > 1 {
-            let low = self.b.ins().band_imm(ea, (bytes - 1) as i64);
-            let mis = self.b.ins().icmp_imm(IntCC::NotEqual, low, 0);
-            self.b.ins().bor(high, mis)
-        } else {
-            high
-        };
-        self.exit_if(bad, status::FAULT, i);
-        if let Some(here) = self.b.current_block() {
-            self.b.set_cold_block(here);
-        }
-        self.b.ins().ireduce(I32, ea)
-    }
-
-    /// The host address of `ea` (an I64) for an aligned user access of
-    /// `bytes` whose page is in the soft TLB table at `table`: emitted in
-    /// a new block, entered on a hit; anything else (another page, a
-    /// misaligned or kernel address) branches to `slow` (see `tlb`).
+    /// The host address of the `bytes` at `base + off` for an aligned user
+    /// access whose page is in the soft TLB table at `table` (see `tlb`).
+    /// Anything else (another page, a misaligned or kernel address) leaves
+    /// the block at instruction `i` with `miss` (`MISS_LOAD` or
+    /// `MISS_STORE`), nothing of the access done and its effective address
+    /// in `Cpu::jit_exit.value`: the block tier runs the rest of the block
+    /// and fills the table (see `tier`). Compiled code makes no call for
+    /// memory, so a block without `execute` calls keeps every value in a
+    /// register the call would have taken.
     fn direct(
         &mut self,
-        ea: Value,
+        i: usize,
+        base: Reg,
+        off: i16,
         bytes: u32,
         table: i32,
-        slow: cranelift_codegen::ir::Block,
+        miss: u32,
     ) -> Value {
+        let b = self.gpr(base);
+        let ea = self.b.ins().iadd_imm(b, off as i64);
         let page = self.b.ins().ushr_imm(ea, PAGE_SHIFT as i64);
         let idx = self.b.ins().band_imm(page, (TLB_ENTRIES - 1) as i64);
         let idx = if self.ptr == I64 {
@@ -527,11 +507,11 @@ impl Emitter<'_> {
         let keep = (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1);
         let masked = self.b.ins().band_imm(ea, keep);
         let tag = self.b.ins().load(I64, Self::flags(), e, table + TLB_TAG);
-        let hit = self.b.ins().icmp(IntCC::Equal, masked, tag);
-        let fast = self.b.create_block();
-        self.b.ins().brif(hit, fast, &[], slow, &[]);
-        self.b.seal_block(fast);
-        self.b.switch_to_block(fast);
+        let missed = self.b.ins().icmp(IntCC::NotEqual, masked, tag);
+        self.leave_if(missed, i, |e| {
+            e.set_field(EXIT_VALUE, ea);
+            e.imm((miss as i64) << status::KIND_SHIFT)
+        });
         let addend = self
             .b
             .ins()
@@ -544,8 +524,7 @@ impl Emitter<'_> {
         self.b.ins().iadd(addend, ea)
     }
 
-    /// A load of `bytes` into `rt`, sign-extended from `signed` when given:
-    /// a host load where the soft TLB has the page, else the helper.
+    /// A load of `bytes` into `rt`, sign-extended from `signed` when given.
     fn load(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32, signed: Option<Type>) {
         let v = self.load_raw(i, base, off, bytes);
         let v = match signed {
@@ -560,11 +539,7 @@ impl Emitter<'_> {
 
     /// The `bytes` at `base + off`, zero-extended to an I64.
     fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32) -> Value {
-        let ea = self.effective(base, off);
-        let slow = self.b.create_block();
-        let join = self.b.create_block();
-        self.b.append_block_param(join, I64);
-        let p = self.direct(ea, bytes, TLB_READ, slow);
+        let p = self.direct(i, base, off, bytes, TLB_READ, status::MISS_LOAD);
         let ty = int_type(bytes);
         let raw = self.b.ins().load(ty, Self::flags(), p, 0);
         let raw = if bytes > 1 {
@@ -572,49 +547,15 @@ impl Emitter<'_> {
         } else {
             raw
         };
-        let raw = if bytes < 8 {
+        if bytes < 8 {
             self.b.ins().uextend(I64, raw)
         } else {
             raw
-        };
-        self.b.ins().jump(join, &[raw]);
-        self.b.seal_block(slow);
-        self.b.switch_to_block(slow);
-        self.b.set_cold_block(slow);
-        let addr = self.checked_address(i, ea, bytes);
-        let v = if bytes == 8 {
-            let callee = self.helper(HELPER_LOAD64);
-            let call =
-                self.b
-                    .ins()
-                    .call_indirect(self.sigs.load64, callee, &[self.cpu, self.mem, addr]);
-            let st = self.b.inst_results(call)[0];
-            self.exit_if(st, status::FAULT, i);
-            self.field(I64, EXIT_VALUE)
-        } else {
-            let helper = match bytes {
-                1 => HELPER_LOAD8,
-                2 => HELPER_LOAD16,
-                _ => HELPER_LOAD32,
-            };
-            let callee = self.helper(helper);
-            let call =
-                self.b
-                    .ins()
-                    .call_indirect(self.sigs.load, callee, &[self.cpu, self.mem, addr]);
-            let v = self.b.inst_results(call)[0];
-            let failed = self.b.ins().icmp_imm(IntCC::Equal, v, LOAD_FAILED as i64);
-            self.exit_if(failed, status::FAULT, i);
-            v
-        };
-        self.b.ins().jump(join, &[v]);
-        self.b.seal_block(join);
-        self.b.switch_to_block(join);
-        self.b.block_params(join)[0]
+        }
     }
 
-    /// A store of the low `bytes` of `rt`: a host store where the soft
-    /// TLB has the page (never a page of decoded code), else the helper.
+    /// A store of the low `bytes` of `rt` (the store table never holds a
+    /// page of decoded code).
     fn store(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32) {
         let v = self.gpr(rt);
         self.store_value(i, base, off, bytes, v);
@@ -622,10 +563,7 @@ impl Emitter<'_> {
 
     /// Stores the low `bytes` of `v` (an I64) at `base + off`.
     fn store_value(&mut self, i: usize, base: Reg, off: i16, bytes: u32, v: Value) {
-        let ea = self.effective(base, off);
-        let slow = self.b.create_block();
-        let join = self.b.create_block();
-        let p = self.direct(ea, bytes, TLB_WRITE, slow);
+        let p = self.direct(i, base, off, bytes, TLB_WRITE, status::MISS_STORE);
         let ty = int_type(bytes);
         let n = if bytes < 8 {
             self.b.ins().ireduce(ty, v)
@@ -634,27 +572,6 @@ impl Emitter<'_> {
         };
         let n = if bytes > 1 { self.b.ins().bswap(n) } else { n };
         self.b.ins().store(Self::flags(), n, p, 0);
-        self.b.ins().jump(join, &[]);
-        self.b.seal_block(slow);
-        self.b.switch_to_block(slow);
-        self.b.set_cold_block(slow);
-        let addr = self.checked_address(i, ea, bytes);
-        let helper = match bytes {
-            1 => HELPER_STORE8,
-            2 => HELPER_STORE16,
-            4 => HELPER_STORE32,
-            _ => HELPER_STORE64,
-        };
-        let callee = self.helper(helper);
-        let call =
-            self.b
-                .ins()
-                .call_indirect(self.sigs.store, callee, &[self.cpu, self.mem, addr, v]);
-        let st = self.b.inst_results(call)[0];
-        self.exit_on_status(st, i);
-        self.b.ins().jump(join, &[]);
-        self.b.seal_block(join);
-        self.b.switch_to_block(join);
     }
 }
 
