@@ -453,6 +453,8 @@ fn warm_jit_lockstep(
         cold.stats(),
         warm.stats()
     );
+    // The second run ends too, while its directory is there.
+    warm.flush();
     drop(dir);
     warm
 }

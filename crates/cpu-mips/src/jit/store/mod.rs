@@ -21,6 +21,16 @@
 //! a small compile's time. Those `*.jit` files are deleted at open (an
 //! `unlink` each, once: the run after the upgrade).
 //!
+//! Why this shape. The index is kept sorted in the pack and searched where
+//! it is mapped, rather than read into a hash map at open: a process that
+//! loads a few blocks from a cache of tens of thousands pays for the few.
+//! The packs are mapped rather than read with `pread` per load: a load then
+//! costs page faults, which the host takes sixteen pages at a time, instead
+//! of a system call each, and a run's entries sit together in the order
+//! that run compiled them. Merges are size-tiered (see `merge`) so that a
+//! build of hundreds of processes, each adding a small pack, does not copy
+//! the whole cache every few processes.
+//!
 //! Safety. The directory is created with mode 0700. An existing one is
 //! refused when it is a symbolic link, not a directory, not the user's own,
 //! or writable by group or others: code read from it is executed, so only
