@@ -25,11 +25,12 @@
 //! it is mapped, rather than read into a hash map at open: a process that
 //! loads a few blocks from a cache of tens of thousands pays for the few.
 //! The packs are mapped rather than read with `pread` per load: a load then
-//! costs page faults, which the host takes sixteen pages at a time, instead
+//! costs page faults, which Linux serves sixteen pages at a time, instead
 //! of a system call each, and a run's entries sit together in the order
-//! that run compiled them. Merges are size-tiered (see `merge`) so that a
-//! build of hundreds of processes, each adding a small pack, does not copy
-//! the whole cache every few processes.
+//! that run compiled them. A run takes the packs' size in address space
+//! (at most the bound) but only the pages it uses in memory. Merges are
+//! size-tiered (see `merge`) so that a build of hundreds of processes, each
+//! adding a small pack, does not copy the whole cache every few processes.
 //!
 //! Safety. The directory is created with mode 0700. An existing one is
 //! refused when it is a symbolic link, not a directory, not the user's own,
@@ -55,7 +56,7 @@
 //! pack or entry costs one warning per run and compiles.
 //!
 //! Bound. The packs' total size is kept under a limit, and their number
-//! under [`MAX_PACKS`]: see `merge`. A pack's modification time says when
+//! under `merge::MAX_PACKS`: see `merge`. A pack's modification time says when
 //! it was last used: writing it sets it, and a load from a pack whose time
 //! is older than [`TOUCH_AFTER`] sets it to now (so a run that uses a fresh
 //! cache writes no time at all, and a pack costs one `futimens` per run at
