@@ -141,6 +141,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     } else {
         run_kernel(&mut l.kernel, l.pid, &mut (), gdb).map(|outcome| (outcome, None))
     };
+    super::translations::flush(&l.kernel);
     // Dropped before the kernel: a signal while the output is written
     // ends irix-emu at once, removing the scratch directory and temporaries.
     let _finishing = interrupts.run_ended();

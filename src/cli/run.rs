@@ -15,6 +15,7 @@ pub fn run(args: &RunArgs) -> Result<u8, Failure> {
     interrupts.attach(&mut l.kernel);
     let started = Instant::now();
     let outcome = run_kernel(&mut l.kernel, l.pid, &mut (), args.machine.gdb.as_ref());
+    super::translations::flush(&l.kernel);
     let _finishing = interrupts.run_ended();
     let outcome = outcome?;
     let host = started.elapsed();

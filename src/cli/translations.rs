@@ -1,5 +1,6 @@
 //! The jit engine's translation cache for a run (`--jit-cache`): where it
-//! is, opened once and shared by every process of the run.
+//! is, opened once and shared by every process of the run, and written out
+//! when the run ends.
 
 use std::sync::Arc;
 
@@ -33,5 +34,16 @@ pub fn open(m: &MachineArgs) -> Option<Arc<TranslationStore>> {
             ));
             None
         }
+    }
+}
+
+/// Writes what the run's translation cache holds and has not written yet
+/// (the blocks the run compiled, as one pack; see
+/// `TranslationStore::flush`). Called when the run ends, however it ends
+/// (the guest exited, a fault, a stopping signal, --timeout), before the
+/// statistics are printed.
+pub fn flush(k: &irix_kernel::Kernel) {
+    if let Some(store) = &k.config.translations {
+        store.flush();
     }
 }

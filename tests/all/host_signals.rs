@@ -151,6 +151,47 @@ fn prof_stopped_by_sigterm_cleans_up_and_exits_143() {
     assert_stopped_cleanly("prof", libc::SIGTERM, "SIGTERM");
 }
 
+/// A run a signal stops still writes the blocks it compiled to the
+/// translation cache, as a run that ends does: one pack, which the next
+/// run loads.
+#[test]
+fn sigint_still_writes_the_blocks_the_run_compiled_to_the_translation_cache() {
+    let dir = Scratch::new("host-signal-jit-cache");
+    let tmp = dir.mkdir("host-tmp");
+    dir.write_executable("spin", &spinning_program().build());
+    let cache = dir.path().join("cache");
+    let cache = cache.to_str().expect("UTF-8");
+    let args = [
+        "run",
+        "--stats",
+        "--engine",
+        "jit",
+        "--jit-cache",
+        cache,
+        "--max-cycles",
+        "100000000000",
+        "spin",
+    ];
+    let child = start(&dir, &tmp, &args);
+    wait_for_scratch(&tmp);
+    let (status, stderr) = stop(child, libc::SIGINT);
+    assert_eq!(status, Some(130), "{stderr}");
+    assert!(
+        stderr.contains("jit cache       0 hits, 1 misses"),
+        "{stderr}"
+    );
+    let packs: Vec<PathBuf> = std::fs::read_dir(cache)
+        .expect("the cache")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(packs.len(), 1, "{packs:?}");
+    assert!(
+        packs[0].extension().is_some_and(|x| x == "pack"),
+        "{packs:?}"
+    );
+}
+
 /// Waiting for GDB, the run cannot look between time slices: after the
 /// grace period irix-emu removes the directory and exits by itself.
 #[test]

@@ -1,10 +1,11 @@
-//! The jit engine's translation cache (`--jit-cache`): a later run loads
-//! what an earlier one compiled and gives the same run, and every bad
-//! cache (corrupt, truncated or foreign entries, a path that is a file, a
-//! symbolic link or a directory others may write, a read-only directory,
-//! processes racing on one directory) costs at most one warning and never
-//! changes what the guest does. With an IRIX 5.3 root, SGI's cc (five
-//! processes) writes the same object with the same counts, cold or warm.
+//! The jit engine's translation cache (`--jit-cache`): a run writes the
+//! blocks it compiled as one pack file, a later run loads them and gives
+//! the same run, and every bad cache (corrupt, truncated or foreign
+//! entries or packs, a path that is a file, a symbolic link or a directory
+//! others may write, a read-only directory, processes racing on one
+//! directory) costs at most one warning and never changes what the guest
+//! does. With an IRIX 5.3 root, SGI's cc (five processes) writes the same
+//! object with the same counts, cold or warm.
 
 use crate::common;
 
@@ -77,15 +78,53 @@ fn reference() -> (String, Vec<String>) {
     exact(&r)
 }
 
-/// The cache's entries.
-fn entries(dir: &Path) -> Vec<std::path::PathBuf> {
+/// The cache's files.
+fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .expect("the cache")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jit"))
+        .map(|e| e.expect("a file").path())
         .collect();
     v.sort();
     v
+}
+
+/// The cache's packs.
+fn packs(dir: &Path) -> Vec<std::path::PathBuf> {
+    files(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "pack"))
+        .collect()
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize
+}
+
+/// Where the entries of the pack `bytes` are (start, length), in the
+/// order of its index, as docs/engines.md describes the format: a header
+/// of 32 bytes (the entry count at 12, the entries' length at 16), 24 bytes
+/// of index per entry (id, offset, length), then the entries. Checks that
+/// the pack is whole.
+fn pack_entries(bytes: &[u8]) -> Vec<(usize, usize)> {
+    assert_eq!(&bytes[..8], b"IRXEMUJP", "a pack");
+    let n = u32_at(bytes, 12);
+    let data_at = 32 + 24 * n;
+    let data = u64::from_le_bytes(bytes[16..24].try_into().unwrap()) as usize;
+    assert_eq!(bytes.len(), data_at + data, "a whole pack");
+    (0..n)
+        .map(|i| {
+            let at = 32 + 24 * i;
+            (data_at + u32_at(bytes, at + 16), u32_at(bytes, at + 20))
+        })
+        .collect()
+}
+
+/// The one pack in `dir`, and its entries.
+fn the_pack(dir: &Path) -> (std::path::PathBuf, Vec<(usize, usize)>) {
+    let p = packs(dir);
+    assert_eq!(p.len(), 1, "{p:?}");
+    let entries = pack_entries(&std::fs::read(&p[0]).unwrap());
+    (p[0].clone(), entries)
 }
 
 #[test]
@@ -100,41 +139,72 @@ fn a_warm_cache_runs_hot_code_compiled_from_its_first_run_with_the_same_counts()
         std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
         0o700
     );
-    assert_eq!(entries(&dir).len() as u64, misses);
+    // One file for the run: a pack of every block it compiled.
+    assert_eq!(files(&dir).len(), 1, "{:?}", files(&dir));
+    assert_eq!(the_pack(&dir).1.len() as u64, misses);
     let warm = run(&dir);
     assert_eq!(exact(&warm), exact(&cold));
     assert_eq!(hits_misses(&warm), (misses, 0), "{}", warm.stderr);
     assert!(warnings(&warm).is_empty());
+    // A warm run writes nothing.
+    assert_eq!(files(&dir).len(), 1);
 }
 
 #[test]
-fn corrupt_truncated_and_foreign_entries_are_ignored_with_one_warning_and_replaced() {
+fn corrupt_and_foreign_entries_are_ignored_with_one_warning_and_replaced() {
     let s = Scratch::new("jit-cache-bad");
     let dir = s.path().join("cache");
     let cold = run(&dir);
-    let files = entries(&dir);
-    assert!(files.len() >= 4, "{files:?}");
-    // A flipped byte in the code, a truncation, another format version,
-    // and garbage.
-    let mut a = std::fs::read(&files[0]).unwrap();
-    let n = a.len();
-    a[n - 20] ^= 0x55;
-    std::fs::write(&files[0], &a).unwrap();
-    let b = std::fs::read(&files[1]).unwrap();
-    std::fs::write(&files[1], &b[..b.len() / 2]).unwrap();
-    let mut c = std::fs::read(&files[2]).unwrap();
-    c[8] = c[8].wrapping_add(1);
-    std::fs::write(&files[2], &c).unwrap();
-    std::fs::write(&files[3], b"not a translation").unwrap();
+    let (pack, entries) = the_pack(&dir);
+    assert!(entries.len() >= 4, "{entries:?}");
+    // In four entries: a flipped byte in the code, a length that does not
+    // add up, another format version, and garbage.
+    let mut bytes = std::fs::read(&pack).unwrap();
+    let (a, alen) = entries[0];
+    bytes[a + alen - 20] ^= 0x55;
+    let (b, _) = entries[1];
+    bytes[b + 16] = bytes[b + 16].wrapping_add(1);
+    let (c, _) = entries[2];
+    bytes[c + 8] = bytes[c + 8].wrapping_add(1);
+    let (d, dlen) = entries[3];
+    bytes[d..d + dlen].fill(b'x');
+    std::fs::write(&pack, &bytes).unwrap();
     let r = run(&dir);
     assert_eq!(exact(&r), exact(&cold));
     assert_eq!(warnings(&r).len(), 1, "{}", r.stderr);
     let (hits, misses) = hits_misses(&r);
-    assert_eq!((hits + misses, misses), (files.len() as u64, 4));
-    // Replaced: the next run loads every block, with no warning.
+    assert_eq!((hits + misses, misses), (entries.len() as u64, 4));
+    // Replaced: the damaged pack is rewritten, and the next run loads every
+    // block, with no warning.
+    let (_, now) = the_pack(&dir);
+    assert_eq!(now.len(), entries.len());
     let again = run(&dir);
-    assert_eq!(hits_misses(&again), (files.len() as u64, 0));
+    assert_eq!(hits_misses(&again), (entries.len() as u64, 0));
     assert!(warnings(&again).is_empty(), "{}", again.stderr);
+}
+
+#[test]
+fn a_truncated_or_foreign_pack_is_ignored_with_one_warning_and_replaced() {
+    let s = Scratch::new("jit-cache-bad-pack");
+    let dir = s.path().join("cache");
+    let cold = run(&dir);
+    let (pack, entries) = the_pack(&dir);
+    let n = entries.len() as u64;
+    let bytes = std::fs::read(&pack).unwrap();
+    let mut foreign = bytes.clone();
+    foreign[8] = foreign[8].wrapping_add(1);
+    for damaged in [bytes[..bytes.len() - 100].to_vec(), foreign] {
+        std::fs::write(&pack, &damaged).unwrap();
+        let r = run(&dir);
+        assert_eq!(exact(&r), exact(&cold));
+        assert_eq!(warnings(&r).len(), 1, "{}", r.stderr);
+        assert_eq!(hits_misses(&r), (0, n));
+        assert!(!pack.exists(), "the bad pack is deleted");
+        let again = run(&dir);
+        assert_eq!(hits_misses(&again), (n, 0));
+        assert!(warnings(&again).is_empty(), "{}", again.stderr);
+        std::fs::rename(&the_pack(&dir).0, &pack).unwrap();
+    }
 }
 
 #[test]
@@ -170,15 +240,30 @@ fn a_read_only_cache_is_still_read_and_the_run_goes_on() {
     let s = Scratch::new("jit-cache-ro");
     let dir = s.path().join("cache");
     let cold = run(&dir);
-    let n = entries(&dir).len() as u64;
-    std::fs::remove_file(&entries(&dir)[0]).unwrap();
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o500)).unwrap();
-    let r = run(&dir);
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
-    assert_eq!(exact(&r), exact(&cold));
-    assert_eq!(hits_misses(&r), (n - 1, 1));
-    // One warning, unless the tests run as root, whom the mode does not stop.
-    assert_eq!(warnings(&r).len(), usize::from(!is_root()), "{}", r.stderr);
+    let (_, misses) = hits_misses(&cold);
+    let empty = s.mkdir("empty");
+    for d in [&dir, &empty] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o500)).unwrap();
+    }
+    let full = run(&dir);
+    let none = run(&empty);
+    for d in [&dir, &empty] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    // Read, with nothing to write: no warning.
+    assert_eq!(exact(&full), exact(&cold));
+    assert_eq!(hits_misses(&full), (misses, 0));
+    assert!(warnings(&full).is_empty(), "{}", full.stderr);
+    // Nothing to read, and the pack cannot be written: one warning, unless
+    // the tests run as root, whom the mode does not stop.
+    assert_eq!(exact(&none), exact(&cold));
+    assert_eq!(hits_misses(&none), (0, misses));
+    assert_eq!(
+        warnings(&none).len(),
+        usize::from(!is_root()),
+        "{}",
+        none.stderr
+    );
 }
 
 /// Whether the tests run as the superuser.
@@ -203,6 +288,13 @@ fn processes_racing_on_one_cache_all_run_exactly() {
     for r in &runs {
         assert_eq!(exact(r), expected);
         assert!(warnings(r).is_empty(), "{}", r.stderr);
+    }
+    // Only whole packs, one a process, and no temporary file.
+    let all = files(&dir);
+    assert_eq!(packs(&dir), all);
+    assert_eq!(all.len(), 3, "{all:?}");
+    for p in &all {
+        pack_entries(&std::fs::read(p).unwrap());
     }
     let warm = run(&dir);
     assert_eq!(exact(&warm), expected);
@@ -235,7 +327,7 @@ fn the_default_cache_is_under_xdg_cache_home_and_off_writes_nothing() {
     assert!(!s.path().join("irix-emu").exists());
     let r = common::run_command(cmd);
     assert_eq!(r.stdout, off.stdout);
-    assert!(!entries(&s.path().join("irix-emu")).is_empty());
+    assert_eq!(packs(&s.path().join("irix-emu")).len(), 1);
     // Other engines never touch a cache.
     let block = Scratch::new("jit-cache-block");
     let mut c = common::emu_command(["run", "--engine", "block", &program, "1"], repo());

@@ -19,7 +19,7 @@
 //!   code with Cranelift (`emit`), the helpers it calls, its soft TLB for
 //!   direct guest-memory access, and its bounded code memory (`arena`);
 //!   compiled blocks kept on disk from run to run ([`TranslationStore`]:
-//!   the entry format in `cache`, the directory in `store`).
+//!   the entry format in `cache`, the directory of packs in `store`).
 //! - `lockstep`: [`Cpu::differences`], for differential tests of engines.
 //! - `insn`: [`Instruction`] (field accessors) and [`Reg`].
 //! - `decode`: the one decode, [`decode`] -> [`Op`], [`is_r4000_encoding`].

@@ -1,9 +1,11 @@
 //! The format of one compiled block kept on disk (see `store` for the
 //! directory that holds them).
 //!
-//! Contents: [`Key`] (what decides a block's code, and the file name it is
-//! kept under), [`encode`] and [`decode`] (an entry's bytes, checked
-//! before any of its code is used) and the hash both use.
+//! Contents: [`Key`] (what decides a block's code, and the 128-bit id a
+//! pack's index finds it by), [`encode`] and [`decode`] (an entry's bytes,
+//! checked before any of its code is used), [`entry_id`] (an entry checked
+//! on its own, for copying it into another pack) and the hash they use.
+//! Entries are kept many to a file: see `pack` for that file's format.
 //!
 //! An entry, all numbers little-endian:
 //!
@@ -18,9 +20,9 @@
 //! | 8 | checksum of everything before it |
 //!
 //! An entry is used only if every one of these holds: the magic, the
-//! format, the lengths adding up to the file's length exactly, the key equal
-//! byte for byte to the one looked up (a file under the right name holding
-//! another key is someone else's) and the checksum. Anything else
+//! format, the lengths adding up to the entry's length exactly, the key
+//! equal byte for byte to the one looked up (an entry found under the right
+//! id holding another key is someone else's) and the checksum. Anything else
 //! (truncated, corrupt, another version of irix-emu, another host) is
 //! [`Bad`]: the caller compiles the block and replaces the entry.
 //!
@@ -77,13 +79,19 @@ impl Key {
         Key { bytes }
     }
 
-    /// The file name the entry is kept under: 128 bits of hash of the key,
-    /// in hexadecimal.
-    pub fn file_name(&self) -> String {
-        let a = hash(FNV, &self.bytes);
-        let b = hash(a ^ 0x9e37_79b9_7f4a_7c15, &self.bytes);
-        format!("{a:016x}{b:016x}.jit")
+    /// The id a pack's index keeps the entry under: 128 bits of hash of
+    /// the key.
+    pub fn id(&self) -> u128 {
+        id_of(&self.bytes)
     }
+}
+
+/// 128 bits of hash of a key's bytes (two FNV-1a hashes, the second seeded
+/// from the first).
+fn id_of(key: &[u8]) -> u128 {
+    let a = hash(FNV, key);
+    let b = hash(a ^ 0x9e37_79b9_7f4a_7c15, key);
+    (u128::from(a) << 64) | u128::from(b)
 }
 
 /// Why an entry's bytes were not used.
@@ -121,6 +129,22 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 
 /// The code of entry `file`, once every check holds for `key`.
 pub(crate) fn decode<'a>(key: &Key, file: &'a [u8]) -> Result<&'a [u8], Bad> {
+    let (k, code) = check(file)?;
+    if k != &key.bytes[..] {
+        return Err(Bad::Key);
+    }
+    Ok(code)
+}
+
+/// The id of the key entry `file` holds, once every check but the key's
+/// holds (for copying an entry from one pack to another without its key).
+pub(crate) fn entry_id(file: &[u8]) -> Result<u128, Bad> {
+    check(file).map(|(key, _)| id_of(key))
+}
+
+/// The key and code of entry `file`, once its magic, format, lengths and
+/// checksum hold.
+fn check(file: &[u8]) -> Result<(&[u8], &[u8]), Bad> {
     if file.len() < HEADER + 8 {
         return Err(if file.starts_with(&MAGIC) || MAGIC.starts_with(file) {
             Bad::Length
@@ -144,10 +168,7 @@ pub(crate) fn decode<'a>(key: &Key, file: &'a [u8]) -> Result<&'a [u8], Bad> {
     if hash(FNV, &file[..body]) != sum {
         return Err(Bad::Checksum);
     }
-    if file[HEADER..HEADER + k] != key.bytes[..] {
-        return Err(Bad::Key);
-    }
-    Ok(&file[HEADER + k..body])
+    Ok((&file[HEADER..HEADER + k], &file[HEADER + k..body]))
 }
 
 #[cfg(test)]
@@ -196,7 +217,7 @@ mod tests {
 
     #[test]
     fn the_key_follows_every_input() {
-        let base = key().file_name();
+        let base = key().id();
         let words = [0x2484_0001, 0x03e0_0008, 0];
         for other in [
             Key::new(8, 0x0040_0100, &words, false, 0),
@@ -206,9 +227,18 @@ mod tests {
             Key::new(7, 0x0040_0100, &words, true, 0),
             Key::new(7, 0x0040_0100, &words, false, 1 << 29),
         ] {
-            assert_ne!(other.file_name(), base);
+            assert_ne!(other.id(), base);
         }
-        assert_eq!(key().file_name(), base);
-        assert_eq!(base.len(), 32 + 4);
+        assert_eq!(key().id(), base);
+    }
+
+    #[test]
+    fn an_entry_checked_on_its_own_names_the_id_of_its_key() {
+        let entry = encode(&key(), &[0xc3; 8]);
+        assert_eq!(entry_id(&entry), Ok(key().id()));
+        let mut bad = entry.clone();
+        bad[30] ^= 1;
+        assert_eq!(entry_id(&bad), Err(Bad::Checksum));
+        assert_eq!(entry_id(&entry[..entry.len() - 1]), Err(Bad::Length));
     }
 }

@@ -434,6 +434,8 @@ fn warm_jit_lockstep(
         steps,
         Some(cold.clone()),
     );
+    // The first run ends: its blocks are written.
+    cold.flush();
     let warm = TranslationStore::open(cold.dir(), 64 << 20, Box::new(|w| panic!("{w}")))
         .expect("the store again");
     lockstep_with(
@@ -451,6 +453,8 @@ fn warm_jit_lockstep(
         cold.stats(),
         warm.stats()
     );
+    // The second run ends too, while its directory is there.
+    warm.flush();
     drop(dir);
     warm
 }

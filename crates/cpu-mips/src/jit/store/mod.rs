@@ -1,0 +1,577 @@
+//! The directory that keeps compiled blocks from one run to the next (the
+//! persistent translation cache), shared by every CPU of a run and by every
+//! irix-emu process at once.
+//!
+//! Contents: [`TranslationStore`] (opening the directory safely, loading
+//! and saving entries, writing a run's new entries out), [`TranslationStats`]
+//! and [`StoreError`]. The format of one entry is `cache`'s, of a pack of
+//! them `pack`'s; merging packs and keeping the bound is `merge`'s.
+//!
+//! Packs. The directory holds a few pack files (`*.pack`), each many
+//! entries and an index, written whole and never changed. A store lists the
+//! directory once, maps each pack read-only and checks its header and index
+//! (no system call per entry, whatever the cache's size); a load is a binary
+//! search in each pack's index and a check of the entry found, in memory. A
+//! run's new entries are kept in memory and written as one new pack by
+//! [`TranslationStore::flush`] (which the command line calls when the run
+//! ends, and dropping the store calls too), and whenever they pass
+//! [`FLUSH_AFTER`] bytes, so a long run killed before its end loses little.
+//! One file per entry, as earlier versions kept, cost a `statx` per entry at
+//! every start and four to six system calls per load and per save: most of
+//! a small compile's time. Those `*.jit` files are deleted at open (an
+//! `unlink` each, once: the run after the upgrade).
+//!
+//! Why this shape. The index is kept sorted in the pack and searched where
+//! it is mapped, rather than read into a hash map at open: a process that
+//! loads a few blocks from a cache of tens of thousands pays for the few.
+//! The packs are mapped rather than read with `pread` per load: a load then
+//! costs page faults, which Linux serves sixteen pages at a time, instead
+//! of a system call each, and a run's entries sit together in the order
+//! that run compiled them. A run takes the packs' size in address space
+//! (at most the bound) but only the pages it uses in memory. Merges are
+//! size-tiered (see `merge`) so that a build of hundreds of processes, each
+//! adding a small pack, does not copy the whole cache every few processes.
+//!
+//! Safety. The directory is created with mode 0700. An existing one is
+//! refused when it is a symbolic link, not a directory, not the user's own,
+//! or writable by group or others: code read from it is executed, so only
+//! its owner may put files there. Packs are opened without following links
+//! and must be regular files. A pack whose header, length or index checksum
+//! is wrong is set aside and deleted; every entry is checked in full
+//! (`cache::decode`: magic, format, lengths, key byte for byte, checksum)
+//! before its code is used, and a bad one is compiled again (its pack is
+//! then rewritten without it when the run ends).
+//!
+//! Sharing. A pack is written under a unique temporary name and renamed
+//! into place, so a reader sees a whole pack or none, and nothing is ever
+//! written into a pack in place: a pack another process deletes stays
+//! readable through the mapping of a process that has it open. Processes
+//! racing each write packs of their own; the same entry in two packs is
+//! harmless (the first found is used) and is merged away later. A process
+//! sees the packs that were there when it opened the directory, plus its
+//! own entries (written or not).
+//!
+//! Failures never reach the guest. A directory that cannot be written (read
+//! only, disk full) is used for reading only after one warning; a bad
+//! pack or entry costs one warning per run and compiles.
+//!
+//! Bound. The packs' total size is kept under a limit, and their number
+//! under `merge::MAX_PACKS`: see `merge`. A pack's modification time says when
+//! it was last used: writing it sets it, and a load from a pack whose time
+//! is older than [`TOUCH_AFTER`] sets it to now (so a run that uses a fresh
+//! cache writes no time at all, and a pack costs one `futimens` per run at
+//! most).
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+mod mapped;
+mod merge;
+mod pack;
+#[cfg(test)]
+mod tests;
+
+use super::cache::{self, Key};
+use mapped::Mapped;
+use pack::BadPack;
+
+/// The default bound on the directory's packs: 256 MiB.
+pub const DEFAULT_TRANSLATION_STORE_BYTES: u64 = 256 << 20;
+
+/// How old a pack's modification time may get before a load that uses it
+/// sets it to now: the precision of "least recently used".
+const TOUCH_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// How many bytes of new entries a run keeps in memory before it writes
+/// them as a pack without waiting for its end.
+const FLUSH_AFTER: u64 = 4 << 20;
+
+/// Where the cache lives by default: `$XDG_CACHE_HOME/irix-emu`, else
+/// `$HOME/.cache/irix-emu` (an unset, empty or relative variable is
+/// ignored, as the XDG base directory specification says). `None` when
+/// neither is usable.
+pub fn default_translation_dir() -> Option<PathBuf> {
+    let absolute = |var: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    absolute("XDG_CACHE_HOME")
+        .or_else(|| absolute("HOME").map(|h| h.join(".cache")))
+        .map(|d| d.join("irix-emu"))
+}
+
+/// Why a directory was not used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("it is a symbolic link")]
+    Symlink,
+    #[error("it is not a directory")]
+    NotADirectory,
+    #[error("it belongs to another user")]
+    NotOwned,
+    #[error("others may write to it (mode {0:o})")]
+    OpenToOthers(u32),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What the store did in this run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TranslationStats {
+    /// Blocks whose code was loaded from the cache (a pack, or this run's
+    /// own new entries).
+    pub hits: u64,
+    /// Blocks compiled because the cache had no (good) entry.
+    pub misses: u64,
+    /// Bytes of entries loaded.
+    pub bytes_read: u64,
+    /// Bytes of packs written (this run's new entries, and merges).
+    pub bytes_written: u64,
+}
+
+/// A pack the store has open.
+struct OpenPack {
+    path: PathBuf,
+    /// Kept open to set its modification time.
+    file: fs::File,
+    map: Mapped,
+    pack: pack::Pack,
+    /// When it was last used, as its modification time says.
+    modified: SystemTime,
+    /// Its time was looked at by a load of this run (and set if old).
+    aged: bool,
+    /// Entries that failed their checks this run.
+    bad: HashSet<u128>,
+}
+
+impl OpenPack {
+    fn bytes(&self) -> &[u8] {
+        self.map.bytes()
+    }
+
+    fn size(&self) -> u64 {
+        self.bytes().len() as u64
+    }
+}
+
+/// Why a pack was not opened.
+enum Unopened {
+    /// Gone, unreadable, or not a regular file: passed over in silence.
+    Io,
+    /// Damaged or foreign: set aside with a warning.
+    Bad(BadPack),
+}
+
+/// Opens the pack at `path`, mapped and checked.
+fn open_pack(path: &Path) -> Result<OpenPack, Unopened> {
+    let mut opts = fs::OpenOptions::new();
+    opts.read(true);
+    // No link is followed, and opening a FIFO does not wait for a writer.
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut opts, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let file = opts.open(path).map_err(|_| Unopened::Io)?;
+    let meta = file.metadata().map_err(|_| Unopened::Io)?;
+    if !meta.is_file() {
+        return Err(Unopened::Io);
+    }
+    let len = usize::try_from(meta.len()).map_err(|_| Unopened::Bad(BadPack::Length))?;
+    if len < pack::HEADER {
+        return Err(Unopened::Bad(BadPack::Length));
+    }
+    let map = Mapped::new(&file, len).map_err(|_| Unopened::Io)?;
+    let pack = pack::parse(map.bytes()).map_err(Unopened::Bad)?;
+    Ok(OpenPack {
+        path: path.to_path_buf(),
+        file,
+        map,
+        pack,
+        modified: meta.modified().unwrap_or(std::time::UNIX_EPOCH),
+        aged: false,
+        bad: HashSet::new(),
+    })
+}
+
+/// What a store has of its directory.
+struct State {
+    /// The packs open, the largest first (where most loads are found).
+    packs: Vec<OpenPack>,
+    /// This run's new entries not yet written (id, entry), in save order.
+    pending: Vec<(u128, Vec<u8>)>,
+    /// Where each of them is in `pending`.
+    pending_at: HashMap<u128, usize>,
+    /// Their bytes together.
+    pending_bytes: u64,
+    /// Entries loaded this run (the most recently used of all).
+    used: HashSet<u128>,
+    /// Temporary files other processes were writing when the store opened
+    /// (deleted by a merge once they are old: a process killed mid-write).
+    temps: Vec<PathBuf>,
+    /// Packs are still written (false after one failed).
+    writable: bool,
+}
+
+impl State {
+    /// Sorts the packs, the largest first.
+    fn sort(&mut self) {
+        self.packs.sort_by_key(|p| std::cmp::Reverse(p.size()));
+    }
+
+    /// Forgets the new entries (written, or not to be).
+    fn clear_pending(&mut self) {
+        self.pending.clear();
+        self.pending_at.clear();
+        self.pending_bytes = 0;
+    }
+}
+
+/// A directory of compiled blocks (see the module's documentation).
+pub struct TranslationStore {
+    dir: PathBuf,
+    limit: u64,
+    state: Mutex<State>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+    bytes_read: AtomicU64,
+    bytes_written: AtomicU64,
+    /// Packs written so far (for their unique names).
+    written: AtomicU64,
+    warned_bad: AtomicBool,
+    warn: Box<dyn Fn(&str) + Send + Sync>,
+}
+
+impl std::fmt::Debug for TranslationStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranslationStore")
+            .field("dir", &self.dir)
+            .field("limit", &self.limit)
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+/// The user irix-emu runs as.
+fn own_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// Checks that `dir` (an existing path) is a directory only its owner, this
+/// user, may write.
+fn check_dir(dir: &Path) -> Result<(), StoreError> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::symlink_metadata(dir)?;
+    if meta.file_type().is_symlink() {
+        return Err(StoreError::Symlink);
+    }
+    if !meta.is_dir() {
+        return Err(StoreError::NotADirectory);
+    }
+    if meta.uid() != own_uid() {
+        return Err(StoreError::NotOwned);
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err(StoreError::OpenToOthers(meta.mode() & 0o7777));
+    }
+    Ok(())
+}
+
+/// Creates `dir` with mode 0700 (its parents with the usual modes) unless
+/// something is there already.
+fn create_dir(dir: &Path) -> std::io::Result<()> {
+    if let Some(parent) = dir.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    let mut b = fs::DirBuilder::new();
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    match b.create(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        r => r,
+    }
+}
+
+impl TranslationStore {
+    /// Opens (creating it if absent) the directory `dir`, bounded to
+    /// `limit` bytes of packs; `warn` is told, once each, of a bad pack or
+    /// entry and of a failed save. An error means the directory must not
+    /// be used.
+    pub fn open(
+        dir: &Path,
+        limit: u64,
+        warn: Box<dyn Fn(&str) + Send + Sync>,
+    ) -> Result<Arc<TranslationStore>, StoreError> {
+        if fs::symlink_metadata(dir).is_err() {
+            create_dir(dir)?;
+        }
+        check_dir(dir)?;
+        let store = TranslationStore {
+            dir: dir.to_path_buf(),
+            limit,
+            state: Mutex::new(State {
+                packs: Vec::new(),
+                pending: Vec::new(),
+                pending_at: HashMap::new(),
+                pending_bytes: 0,
+                used: HashSet::new(),
+                temps: Vec::new(),
+                writable: true,
+            }),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+            bytes_read: AtomicU64::new(0),
+            bytes_written: AtomicU64::new(0),
+            written: AtomicU64::new(0),
+            warned_bad: AtomicBool::new(false),
+            warn,
+        };
+        let mut state = store.state();
+        for e in fs::read_dir(dir)?.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let path = e.path();
+            if name.starts_with(".tmp-") {
+                state.temps.push(path);
+            } else if name.starts_with('.') {
+                continue;
+            } else if name.ends_with(".jit") {
+                // An entry of the one-file-per-block format.
+                let _ = fs::remove_file(&path);
+            } else if name.ends_with(".pack") {
+                match open_pack(&path) {
+                    Ok(p) => state.packs.push(p),
+                    Err(Unopened::Io) => {}
+                    Err(Unopened::Bad(why)) => {
+                        store.warn_bad(&format!(
+                            "translation cache pack {} ignored ({why}); its blocks are compiled again",
+                            path.display()
+                        ));
+                        let _ = fs::remove_file(&path);
+                    }
+                }
+            }
+        }
+        state.sort();
+        drop(state);
+        Ok(Arc::new(store))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// What the store did so far.
+    pub fn stats(&self) -> TranslationStats {
+        TranslationStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+            bytes_read: self.bytes_read.load(Ordering::Relaxed),
+            bytes_written: self.bytes_written.load(Ordering::Relaxed),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic elsewhere while holding it leaves a consistent state.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Warns of a bad pack or entry, the first time in this store.
+    fn warn_bad(&self, message: &str) {
+        if !self.warned_bad.swap(true, Ordering::Relaxed) {
+            (self.warn)(message);
+        }
+    }
+
+    /// Warns that a pack could not be written, and stops writing.
+    fn write_failed(&self, state: &mut State, e: &std::io::Error) {
+        state.writable = false;
+        state.clear_pending();
+        (self.warn)(&format!(
+            "cannot write the translation cache {} ({e}); carrying on without saving to it",
+            self.dir.display()
+        ));
+    }
+
+    /// The code kept under `key`, checked, or `None` (no entry, or only
+    /// bad ones, which are not used again).
+    pub(crate) fn load(&self, key: &Key) -> Option<Vec<u8>> {
+        let id = key.id();
+        let mut state = self.state();
+        if let Some(&i) = state.pending_at.get(&id) {
+            let entry = &state.pending[i].1;
+            if let Ok(code) = cache::decode(key, entry) {
+                self.hit(entry.len());
+                return Some(code.to_vec());
+            }
+        }
+        let state = &mut *state;
+        for p in &mut state.packs {
+            let Some(i) = p.pack.find(p.bytes(), id) else {
+                continue;
+            };
+            if p.bad.contains(&id) {
+                continue;
+            }
+            let entry = p.pack.entry(p.bytes(), i);
+            match entry.map(|e| cache::decode(key, e)) {
+                Some(Ok(code)) => {
+                    let code = code.to_vec();
+                    self.hit(entry.map_or(0, <[u8]>::len));
+                    touch(p);
+                    state.used.insert(id);
+                    return Some(code);
+                }
+                bad => {
+                    let why = match bad {
+                        Some(Err(why)) => why.to_string(),
+                        _ => "outside its pack".to_string(),
+                    };
+                    self.warn_bad(&format!(
+                        "translation cache entry {id:032x} in {} ignored ({why}); it is compiled again",
+                        p.path.display()
+                    ));
+                    p.bad.insert(id);
+                }
+            }
+        }
+        None
+    }
+
+    fn hit(&self, bytes: usize) {
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        self.bytes_read.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// Counts a block compiled because the store had no entry for it.
+    pub(crate) fn count_miss(&self) {
+        self.misses.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Keeps `code` under `key`: in memory, written with the run's other new
+    /// entries by the next [`flush`](Self::flush), or at once when they
+    /// pass [`FLUSH_AFTER`] bytes.
+    pub(crate) fn save(&self, key: &Key, code: &[u8]) {
+        let mut state = self.state();
+        let id = key.id();
+        if !state.writable || state.pending_at.contains_key(&id) {
+            return;
+        }
+        let entry = cache::encode(key, code);
+        state.pending_bytes += entry.len() as u64;
+        let at = state.pending.len();
+        state.pending.push((id, entry));
+        state.pending_at.insert(id, at);
+        if state.pending_bytes >= FLUSH_AFTER {
+            self.write_pending(&mut state);
+        }
+    }
+
+    /// Writes this run's new entries (if any) as one pack, and merges packs
+    /// when there are too many, some hold bad entries, or they pass the
+    /// bound (see `merge`). Called when a run ends; a later save starts the
+    /// next pack. After a failure (read-only directory, full disk) one
+    /// warning, and nothing more is written this run.
+    pub fn flush(&self) {
+        let mut state = self.state();
+        if !state.writable {
+            return;
+        }
+        match self.merge_plan(&state) {
+            Some(plan) => self.merge(&mut state, plan),
+            None => self.write_pending(&mut state),
+        }
+    }
+
+    /// Writes the new entries as one pack, in the order they were saved
+    /// (the order a later run is likely to load them in).
+    fn write_pending(&self, state: &mut State) {
+        if state.pending.is_empty() || !state.writable {
+            return;
+        }
+        let entries: Vec<(u128, &[u8])> = state
+            .pending
+            .iter()
+            .map(|(id, e)| (*id, e.as_slice()))
+            .collect();
+        match self.write_pack(&entries) {
+            Ok(p) => {
+                state.clear_pending();
+                if let Some(p) = p {
+                    state.packs.push(p);
+                    state.sort();
+                }
+            }
+            Err(e) => self.write_failed(state, &e),
+        }
+    }
+
+    /// Writes a new pack of `entries` (see `pack::write`) under a unique
+    /// temporary name and renames it into place; returns it opened (or
+    /// `None`, if another process has already taken it away).
+    fn write_pack(&self, entries: &[(u128, &[u8])]) -> std::io::Result<Option<OpenPack>> {
+        let n = self.written.fetch_add(1, Ordering::Relaxed);
+        // Unique among processes (the PID, and the time for a PID used
+        // again) and among the stores of one process (this one's address,
+        // as long as it lives).
+        let me = self as *const TranslationStore as usize;
+        let pid = std::process::id();
+        let time = SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        let name = format!("{time:x}-{pid}-{me:x}-{n}.pack");
+        let temp = self.dir.join(format!(".tmp-{name}"));
+        let written = write_new(&temp, entries).and_then(|size| {
+            fs::rename(&temp, self.dir.join(&name))?;
+            Ok(size)
+        });
+        match written {
+            Ok(size) => {
+                self.bytes_written.fetch_add(size, Ordering::Relaxed);
+                Ok(open_pack(&self.dir.join(&name)).ok())
+            }
+            Err(e) => {
+                let _ = fs::remove_file(&temp);
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for TranslationStore {
+    /// Writes what the run has not (see [`TranslationStore::flush`]).
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// Marks `p` used now if its modification time is more than
+/// [`TOUCH_AFTER`] old (looked at once per run; best effort: a pack that
+/// cannot be touched is still read).
+fn touch(p: &mut OpenPack) {
+    if p.aged {
+        return;
+    }
+    p.aged = true;
+    let now = SystemTime::now();
+    if p.modified + TOUCH_AFTER < now && p.file.set_modified(now).is_ok() {
+        p.modified = now;
+    }
+}
+
+/// Writes the pack of `entries` to a new file at `path` (mode 0600);
+/// returns its size.
+fn write_new(path: &Path, entries: &[(u128, &[u8])]) -> std::io::Result<u64> {
+    let mut opts = fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    let f = opts.open(path)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, f);
+    let size = pack::write(&mut out, entries)?;
+    out.flush()?;
+    Ok(size)
+}
