@@ -275,6 +275,7 @@ pub(super) fn translate(
         cache: Cached::NONE,
         taken_now: Some(false),
         target_now: None,
+        store_now: !self_loop::loops_to_itself(block, pc0),
         branched: false,
         pc0,
     };
@@ -334,6 +335,12 @@ struct Emitter<'f> {
     branched: bool,
     /// The block's first address (an exit leaves it as the PC).
     pc0: u32,
+    /// Registers go to the `Cpu` as they are written (no register is
+    /// dirty): a value is then dead once its last reader ran, instead of
+    /// held in a host register (or spilled) to the block's end, and exits
+    /// write nothing back. A block that loops to itself keeps its
+    /// registers in variables from lap to lap instead (see `self_loop`).
+    store_now: bool,
 }
 
 /// Cached registers: GPRs 1-31, HI and LO.
@@ -397,7 +404,13 @@ impl Emitter<'_> {
     fn set_reg(&mut self, c: usize, v: Value) {
         self.b.def_var(cached_var(c), v);
         self.cache.known[c] = true;
-        self.cache.dirty[c] = true;
+        if self.store_now {
+            self.b
+                .ins()
+                .store(Self::flags(), v, self.cpu, cached_offset(c));
+        } else {
+            self.cache.dirty[c] = true;
+        }
     }
     /// Writes every register changed since it was last in the `Cpu` back
     /// there (before anything that reads the `Cpu`, and at every exit).
