@@ -76,6 +76,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -189,10 +190,10 @@ enum Unopened {
 /// Opens the existing file at `path` read-only, following no link, and
 /// not waiting for a writer when it is a FIFO.
 fn open_existing(path: &Path) -> std::io::Result<fs::File> {
-    let mut opts = fs::OpenOptions::new();
-    opts.read(true);
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut opts, libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    opts.open(path)
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
 }
 
 /// Opens the pack at `path`, mapped and checked; the file itself is closed
@@ -449,10 +450,14 @@ impl TranslationStore {
         }
     }
 
-    /// Warns that a pack could not be written, and stops writing.
+    /// Warns that a pack could not be written (unless the store was
+    /// abandoned), and stops writing.
     fn write_failed(&self, state: &mut State, e: &std::io::Error) {
         state.writable = false;
         state.clear_pending();
+        if e.kind() == std::io::ErrorKind::Interrupted {
+            return;
+        }
         (self.warn)(&format!(
             "cannot write the translation cache {} ({e}); carrying on without saving to it",
             self.dir.display()
@@ -574,7 +579,8 @@ impl TranslationStore {
     /// writes no more packs: for a process about to end at once (a
     /// signal while the run's end writes its pack), so that no temporary
     /// file is left behind. Safe to call from another thread while a
-    /// flush is under way (which then fails, in silence, at its rename).
+    /// flush is under way (which then fails, in silence, at its rename,
+    /// deleting no pack it was merging).
     pub fn abandon(&self) {
         let mut writing = self.writing();
         writing.1 = true;
@@ -623,7 +629,7 @@ impl TranslationStore {
         {
             let mut writing = self.writing();
             if writing.1 {
-                return Ok(None);
+                return Err(abandoned());
             }
             writing.0.push(temp.clone());
         }
@@ -632,18 +638,17 @@ impl TranslationStore {
             // before it (the rename then fails) or finds it gone.
             let mut writing = self.writing();
             if writing.1 {
-                return Ok(None);
+                return Err(abandoned());
             }
             writing.0.retain(|t| *t != temp);
             fs::rename(&temp, self.dir.join(&name))?;
-            Ok(Some(size))
+            Ok(size)
         });
         match written {
-            Ok(Some(size)) => {
+            Ok(size) => {
                 self.bytes_written.fetch_add(size, Ordering::Relaxed);
                 Ok(open_pack(&self.dir.join(&name)).ok())
             }
-            Ok(None) => Ok(None),
             Err(e) => {
                 let _ = fs::remove_file(&temp);
                 self.writing().0.retain(|t| *t != temp);
@@ -658,6 +663,11 @@ impl Drop for TranslationStore {
     fn drop(&mut self) {
         self.flush();
     }
+}
+
+/// The error of a pack not written because the store was abandoned.
+fn abandoned() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::Interrupted, "the process is ending")
 }
 
 /// Where `code`, a part of `entry`, lies in it.
@@ -692,11 +702,12 @@ fn touch(p: &mut OpenPack) {
 /// Writes the pack of `entries` to a new file at `path` (mode 0600);
 /// returns its size.
 fn write_new(path: &Path, entries: &[(u128, &[u8])]) -> std::io::Result<u64> {
-    let mut opts = fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
     // create_new: no link is followed, as when a pack is opened.
-    let f = opts.open(path)?;
+    let f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, f);
     let size = pack::write(&mut out, entries)?;
     out.flush()?;

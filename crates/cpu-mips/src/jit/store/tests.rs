@@ -613,7 +613,7 @@ fn a_merge_writes_the_new_entries_in_the_order_they_were_saved() {
 }
 
 #[test]
-fn an_abandoned_store_writes_no_more_packs_and_leaves_no_temporary_file() {
+fn an_abandoned_store_writes_no_more_packs_deletes_none_and_leaves_no_temporary_file() {
     let s = Scratch::new("abandon");
     let warnings = Arc::new(AtomicUsize::new(0));
     let store = open(&s.0, 1 << 20, &warnings).unwrap();
@@ -622,6 +622,16 @@ fn an_abandoned_store_writes_no_more_packs_and_leaves_no_temporary_file() {
     store.flush();
     drop(store);
     assert!(files(&s.0).is_empty(), "{:?}", files(&s.0));
+    // A merge it would have made deletes nothing either.
+    for i in 0..merge::MAX_PACKS as u32 {
+        fill(&s.0, &[key(0x300000 + 4 * i)], &warnings);
+    }
+    let before = files(&s.0);
+    let store = open(&s.0, 1 << 20, &warnings).unwrap();
+    store.save(&key(0x400000), &[0xc3; 10]);
+    store.abandon();
+    drop(store);
+    assert_eq!(files(&s.0), before);
     assert_eq!(warnings.load(Ordering::Relaxed), 0);
 }
 
