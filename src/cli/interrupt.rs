@@ -71,7 +71,9 @@ struct Shared {
     scratch: OnceLock<PathBuf>,
     /// The temporary files of the outputs being written.
     temps: TempFiles,
-    /// The run's translation cache, whose pack being written is removed.
+    /// The run's translation cache, whose pack being written is removed
+    /// (held until irix-emu exits: `run` and `prof` flush it themselves,
+    /// not by dropping it).
     translations: OnceLock<Arc<cpu_mips::TranslationStore>>,
     /// RUNNING, ENDED, FINISHING or ENDING.
     state: AtomicU8,
