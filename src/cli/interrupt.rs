@@ -19,9 +19,10 @@
 //! - a signal comes after the run has ended, while irix-emu writes its
 //!   output (`prof`'s reports).
 //!
-//! Ending at once, it removes the scratch directory and the temporary
-//! files of the outputs being written ([`TempFiles`]), so no output is left
-//! half-written. Who cleans up is settled by one atomic state that only
+//! Ending at once, it removes the scratch directory, the temporary files of
+//! the outputs being written ([`TempFiles`]) and that of the translation
+//! cache's pack being written (`TranslationStore::abandon`), so no output is
+//! left half-written. Who cleans up is settled by one atomic state that only
 //! changes by compare-and-swap: the signal thread takes over only while the
 //! main thread has not begun its own final clean-up, and the main thread,
 //! finding that the signal thread has taken over, waits for it to end the
@@ -70,6 +71,10 @@ struct Shared {
     scratch: OnceLock<PathBuf>,
     /// The temporary files of the outputs being written.
     temps: TempFiles,
+    /// The run's translation cache, whose pack being written is removed
+    /// (held until irix-emu exits: `run` and `prof` flush it themselves,
+    /// not by dropping it).
+    translations: OnceLock<Arc<cpu_mips::TranslationStore>>,
     /// RUNNING, ENDED, FINISHING or ENDING.
     state: AtomicU8,
 }
@@ -139,6 +144,9 @@ impl Interrupts {
         kernel.config.stop = Some(self.shared.stop.clone());
         if let Some(dir) = kernel.vfs().scratch_path() {
             let _ = self.shared.scratch.set(dir.to_path_buf());
+        }
+        if let Some(store) = &kernel.config.translations {
+            let _ = self.shared.translations.set(Arc::clone(store));
         }
     }
 
@@ -283,6 +291,9 @@ fn end_now(shared: &Shared, signal: i32, why: &str) {
         return;
     }
     shared.temps.remove_all();
+    if let Some(store) = shared.translations.get() {
+        store.abandon();
+    }
     if let Some(dir) = shared.scratch.get() {
         let _ = std::fs::remove_dir_all(dir);
     }

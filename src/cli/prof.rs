@@ -141,10 +141,11 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     } else {
         run_kernel(&mut l.kernel, l.pid, &mut (), gdb).map(|outcome| (outcome, None))
     };
-    super::translations::flush(&l.kernel);
-    // Dropped before the kernel: a signal while the output is written
-    // ends irix-emu at once, removing the scratch directory and temporaries.
+    // Dropped before the kernel: a signal while the output (the translation
+    // cache's pack too) is written ends irix-emu at once, removing the
+    // scratch directory and temporaries.
     let _finishing = interrupts.run_ended();
+    super::translations::flush(&l.kernel);
     let (outcome, exact) = ran?;
     let host = started.elapsed();
     let (code, line) = outcome_status(&l.name, &outcome);

@@ -15,8 +15,10 @@ pub fn run(args: &RunArgs) -> Result<u8, Failure> {
     interrupts.attach(&mut l.kernel);
     let started = Instant::now();
     let outcome = run_kernel(&mut l.kernel, l.pid, &mut (), args.machine.gdb.as_ref());
-    super::translations::flush(&l.kernel);
+    // The run is over before the cache is written: a signal during the
+    // write ends irix-emu at once (see `interrupt`), removing its temporary.
     let _finishing = interrupts.run_ended();
+    super::translations::flush(&l.kernel);
     let outcome = outcome?;
     let host = started.elapsed();
     let (status, line) = outcome_status(&l.name, &outcome);

@@ -1,10 +1,10 @@
 //! The jit engine's translation cache (`--jit-cache`): a run writes the
 //! blocks it compiled as one pack file, a later run loads them and gives
 //! the same run, and every bad cache (corrupt, truncated or foreign
-//! entries or packs, a path that is a file, a symbolic link or a directory
-//! others may write, a read-only directory, processes racing on one
-//! directory) costs at most one warning and never changes what the guest
-//! does. With an IRIX 5.3 root, SGI's cc (five processes) writes the same
+//! entries, truncated packs, a path that is a file, a symbolic link or a
+//! directory others may write, a read-only directory, processes racing on
+//! one directory) costs at most one warning and never changes what the
+//! guest does; a pack of another format is left alone. With an IRIX 5.3 root, SGI's cc (five processes) writes the same
 //! object with the same counts, cold or warm.
 
 use crate::common;
@@ -184,27 +184,43 @@ fn corrupt_and_foreign_entries_are_ignored_with_one_warning_and_replaced() {
 }
 
 #[test]
-fn a_truncated_or_foreign_pack_is_ignored_with_one_warning_and_replaced() {
+fn a_truncated_pack_is_ignored_with_one_warning_and_replaced() {
     let s = Scratch::new("jit-cache-bad-pack");
     let dir = s.path().join("cache");
     let cold = run(&dir);
     let (pack, entries) = the_pack(&dir);
     let n = entries.len() as u64;
     let bytes = std::fs::read(&pack).unwrap();
-    let mut foreign = bytes.clone();
+    std::fs::write(&pack, &bytes[..bytes.len() - 100]).unwrap();
+    let r = run(&dir);
+    assert_eq!(exact(&r), exact(&cold));
+    assert_eq!(warnings(&r).len(), 1, "{}", r.stderr);
+    assert_eq!(hits_misses(&r), (0, n));
+    assert!(!pack.exists(), "the bad pack is deleted");
+    let again = run(&dir);
+    assert_eq!(hits_misses(&again), (n, 0));
+    assert!(warnings(&again).is_empty(), "{}", again.stderr);
+}
+
+#[test]
+fn a_pack_of_another_format_is_left_to_its_version_without_a_warning() {
+    let s = Scratch::new("jit-cache-foreign-pack");
+    let dir = s.path().join("cache");
+    let cold = run(&dir);
+    let (pack, entries) = the_pack(&dir);
+    let n = entries.len() as u64;
+    let mut foreign = std::fs::read(&pack).unwrap();
     foreign[8] = foreign[8].wrapping_add(1);
-    for damaged in [bytes[..bytes.len() - 100].to_vec(), foreign] {
-        std::fs::write(&pack, &damaged).unwrap();
-        let r = run(&dir);
-        assert_eq!(exact(&r), exact(&cold));
-        assert_eq!(warnings(&r).len(), 1, "{}", r.stderr);
-        assert_eq!(hits_misses(&r), (0, n));
-        assert!(!pack.exists(), "the bad pack is deleted");
-        let again = run(&dir);
-        assert_eq!(hits_misses(&again), (n, 0));
-        assert!(warnings(&again).is_empty(), "{}", again.stderr);
-        std::fs::rename(&the_pack(&dir).0, &pack).unwrap();
-    }
+    std::fs::write(&pack, &foreign).unwrap();
+    let r = run(&dir);
+    assert_eq!(exact(&r), exact(&cold));
+    assert!(warnings(&r).is_empty(), "{}", r.stderr);
+    assert_eq!(hits_misses(&r), (0, n));
+    assert_eq!(std::fs::read(&pack).unwrap(), foreign, "left as it was");
+    assert_eq!(packs(&dir).len(), 2);
+    let again = run(&dir);
+    assert_eq!(hits_misses(&again), (n, 0));
+    assert!(warnings(&again).is_empty(), "{}", again.stderr);
 }
 
 #[test]
@@ -289,16 +305,19 @@ fn processes_racing_on_one_cache_all_run_exactly() {
         assert_eq!(exact(r), expected);
         assert!(warnings(r).is_empty(), "{}", r.stderr);
     }
-    // Only whole packs, one a process, and no temporary file.
+    // Only whole packs, at most one a process (one that opens the cache
+    // after another has written it hits and writes less, or nothing), and
+    // no temporary file.
     let all = files(&dir);
     assert_eq!(packs(&dir), all);
-    assert_eq!(all.len(), 3, "{all:?}");
+    assert!((1..=3).contains(&all.len()), "{all:?}");
     for p in &all {
         pack_entries(&std::fs::read(p).unwrap());
     }
     let warm = run(&dir);
     assert_eq!(exact(&warm), expected);
-    assert_eq!(hits_misses(&warm).1, 0, "{}", warm.stderr);
+    let (hits, misses) = hits_misses(&warm);
+    assert!(hits > 0 && misses == 0, "{}", warm.stderr);
 }
 
 #[test]

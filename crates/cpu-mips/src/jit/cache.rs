@@ -39,7 +39,7 @@ pub(crate) const FORMAT: u32 = 1;
 const HEADER: usize = 8 + 4 + 4 + 4;
 
 /// The most code one entry may hold (as `super::MAX_BLOCK_CODE`).
-const MAX_CODE: usize = super::MAX_BLOCK_CODE;
+pub(crate) const MAX_CODE: usize = super::MAX_BLOCK_CODE;
 
 /// A 64-bit FNV-1a hash of `bytes`, from `seed` (the FNV offset basis for
 /// the standard hash).
@@ -123,7 +123,8 @@ pub(crate) fn encode(key: &Key, code: &[u8]) -> Vec<u8> {
     out
 }
 
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
+/// The little-endian `u32` at `at` in `bytes` (in bounds).
+pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 

@@ -25,15 +25,18 @@
 //! entry found twice is kept once. The merged pack is written and renamed
 //! into place before the packs merged are deleted, so a run killed between
 //! the two leaves entries twice, not lost; two processes merging the same
-//! packs at once do the same, and a later merge drops the duplicates. Old
-//! temporary files (of a process killed while writing a pack) go too.
+//! packs at once do the same, and a later merge drops the duplicates.
+//!
+//! A merge keeps the entries chosen in this order: this run's new entries
+//! in the order they were saved, then the rest newest first. (The newest
+//! saved are the last evicted, but the file keeps their save order.)
 
 use std::collections::HashSet;
 use std::fs;
 use std::time::SystemTime;
 
 use super::pack;
-use super::{OpenPack, State, TranslationStore, TOUCH_AFTER};
+use super::{OpenPack, State, TranslationStore};
 use crate::jit::cache;
 
 /// More packs than this are merged.
@@ -89,8 +92,9 @@ struct Candidate<'a> {
     /// When it was last used.
     used: SystemTime,
     bytes: &'a [u8],
-    /// Checked already (this run's own).
-    checked: bool,
+    /// Its place in this run's new entries, in save order (checked
+    /// already); `None` for an entry of a pack.
+    saved: Option<usize>,
 }
 
 impl TranslationStore {
@@ -101,7 +105,7 @@ impl TranslationStore {
         let pending = if state.pending.is_empty() {
             0
         } else {
-            pack::size(state.pending.len(), state.pending_bytes)
+            pack::size(state.pending.len(), state.pending_bytes).unwrap_or(u64::MAX)
         };
         plan(&sizes, &damaged, pending, self.limit)
     }
@@ -110,15 +114,17 @@ impl TranslationStore {
     /// deletes the packs merged (see the module's documentation).
     pub(super) fn merge(&self, state: &mut State, plan: Plan) {
         let now = SystemTime::now();
+        // The newest saved first, for choosing what to evict.
         let mut candidates: Vec<Candidate> = state
             .pending
             .iter()
+            .enumerate()
             .rev()
-            .map(|(id, bytes)| Candidate {
+            .map(|(at, (id, bytes))| Candidate {
                 id: *id,
                 used: now,
                 bytes,
-                checked: true,
+                saved: Some(at),
             })
             .collect();
         let mut merged: Vec<&OpenPack> = plan.merged.iter().map(|&i| &state.packs[i]).collect();
@@ -140,7 +146,7 @@ impl TranslationStore {
                     id,
                     used,
                     bytes,
-                    checked: false,
+                    saved: None,
                 });
             }
         }
@@ -148,10 +154,11 @@ impl TranslationStore {
         candidates.sort_by_key(|c| std::cmp::Reverse(c.used));
         let budget = plan.budget.unwrap_or(u64::MAX);
         let (mut size, mut data) = (pack::HEADER as u64, 0u64);
-        let mut kept: Vec<(u128, &[u8])> = Vec::new();
+        let mut kept: Vec<(Option<usize>, u128, &[u8])> = Vec::new();
         let mut seen = HashSet::new();
         for c in candidates {
-            if seen.contains(&c.id) || !(c.checked || cache::entry_id(c.bytes) == Ok(c.id)) {
+            if seen.contains(&c.id) || !(c.saved.is_some() || cache::entry_id(c.bytes) == Ok(c.id))
+            {
                 continue;
             }
             let len = c.bytes.len() as u64;
@@ -161,8 +168,13 @@ impl TranslationStore {
             size += pack::RECORD as u64 + len;
             data += len;
             seen.insert(c.id);
-            kept.push((c.id, c.bytes));
+            kept.push((c.saved, c.id, c.bytes));
         }
+        // Written with this run's new entries first, in the order they were
+        // saved (the order a later run is likely to load them in), then the
+        // rest in the order chosen (stable).
+        kept.sort_by_key(|k| k.0.unwrap_or(usize::MAX));
+        let kept: Vec<(u128, &[u8])> = kept.into_iter().map(|(_, id, b)| (id, b)).collect();
         let written = if kept.is_empty() {
             Ok(None)
         } else {
@@ -178,17 +190,7 @@ impl TranslationStore {
             let p = state.packs.remove(i);
             let _ = fs::remove_file(&p.path);
         }
-        state.packs.extend(new);
-        state.clear_pending();
-        state.sort();
-        for t in std::mem::take(&mut state.temps) {
-            let old = fs::symlink_metadata(&t)
-                .and_then(|m| m.modified())
-                .is_ok_and(|at| at + TOUCH_AFTER < now);
-            if old {
-                let _ = fs::remove_file(&t);
-            }
-        }
+        state.written(new);
     }
 }
 

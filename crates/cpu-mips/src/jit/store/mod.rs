@@ -11,11 +11,15 @@
 //! entries and an index, written whole and never changed. A store lists the
 //! directory once, maps each pack read-only and checks its header and index
 //! (no system call per entry, whatever the cache's size); a load is a binary
-//! search in each pack's index and a check of the entry found, in memory. A
-//! run's new entries are kept in memory and written as one new pack by
-//! [`TranslationStore::flush`] (which the command line calls when the run
-//! ends, and dropping the store calls too), and whenever they pass
-//! [`FLUSH_AFTER`] bytes, so a long run killed before its end loses little.
+//! search in each pack's index and a check of a copy of the entry found, in
+//! memory. A pack's file is closed as soon as it is mapped, so the cache
+//! takes none of the host's file descriptors (which the guest's files use)
+//! during a run, and at most [`MAX_OPEN`] packs are mapped, the largest
+//! (more are merged away by the runs' ends). A run's new entries are kept in
+//! memory and written as one new pack by [`TranslationStore::flush`] (which
+//! the command line calls when the run ends, and dropping the store calls
+//! too), and whenever they pass [`FLUSH_AFTER`] bytes (merged then as at the
+//! run's end), so a long run killed before its end loses little.
 //! One file per entry, as earlier versions kept, cost a `statx` per entry at
 //! every start and four to six system calls per load and per save: most of
 //! a small compile's time. Those `*.jit` files are deleted at open (an
@@ -37,7 +41,11 @@
 //! or writable by group or others: code read from it is executed, so only
 //! its owner may put files there. Packs are opened without following links
 //! and must be regular files. A pack whose header, length or index checksum
-//! is wrong is set aside and deleted; every entry is checked in full
+//! is wrong is set aside and deleted; a pack of another pack format (another
+//! version of irix-emu sharing the directory) is passed over and left in
+//! place, neither read nor counted in the bound, so that two versions do not
+//! delete each other's cache at every run (a format no longer used is left
+//! for its owner to delete). Every entry is checked in full
 //! (`cache::decode`: magic, format, lengths, key byte for byte, checksum)
 //! before its code is used, and a bad one is compiled again (its pack is
 //! then rewritten without it when the run ends).
@@ -49,7 +57,10 @@
 //! racing each write packs of their own; the same entry in two packs is
 //! harmless (the first found is used) and is merged away later. A process
 //! sees the packs that were there when it opened the directory, plus its
-//! own entries (written or not).
+//! own entries (written or not). A process ending at once on a signal
+//! while it writes a pack removes the pack's temporary file first
+//! ([`TranslationStore::abandon`]); one killed outright leaves it, and a
+//! later run deletes it once it is [`TOUCH_AFTER`] old.
 //!
 //! Failures never reach the guest. A directory that cannot be written (read
 //! only, disk full) is used for reading only after one warning; a bad
@@ -59,12 +70,13 @@
 //! under `merge::MAX_PACKS`: see `merge`. A pack's modification time says when
 //! it was last used: writing it sets it, and a load from a pack whose time
 //! is older than [`TOUCH_AFTER`] sets it to now (so a run that uses a fresh
-//! cache writes no time at all, and a pack costs one `futimens` per run at
-//! most).
+//! cache writes no time at all, and a pack costs one `open` and `futimens`
+//! per run at most).
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -86,6 +98,11 @@ pub const DEFAULT_TRANSLATION_STORE_BYTES: u64 = 256 << 20;
 /// How old a pack's modification time may get before a load that uses it
 /// sets it to now: the precision of "least recently used".
 const TOUCH_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// The most packs a store opens (the largest): a pack costs a mapping,
+/// however many the directory holds; merges bring the rest down to
+/// `merge::MAX_PACKS` over the next runs.
+const MAX_OPEN: usize = 64;
 
 /// How many bytes of new entries a run keeps in memory before it writes
 /// them as a pack without waiting for its end.
@@ -135,11 +152,10 @@ pub struct TranslationStats {
     pub bytes_written: u64,
 }
 
-/// A pack the store has open.
+/// A pack the store has open: mapped (its file is closed once mapped, so
+/// a run holds no file descriptor per pack; see [`touch`]).
 struct OpenPack {
     path: PathBuf,
-    /// Kept open to set its modification time.
-    file: fs::File,
     map: Mapped,
     pack: pack::Pack,
     /// When it was last used, as its modification time says.
@@ -164,17 +180,26 @@ impl OpenPack {
 enum Unopened {
     /// Gone, unreadable, or not a regular file: passed over in silence.
     Io,
-    /// Damaged or foreign: set aside with a warning.
+    /// Of another pack format (another version of irix-emu sharing the
+    /// directory): passed over in silence and left in place.
+    Foreign,
+    /// Damaged: set aside with a warning.
     Bad(BadPack),
 }
 
-/// Opens the pack at `path`, mapped and checked.
+/// Opens the existing file at `path` read-only, following no link, and
+/// not waiting for a writer when it is a FIFO.
+fn open_existing(path: &Path) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+}
+
+/// Opens the pack at `path`, mapped and checked; the file itself is closed
+/// again (the mapping outlives it).
 fn open_pack(path: &Path) -> Result<OpenPack, Unopened> {
-    let mut opts = fs::OpenOptions::new();
-    opts.read(true);
-    // No link is followed, and opening a FIFO does not wait for a writer.
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut opts, libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    let file = opts.open(path).map_err(|_| Unopened::Io)?;
+    let file = open_existing(path).map_err(|_| Unopened::Io)?;
     let meta = file.metadata().map_err(|_| Unopened::Io)?;
     if !meta.is_file() {
         return Err(Unopened::Io);
@@ -184,10 +209,13 @@ fn open_pack(path: &Path) -> Result<OpenPack, Unopened> {
         return Err(Unopened::Bad(BadPack::Length));
     }
     let map = Mapped::new(&file, len).map_err(|_| Unopened::Io)?;
-    let pack = pack::parse(map.bytes()).map_err(Unopened::Bad)?;
+    drop(file);
+    let pack = pack::parse(map.bytes()).map_err(|why| match why {
+        BadPack::Format(_) => Unopened::Foreign,
+        why => Unopened::Bad(why),
+    })?;
     Ok(OpenPack {
         path: path.to_path_buf(),
-        file,
         map,
         pack,
         modified: meta.modified().unwrap_or(std::time::UNIX_EPOCH),
@@ -227,6 +255,27 @@ impl State {
         self.pending_at.clear();
         self.pending_bytes = 0;
     }
+
+    /// The new entries are written, in `new` (`None`: another process has
+    /// taken it away already, or there was nothing to write).
+    fn written(&mut self, new: Option<OpenPack>) {
+        self.clear_pending();
+        self.packs.extend(new);
+        self.sort();
+    }
+
+    /// Deletes the temporary files seen at open that are older than
+    /// [`TOUCH_AFTER`] (of a process killed while writing a pack).
+    fn remove_old_temps(&mut self, now: SystemTime) {
+        for t in std::mem::take(&mut self.temps) {
+            let old = fs::symlink_metadata(&t)
+                .and_then(|m| m.modified())
+                .is_ok_and(|at| older_than(at, TOUCH_AFTER, now));
+            if old {
+                let _ = fs::remove_file(&t);
+            }
+        }
+    }
 }
 
 /// A directory of compiled blocks (see the module's documentation).
@@ -240,6 +289,9 @@ pub struct TranslationStore {
     bytes_written: AtomicU64,
     /// Packs written so far (for their unique names).
     written: AtomicU64,
+    /// The temporary files of the packs being written, and whether writing
+    /// was given up for good (see [`abandon`](Self::abandon)).
+    writing: Mutex<(Vec<PathBuf>, bool)>,
     warned_bad: AtomicBool,
     warn: Box<dyn Fn(&str) + Send + Sync>,
 }
@@ -325,10 +377,13 @@ impl TranslationStore {
             bytes_read: AtomicU64::new(0),
             bytes_written: AtomicU64::new(0),
             written: AtomicU64::new(0),
+            writing: Mutex::new((Vec::new(), false)),
             warned_bad: AtomicBool::new(false),
             warn,
         };
         let mut state = store.state();
+        // The packs found (size, path), opened the largest first.
+        let mut found: Vec<(u64, PathBuf)> = Vec::new();
         for e in fs::read_dir(dir)?.flatten() {
             let name = e.file_name();
             let name = name.to_string_lossy();
@@ -341,16 +396,25 @@ impl TranslationStore {
                 // An entry of the one-file-per-block format.
                 let _ = fs::remove_file(&path);
             } else if name.ends_with(".pack") {
-                match open_pack(&path) {
-                    Ok(p) => state.packs.push(p),
-                    Err(Unopened::Io) => {}
-                    Err(Unopened::Bad(why)) => {
-                        store.warn_bad(&format!(
-                            "translation cache pack {} ignored ({why}); its blocks are compiled again",
-                            path.display()
-                        ));
-                        let _ = fs::remove_file(&path);
-                    }
+                // Not following a link (the pack is opened so too).
+                let size = e.metadata().map_or(0, |m| m.len());
+                found.push((size, path));
+            }
+        }
+        found.sort_by(|a, b| b.cmp(a));
+        for (_, path) in found {
+            if state.packs.len() == MAX_OPEN {
+                break;
+            }
+            match open_pack(&path) {
+                Ok(p) => state.packs.push(p),
+                Err(Unopened::Io | Unopened::Foreign) => {}
+                Err(Unopened::Bad(why)) => {
+                    store.warn_bad(&format!(
+                        "translation cache pack {} ignored ({why}); its blocks are compiled again",
+                        path.display()
+                    ));
+                    let _ = fs::remove_file(&path);
                 }
             }
         }
@@ -386,10 +450,14 @@ impl TranslationStore {
         }
     }
 
-    /// Warns that a pack could not be written, and stops writing.
+    /// Warns that a pack could not be written (unless the store was
+    /// abandoned), and stops writing.
     fn write_failed(&self, state: &mut State, e: &std::io::Error) {
         state.writable = false;
         state.clear_pending();
+        if e.kind() == std::io::ErrorKind::Interrupted {
+            return;
+        }
         (self.warn)(&format!(
             "cannot write the translation cache {} ({e}); carrying on without saving to it",
             self.dir.display()
@@ -408,6 +476,8 @@ impl TranslationStore {
                 return Some(code.to_vec());
             }
         }
+        // An entry is copied out of its mapping before it is checked, and
+        // the copy is what is used: the bytes checked are the bytes run.
         let state = &mut *state;
         for p in &mut state.packs {
             let Some(i) = p.pack.find(p.bytes(), id) else {
@@ -416,11 +486,16 @@ impl TranslationStore {
             if p.bad.contains(&id) {
                 continue;
             }
-            let entry = p.pack.entry(p.bytes(), i);
-            match entry.map(|e| cache::decode(key, e)) {
-                Some(Ok(code)) => {
-                    let code = code.to_vec();
-                    self.hit(entry.map_or(0, <[u8]>::len));
+            let entry = p.pack.entry(p.bytes(), i).map(<[u8]>::to_vec);
+            match entry
+                .as_deref()
+                .map(|e| cache::decode(key, e).map(|c| code_range(e, c)))
+            {
+                Some(Ok(range)) => {
+                    let mut code = entry.unwrap_or_default();
+                    self.hit(code.len());
+                    code.truncate(range.end);
+                    code.drain(..range.start);
                     touch(p);
                     state.used.insert(id);
                     return Some(code);
@@ -454,10 +529,16 @@ impl TranslationStore {
     /// Keeps `code` under `key`: in memory, written with the run's other new
     /// entries by the next [`flush`](Self::flush), or at once when they
     /// pass [`FLUSH_AFTER`] bytes.
+    /// Code longer than an entry may hold (`cache::MAX_CODE`) is not kept.
     pub(crate) fn save(&self, key: &Key, code: &[u8]) {
+        debug_assert!(
+            code.len() <= cache::MAX_CODE,
+            "{} bytes of code",
+            code.len()
+        );
         let mut state = self.state();
         let id = key.id();
-        if !state.writable || state.pending_at.contains_key(&id) {
+        if !state.writable || state.pending_at.contains_key(&id) || code.len() > cache::MAX_CODE {
             return;
         }
         let entry = cache::encode(key, code);
@@ -466,7 +547,7 @@ impl TranslationStore {
         state.pending.push((id, entry));
         state.pending_at.insert(id, at);
         if state.pending_bytes >= FLUSH_AFTER {
-            self.write_pending(&mut state);
+            self.flush_locked(&mut state);
         }
     }
 
@@ -477,13 +558,39 @@ impl TranslationStore {
     /// warning, and nothing more is written this run.
     pub fn flush(&self) {
         let mut state = self.state();
+        self.flush_locked(&mut state);
+    }
+
+    /// [`flush`](Self::flush), the state held (also when the new entries
+    /// pass [`FLUSH_AFTER`] bytes: so a long run's packs are merged as a
+    /// run's end would, and stay under `merge::MAX_PACKS`).
+    fn flush_locked(&self, state: &mut State) {
         if !state.writable {
             return;
         }
-        match self.merge_plan(&state) {
-            Some(plan) => self.merge(&mut state, plan),
-            None => self.write_pending(&mut state),
+        match self.merge_plan(state) {
+            Some(plan) => self.merge(state, plan),
+            None => self.write_pending(state),
         }
+        state.remove_old_temps(SystemTime::now());
+    }
+
+    /// Removes the temporary file of a pack being written, if any, and
+    /// writes no more packs: for a process about to end at once (a
+    /// signal while the run's end writes its pack), so that no temporary
+    /// file is left behind. Safe to call from another thread while a
+    /// flush is under way (which then fails, in silence, at its rename,
+    /// deleting no pack it was merging).
+    pub fn abandon(&self) {
+        let mut writing = self.writing();
+        writing.1 = true;
+        for t in std::mem::take(&mut writing.0) {
+            let _ = fs::remove_file(t);
+        }
+    }
+
+    fn writing(&self) -> std::sync::MutexGuard<'_, (Vec<PathBuf>, bool)> {
+        self.writing.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Writes the new entries as one pack, in the order they were saved
@@ -498,13 +605,7 @@ impl TranslationStore {
             .map(|(id, e)| (*id, e.as_slice()))
             .collect();
         match self.write_pack(&entries) {
-            Ok(p) => {
-                state.clear_pending();
-                if let Some(p) = p {
-                    state.packs.push(p);
-                    state.sort();
-                }
-            }
+            Ok(p) => state.written(p),
             Err(e) => self.write_failed(state, &e),
         }
     }
@@ -525,7 +626,21 @@ impl TranslationStore {
             .as_nanos();
         let name = format!("{time:x}-{pid}-{me:x}-{n}.pack");
         let temp = self.dir.join(format!(".tmp-{name}"));
+        {
+            let mut writing = self.writing();
+            if writing.1 {
+                return Err(abandoned());
+            }
+            writing.0.push(temp.clone());
+        }
         let written = write_new(&temp, entries).and_then(|size| {
+            // Held across the rename: `abandon` removes the temporary file
+            // before it (the rename then fails) or finds it gone.
+            let mut writing = self.writing();
+            if writing.1 {
+                return Err(abandoned());
+            }
+            writing.0.retain(|t| *t != temp);
             fs::rename(&temp, self.dir.join(&name))?;
             Ok(size)
         });
@@ -536,6 +651,7 @@ impl TranslationStore {
             }
             Err(e) => {
                 let _ = fs::remove_file(&temp);
+                self.writing().0.retain(|t| *t != temp);
                 Err(e)
             }
         }
@@ -549,16 +665,36 @@ impl Drop for TranslationStore {
     }
 }
 
+/// The error of a pack not written because the store was abandoned.
+fn abandoned() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::Interrupted, "the process is ending")
+}
+
+/// Where `code`, a part of `entry`, lies in it.
+fn code_range(entry: &[u8], code: &[u8]) -> std::ops::Range<usize> {
+    let start = code.as_ptr() as usize - entry.as_ptr() as usize;
+    start..start + code.len()
+}
+
+/// Whether time `t` is more than `span` before `now` (false for a time
+/// after `now`, and never overflowing, however far off `t` is).
+fn older_than(t: SystemTime, span: Duration, now: SystemTime) -> bool {
+    now.duration_since(t).is_ok_and(|age| age > span)
+}
+
 /// Marks `p` used now if its modification time is more than
 /// [`TOUCH_AFTER`] old (looked at once per run; best effort: a pack that
-/// cannot be touched is still read).
+/// cannot be touched is still read). The pack is opened again by its path
+/// for that, and closed at once.
 fn touch(p: &mut OpenPack) {
     if p.aged {
         return;
     }
     p.aged = true;
     let now = SystemTime::now();
-    if p.modified + TOUCH_AFTER < now && p.file.set_modified(now).is_ok() {
+    if older_than(p.modified, TOUCH_AFTER, now)
+        && open_existing(&p.path).is_ok_and(|f| f.set_modified(now).is_ok())
+    {
         p.modified = now;
     }
 }
@@ -566,10 +702,12 @@ fn touch(p: &mut OpenPack) {
 /// Writes the pack of `entries` to a new file at `path` (mode 0600);
 /// returns its size.
 fn write_new(path: &Path, entries: &[(u128, &[u8])]) -> std::io::Result<u64> {
-    let mut opts = fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    let f = opts.open(path)?;
+    // create_new: no link is followed, as when a pack is opened.
+    let f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, f);
     let size = pack::write(&mut out, entries)?;
     out.flush()?;

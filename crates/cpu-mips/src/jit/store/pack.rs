@@ -26,6 +26,8 @@
 
 use std::io::Write;
 
+use crate::jit::cache::u32_at;
+
 /// The first bytes of every pack.
 pub(crate) const MAGIC: [u8; 8] = *b"IRXEMUJP";
 
@@ -54,9 +56,14 @@ pub(crate) enum BadPack {
     Checksum,
 }
 
-/// The size on disk of a pack of `entries` entries of `data` bytes.
-pub(crate) fn size(entries: usize, data: u64) -> u64 {
-    (HEADER + RECORD * entries) as u64 + data
+/// The size on disk of a pack of `entries` entries of `data` bytes
+/// (`None` past `u64`; counted in `u64`, so a 32-bit host's `usize` does
+/// not wrap).
+pub(crate) fn size(entries: usize, data: u64) -> Option<u64> {
+    (RECORD as u64)
+        .checked_mul(entries as u64)?
+        .checked_add(HEADER as u64)?
+        .checked_add(data)
 }
 
 /// The checksum of the header's first 24 bytes and the index: a 64-bit
@@ -71,10 +78,6 @@ fn index_sum(head: &[u8], index: &[u8]) -> u64 {
         h ^= h >> 32;
     }
     h
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
@@ -109,10 +112,11 @@ pub(crate) fn parse(file: &[u8]) -> Result<Pack, BadPack> {
     }
     let entries = u32_at(file, 12) as usize;
     let data = u64_at(file, 16);
-    let data_at = HEADER + RECORD * entries;
-    if data > MAX_DATA || size(entries, data) != file.len() as u64 {
+    if data > MAX_DATA || size(entries, data) != Some(file.len() as u64) {
         return Err(BadPack::Length);
     }
+    // Within the file's length, so within `usize`.
+    let data_at = HEADER + RECORD * entries;
     if index_sum(&file[..24], &file[HEADER..data_at]) != u64_at(file, 24) {
         return Err(BadPack::Checksum);
     }
@@ -198,7 +202,7 @@ pub(crate) fn write(out: &mut impl Write, entries: &[(u128, &[u8])]) -> std::io:
     for (_, bytes) in entries {
         out.write_all(bytes)?;
     }
-    Ok(size(entries.len(), data))
+    Ok(size(entries.len(), data).expect("at most MAX_DATA bytes of entries"))
 }
 
 #[cfg(test)]

@@ -158,14 +158,40 @@ fn a_long_run_writes_a_pack_each_time_its_new_entries_pass_the_threshold() {
     let s = Scratch::new("threshold");
     let warnings = Arc::new(AtomicUsize::new(0));
     let store = open(&s.0, 64 << 20, &warnings).unwrap();
-    let code = vec![0x90u8; 100_000];
-    for i in 0..50u32 {
-        store.save(&key(0x400000 + 4 * i), &code);
+    // The largest code a block may have: 4 MiB are about 64 entries.
+    let code = vec![0x90u8; cache::MAX_CODE];
+    let keys: Vec<Key> = (0..100u32).map(|i| key(0x400000 + 4 * i)).collect();
+    for k in &keys {
+        store.save(k, &code);
     }
     assert_eq!(packs(&s.0).len(), 1, "4 MiB written during the run");
     store.flush();
     assert_eq!(packs(&s.0).len(), 2);
-    assert_eq!(ids(&s.0).len(), 50);
+    assert_eq!(ids(&s.0).len(), 100);
+    let warm = open(&s.0, 64 << 20, &warnings).unwrap();
+    for k in &keys {
+        assert_eq!(warm.load(k).as_deref(), Some(&code[..]));
+    }
+    assert_eq!(warnings.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn a_long_run_keeps_the_packs_under_their_number_as_its_end_would() {
+    let s = Scratch::new("threshold-merge");
+    let warnings = Arc::new(AtomicUsize::new(0));
+    for i in 0..merge::MAX_PACKS as u32 {
+        fill(&s.0, &[key(0x300000 + 4 * i)], &warnings);
+    }
+    let store = open(&s.0, 64 << 20, &warnings).unwrap();
+    let code = vec![0x90u8; cache::MAX_CODE];
+    for i in 0..200u32 {
+        store.save(&key(0x400000 + 4 * i), &code);
+        let n = packs(&s.0).len();
+        assert!(n <= merge::MAX_PACKS, "{n} packs during the run");
+    }
+    store.flush();
+    assert!(packs(&s.0).len() <= merge::MAX_PACKS);
+    assert_eq!(ids(&s.0).len(), 200 + merge::MAX_PACKS);
 }
 
 #[test]
@@ -224,7 +250,9 @@ fn a_truncated_or_corrupt_pack_is_ignored_once_deleted_and_replaced() {
     }
     drop(store);
     let again = open(&s.0, 1 << 20, &warnings).unwrap();
-    assert_eq!(again.load(&key(0x400100)), Some(vec![0x90; 4]));
+    for pc in [0x400000, 0x400100, 0x400200] {
+        assert_eq!(again.load(&key(pc)), Some(vec![0x90; 4]));
+    }
     assert_eq!(warnings.load(Ordering::Relaxed), 1);
 }
 
@@ -479,4 +507,146 @@ fn processes_racing_to_write_the_same_entries_leave_whole_packs() {
     store.flush();
     assert!(packs(&s.0).len() <= merge::MAX_PACKS / 2);
     assert_eq!(warnings.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn a_process_loads_everything_from_packs_another_process_merged_and_deleted() {
+    let s = Scratch::new("merged-away");
+    let warnings = Arc::new(AtomicUsize::new(0));
+    let keys: Vec<Key> = (0..merge::MAX_PACKS as u32)
+        .map(|i| key(0x400000 + 4 * i))
+        .collect();
+    for k in &keys {
+        fill(&s.0, std::slice::from_ref(k), &warnings);
+    }
+    let first = packs(&s.0);
+    let a = open(&s.0, 1 << 20, &warnings).unwrap();
+    // B's new entries make one pack too many: it merges and deletes them.
+    fill(&s.0, &[key(0x500000)], &warnings);
+    assert!(first.iter().any(|p| !p.exists()), "B merged nothing");
+    for k in &keys {
+        assert_eq!(a.load(k), Some(vec![0xc3; 10]));
+    }
+    assert_eq!(warnings.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn a_pack_of_another_pack_format_is_left_alone_without_a_warning() {
+    let s = Scratch::new("foreign");
+    let warnings = Arc::new(AtomicUsize::new(0));
+    fill(&s.0, &[key(0x400000)], &warnings);
+    let path = packs(&s.0)[0].clone();
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[8..12].copy_from_slice(&(pack::FORMAT + 1).to_le_bytes());
+    fs::write(&path, &bytes).unwrap();
+    let store = open(&s.0, 1 << 20, &warnings).unwrap();
+    assert_eq!(store.load(&key(0x400000)), None);
+    store.save(&key(0x400000), &[0x90; 4]);
+    drop(store);
+    assert_eq!(fs::read(&path).unwrap(), bytes, "kept as it was");
+    assert_eq!(packs(&s.0).len(), 2);
+    assert_eq!(warnings.load(Ordering::Relaxed), 0);
+}
+
+/// The paths of the files this process has open.
+fn open_files() -> Vec<PathBuf> {
+    fs::read_dir("/proc/self/fd")
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| fs::read_link(e.path()).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_store_keeps_no_pack_file_open_and_opens_at_most_sixty_four_packs() {
+    let s = Scratch::new("fds");
+    let warnings = Arc::new(AtomicUsize::new(0));
+    let keys: Vec<Key> = (0..MAX_OPEN as u32 + 6)
+        .map(|i| key(0x400000 + 4 * i))
+        .collect();
+    // Written directly, each a pack of its own (a store would merge them).
+    for (i, k) in keys.iter().enumerate() {
+        let entry = cache::encode(k, &[0xc3; 10]);
+        write_new(&s.0.join(format!("{i}.pack")), &[(k.id(), &entry)]).unwrap();
+    }
+    assert_eq!(packs(&s.0).len(), keys.len());
+    let store = open(&s.0, 1 << 30, &warnings).unwrap();
+    assert_eq!(store.state().packs.len(), MAX_OPEN);
+    let dir = fs::canonicalize(&s.0).unwrap();
+    let held: Vec<PathBuf> = open_files()
+        .into_iter()
+        .filter(|p| p.starts_with(&dir))
+        .collect();
+    assert!(held.is_empty(), "{held:?}");
+    let found = keys.iter().filter(|k| store.load(k).is_some()).count();
+    assert_eq!(found, MAX_OPEN);
+    // Its end merges them; the next run finds every entry.
+    drop(store);
+    let again = open(&s.0, 1 << 30, &warnings).unwrap();
+    let found = keys.iter().filter(|k| again.load(k).is_some()).count();
+    assert!(found > MAX_OPEN, "{found}");
+    assert_eq!(warnings.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn a_merge_writes_the_new_entries_in_the_order_they_were_saved() {
+    let s = Scratch::new("merge-order");
+    let warnings = Arc::new(AtomicUsize::new(0));
+    for i in 0..merge::MAX_PACKS as u32 {
+        fill(&s.0, &[key(0x300000 + 4 * i)], &warnings);
+    }
+    let new: Vec<Key> = (0..20u32).map(|i| key(0x400000 + 4 * i)).collect();
+    fill(&s.0, &new, &warnings);
+    let all = packs(&s.0);
+    assert_eq!(all.len(), 1, "merged into one");
+    let bytes = fs::read(&all[0]).unwrap();
+    let order: Vec<u128> = pack::parse(&bytes)
+        .unwrap()
+        .in_file_order(&bytes)
+        .into_iter()
+        .map(|e| e.0)
+        .collect();
+    let saved: Vec<u128> = new.iter().map(Key::id).collect();
+    assert_eq!(order[..saved.len()], saved[..]);
+}
+
+#[test]
+fn an_abandoned_store_writes_no_more_packs_deletes_none_and_leaves_no_temporary_file() {
+    let s = Scratch::new("abandon");
+    let warnings = Arc::new(AtomicUsize::new(0));
+    let store = open(&s.0, 1 << 20, &warnings).unwrap();
+    store.save(&key(0x400000), &[0xc3; 10]);
+    store.abandon();
+    store.flush();
+    drop(store);
+    assert!(files(&s.0).is_empty(), "{:?}", files(&s.0));
+    // A merge it would have made deletes nothing either.
+    for i in 0..merge::MAX_PACKS as u32 {
+        fill(&s.0, &[key(0x300000 + 4 * i)], &warnings);
+    }
+    let before = files(&s.0);
+    let store = open(&s.0, 1 << 20, &warnings).unwrap();
+    store.save(&key(0x400000), &[0xc3; 10]);
+    store.abandon();
+    drop(store);
+    assert_eq!(files(&s.0), before);
+    assert_eq!(warnings.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn an_extreme_modification_time_is_neither_old_nor_a_panic() {
+    let now = SystemTime::now();
+    assert!(older_than(std::time::UNIX_EPOCH, TOUCH_AFTER, now));
+    assert!(!older_than(now, TOUCH_AFTER, now));
+    for far in [
+        std::time::UNIX_EPOCH.checked_add(Duration::from_secs(i64::MAX as u64)),
+        now.checked_add(Duration::from_secs(1 << 40)),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        assert!(!older_than(far, TOUCH_AFTER, now));
+    }
 }
