@@ -12,7 +12,7 @@
 //! FP) as a call to the interpreter's own `execute` through `helpers`.
 //! `self_loop` turns a block that branches to itself into a loop.
 //!
-//! A compiled block is `fn(cpu, mem, deadline) -> u64` in Cranelift's
+//! A compiled block is `fn(cpu, block) -> u64` in Cranelift's
 //! `tail` convention and does what the block tier does with its block,
 //! with the block's static schedule as constants. It first checks that the
 //! schedule holds (else it returns INTERPRET, having changed nothing). It
@@ -104,6 +104,8 @@ const EXIT_VALUE: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, value))
 const EXIT_BLOCK: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, block)) as i32;
 const CHAIN: i32 = offset_of!(Cpu, jit_chain) as i32;
 const JUMP: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, jump)) as i32;
+const MEM: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, mem)) as i32;
+const DEADLINE: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, deadline)) as i32;
 /// Where the address of the helper at `offset` in [`Helpers`] is.
 const fn helper_offset(offset: usize) -> i32 {
     (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, helpers) + offset) as i32
@@ -131,6 +133,8 @@ pub(super) fn layout_offsets() -> Vec<i64> {
         EXIT_BLOCK as i64,
         CHAIN as i64,
         JUMP as i64,
+        MEM as i64,
+        DEADLINE as i64,
         HELPER_EXEC as i64,
         gpr_offset(Reg::new(1)) as i64,
         fpr_offset(1) as i64,
@@ -144,20 +148,18 @@ pub(super) fn layout_offsets() -> Vec<i64> {
     v
 }
 
-/// The signature of a compiled block: `(cpu, mem, deadline, block) ->
-/// status`, `block` the address of the `Block` it was compiled from.
+/// The signature of a compiled block: `(cpu, block) -> status`, `block`
+/// the address of the `Block` it was compiled from (the memory and the
+/// deadline are in the `Cpu`, see `JitLinks`).
 pub(super) fn block_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(ptr));
-    sig.params.push(AbiParam::new(ptr));
-    sig.params.push(AbiParam::new(I64));
     sig.params.push(AbiParam::new(ptr));
     sig.returns.push(AbiParam::new(I64));
     sig
 }
 
-/// The signature of the entry from Rust: `(cpu, mem, deadline, block,
-/// code) -> status`.
+/// The signature of the entry from Rust: `(cpu, block, code) -> status`.
 pub(super) fn enter_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = block_signature(call_conv, ptr);
     sig.params.push(AbiParam::new(ptr));
@@ -179,7 +181,7 @@ pub(super) fn translate_enter(
     b.switch_to_block(entry);
     b.seal_block(entry);
     let p = b.block_params(entry).to_vec();
-    let call = b.ins().call_indirect(sig, p[4], &p[..4]);
+    let call = b.ins().call_indirect(sig, p[2], &p[..2]);
     let ret = b.inst_results(call)[0];
     b.ins().return_(&[ret]);
     b.finalize();
@@ -248,9 +250,7 @@ pub(super) fn translate(
     b.switch_to_block(entry);
     b.seal_block(entry);
     let cpu = b.block_params(entry)[0];
-    let mem = b.block_params(entry)[1];
-    let deadline = b.block_params(entry)[2];
-    let block_addr = b.block_params(entry)[3];
+    let block_addr = b.block_params(entry)[1];
     let taken = Variable::from_u32(0);
     b.declare_var(taken, I64);
     let target = Variable::from_u32(1);
@@ -261,8 +261,6 @@ pub(super) fn translate(
     let mut e = Emitter {
         b,
         cpu,
-        mem,
-        deadline,
         taken,
         target,
         sigs,
@@ -291,7 +289,7 @@ pub(super) fn translate(
     let zero32 = e.c32(0);
     e.b.def_var(target, zero32);
     let now = e.field(I64, CYCLES);
-    let entry_cycle = e.check_schedule(block, now, deadline);
+    let entry_cycle = e.check_schedule(block, now);
     for (i, insn) in block.insns.iter().enumerate() {
         let pc = pc0.wrapping_add(4 * i as u32);
         e.op(i, &insn.op, pc);
@@ -306,8 +304,6 @@ pub(super) fn translate(
 struct Emitter<'f> {
     b: FunctionBuilder<'f>,
     cpu: Value,
-    mem: Value,
-    deadline: Value,
     /// 1 once the block's branch is taken.
     taken: Variable,
     /// The branch's target (an I32), once taken.
@@ -465,7 +461,8 @@ impl Emitter<'_> {
     /// Leaves with INTERPRET unless the block may run as a unit (see
     /// `Block::holds`) from the cycle its first instruction issues at when
     /// the clock reads `now` (`Block::start`), which it returns.
-    fn check_schedule(&mut self, block: &Block, now: Value, deadline: Value) -> Value {
+    fn check_schedule(&mut self, block: &Block, now: Value) -> Value {
+        let deadline = self.field(I64, DEADLINE);
         let mut entry = now;
         for &(slot, _) in &block.live_in[..block.first_reads as usize] {
             let ready = self.field(I64, slot_offset(slot));
@@ -616,11 +613,9 @@ impl Emitter<'_> {
             offset_of!(JumpEntry, block) as i32,
         );
         let sig = self.sigs.block;
-        self.b.ins().return_call_indirect(
-            sig,
-            code,
-            &[self.cpu, self.mem, self.deadline, next_block],
-        );
+        self.b
+            .ins()
+            .return_call_indirect(sig, code, &[self.cpu, next_block]);
         self.b.switch_to_block(done);
         self.set_pc(next);
         self.b.ins().return_(&[ret]);

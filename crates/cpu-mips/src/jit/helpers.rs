@@ -31,7 +31,9 @@ pub(crate) struct Helpers {
 
 /// Everything compiled code reaches by address, held in the `Cpu` (field
 /// `jit_links`) at a fixed offset from the pointer it is entered with: the
-/// helpers of the run and the jump table. This is what makes compiled code
+/// helpers of the run, the jump table, the memory and the deadline (kept
+/// here rather than passed from block to block, so that a block's entry
+/// and its tail call move two arguments, not four). This is what makes compiled code
 /// relocatable, and so fit to be kept on disk and run by another process.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
@@ -39,6 +41,10 @@ pub(crate) struct JitLinks {
     pub helpers: Helpers,
     /// The jump table's address (see `super::JumpEntry`).
     pub jump: usize,
+    /// The memory of the run (for the helper), set at each entry from Rust.
+    pub mem: usize,
+    /// The run's deadline (the cycle it stops at), set with `mem`.
+    pub deadline: u64,
 }
 
 impl Helpers {

@@ -70,15 +70,15 @@ use arena::Arena;
 const MAX_BLOCK_CODE: usize = 64 << 10;
 
 /// A compiled block: the address of its code, a function of Cranelift's
-/// `tail` convention `(cpu, mem, deadline, block) -> status word` (see
-/// `status`), entered from Rust through [`JitCache::entry`].
+/// `tail` convention `(cpu, block) -> status word` (see `status`), entered
+/// from Rust through [`JitCache::entry`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct JitFn(pub usize);
 
-/// The entry from Rust: `(cpu, mem, deadline, block, block code) -> status
-/// word`, which calls the block (and whatever it chains to).
-pub(crate) type Enter =
-    unsafe extern "C" fn(*mut Cpu, *mut std::ffi::c_void, u64, usize, usize) -> u64;
+/// The entry from Rust: `(cpu, block, block code) -> status word`, which
+/// calls the block (and whatever it chains to). The memory and the
+/// deadline are in `Cpu::jit_links`.
+pub(crate) type Enter = unsafe extern "C" fn(*mut Cpu, usize, usize) -> u64;
 
 /// Entries of the jump table (see [`JumpEntry`]): 4096, so the blocks of
 /// one page fill 1024 consecutive entries, and the table (96 KiB) stays in
@@ -491,13 +491,7 @@ impl Jit {
 }
 
 /// `Jit::enter` until the real one is compiled (never called).
-unsafe extern "C" fn bail_enter(
-    _: *mut Cpu,
-    _: *mut std::ffi::c_void,
-    _: u64,
-    _: usize,
-    _: usize,
-) -> u64 {
+unsafe extern "C" fn bail_enter(_: *mut Cpu, _: usize, _: usize) -> u64 {
     status::encode(status::INTERPRET, 0)
 }
 

@@ -160,11 +160,15 @@ impl Cpu {
         // flushes compiled code when `M` changes), and its code, like that
         // of every block it may chain to, lives until the blocks are
         // dropped, which never happens during the call. Compiled code
-        // reaches the CPU and the memory only through these pointers.
+        // reaches the CPU only through `cpu`, and the memory only through
+        // the pointer set in `jit_links` just before (the helper's
+        // argument), which lives for the call.
         self.compiled_entries += 1;
         self.jit.note_entry(b, pc0, f);
-        let (cpu, mem_ptr) = (self as *mut Cpu, (mem as *mut M).cast());
-        let word = unsafe { enter(cpu, mem_ptr, deadline, b as *const Block as usize, f.0) };
+        self.jit_links.mem = mem as *mut M as usize;
+        self.jit_links.deadline = deadline;
+        let cpu = self as *mut Cpu;
+        let word = unsafe { enter(cpu, b as *const Block as usize, f.0) };
         let (i, kind, was_taken) = status::decode(word);
         match kind {
             status::INTERPRET => return BlockEnd::Interpret,

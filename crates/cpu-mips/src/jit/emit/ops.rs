@@ -261,7 +261,8 @@ impl Emitter<'_> {
         let callee = self.helper(HELPER_EXEC);
         let index = self.c32(i as u32);
         let pc = self.c32(pc);
-        let args = [self.cpu, self.mem, self.block, index, pc];
+        let mem = self.field(self.ptr, MEM);
+        let args = [self.cpu, mem, self.block, index, pc];
         let call = self.b.ins().call_indirect(self.sigs.exec, callee, &args);
         self.b.inst_results(call)[0]
     }
@@ -489,19 +490,30 @@ impl Emitter<'_> {
         miss: u32,
     ) -> Value {
         let b = self.gpr(base);
-        let ea = self.b.ins().iadd_imm(b, off as i64);
-        let page = self.b.ins().ushr_imm(ea, PAGE_SHIFT as i64);
-        let idx = self.b.ins().band_imm(page, (TLB_ENTRIES - 1) as i64);
-        let idx = if self.ptr == I64 {
-            idx
+        let ea = if off == 0 {
+            b
         } else {
-            self.b.ins().ireduce(self.ptr, idx)
+            self.b.ins().iadd_imm(b, off as i64)
         };
+        // The entry's offset in the table: (page number mod entries) times
+        // the entry's size, in one shift and one mask where the size is a
+        // power of two.
         let size = size_of::<TlbEntry>();
-        let off = if size.is_power_of_two() {
-            self.b.ins().ishl_imm(idx, size.trailing_zeros() as i64)
+        let off = if size.is_power_of_two() && size.trailing_zeros() <= PAGE_SHIFT {
+            let shift = PAGE_SHIFT - size.trailing_zeros();
+            let scaled = self.b.ins().ushr_imm(ea, shift as i64);
+            self.b
+                .ins()
+                .band_imm(scaled, ((TLB_ENTRIES - 1) * size) as i64)
         } else {
+            let page = self.b.ins().ushr_imm(ea, PAGE_SHIFT as i64);
+            let idx = self.b.ins().band_imm(page, (TLB_ENTRIES - 1) as i64);
             self.b.ins().imul_imm(idx, size as i64)
+        };
+        let off = if self.ptr == I64 {
+            off
+        } else {
+            self.b.ins().ireduce(self.ptr, off)
         };
         let e = self.b.ins().iadd(self.cpu, off);
         let keep = (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1);
@@ -526,19 +538,17 @@ impl Emitter<'_> {
 
     /// A load of `bytes` into `rt`, sign-extended from `signed` when given.
     fn load(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32, signed: Option<Type>) {
-        let v = self.load_raw(i, base, off, bytes);
-        let v = match signed {
-            Some(ty) => {
-                let n = self.b.ins().ireduce(ty, v);
-                self.b.ins().sextend(I64, n)
-            }
-            None => v,
-        };
+        let v = self.load_extended(i, base, off, bytes, signed.is_some());
         self.set(rt, v);
     }
 
     /// The `bytes` at `base + off`, zero-extended to an I64.
     fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32) -> Value {
+        self.load_extended(i, base, off, bytes, false)
+    }
+
+    /// The `bytes` at `base + off`, sign- or zero-extended to an I64.
+    fn load_extended(&mut self, i: usize, base: Reg, off: i16, bytes: u32, signed: bool) -> Value {
         let p = self.direct(i, base, off, bytes, TLB_READ, status::MISS_LOAD);
         let ty = int_type(bytes);
         let raw = self.b.ins().load(ty, Self::flags(), p, 0);
@@ -547,10 +557,10 @@ impl Emitter<'_> {
         } else {
             raw
         };
-        if bytes < 8 {
-            self.b.ins().uextend(I64, raw)
-        } else {
-            raw
+        match (bytes < 8, signed) {
+            (false, _) => raw,
+            (true, true) => self.b.ins().sextend(I64, raw),
+            (true, false) => self.b.ins().uextend(I64, raw),
         }
     }
 
