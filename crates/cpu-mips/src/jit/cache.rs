@@ -128,6 +128,31 @@ pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
+/// What is wrong with a file's first bytes (see [`format_of`]).
+pub(crate) enum BadStart {
+    /// Shorter than its header, or cut inside the magic.
+    Length,
+    /// Not this kind of file.
+    Magic,
+}
+
+/// The format word of `file`, which must start with `magic` and the word
+/// and be at least `min` bytes long (the same first bytes for an entry and
+/// for a pack of entries).
+pub(crate) fn format_of(file: &[u8], magic: &[u8; 8], min: usize) -> Result<u32, BadStart> {
+    if file.len() < min.max(12) {
+        return Err(if file.starts_with(magic) || magic.starts_with(file) {
+            BadStart::Length
+        } else {
+            BadStart::Magic
+        });
+    }
+    if file[..8] != magic[..] {
+        return Err(BadStart::Magic);
+    }
+    Ok(u32_at(file, 8))
+}
+
 /// The code of entry `file`, once every check holds for `key`.
 pub(crate) fn decode<'a>(key: &Key, file: &'a [u8]) -> Result<&'a [u8], Bad> {
     let (k, code) = check(file)?;
@@ -146,17 +171,10 @@ pub(crate) fn entry_id(file: &[u8]) -> Result<u128, Bad> {
 /// The key and code of entry `file`, once its magic, format, lengths and
 /// checksum hold.
 fn check(file: &[u8]) -> Result<(&[u8], &[u8]), Bad> {
-    if file.len() < HEADER + 8 {
-        return Err(if file.starts_with(&MAGIC) || MAGIC.starts_with(file) {
-            Bad::Length
-        } else {
-            Bad::Magic
-        });
-    }
-    if file[..8] != MAGIC {
-        return Err(Bad::Magic);
-    }
-    let format = u32_at(file, 8);
+    let format = format_of(file, &MAGIC, HEADER + 8).map_err(|e| match e {
+        BadStart::Length => Bad::Length,
+        BadStart::Magic => Bad::Magic,
+    })?;
     if format != FORMAT {
         return Err(Bad::Format(format));
     }

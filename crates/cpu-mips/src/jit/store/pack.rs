@@ -26,7 +26,7 @@
 
 use std::io::Write;
 
-use crate::jit::cache::u32_at;
+use crate::jit::cache::{format_of, u32_at, BadStart};
 
 /// The first bytes of every pack.
 pub(crate) const MAGIC: [u8; 8] = *b"IRXEMUJP";
@@ -96,17 +96,10 @@ pub(crate) struct Pack {
 /// The shape of the pack `file`, once its header, length and index checksum
 /// hold.
 pub(crate) fn parse(file: &[u8]) -> Result<Pack, BadPack> {
-    if file.len() < HEADER {
-        return Err(if file.starts_with(&MAGIC) || MAGIC.starts_with(file) {
-            BadPack::Length
-        } else {
-            BadPack::Magic
-        });
-    }
-    if file[..8] != MAGIC {
-        return Err(BadPack::Magic);
-    }
-    let format = u32_at(file, 8);
+    let format = format_of(file, &MAGIC, HEADER).map_err(|e| match e {
+        BadStart::Length => BadPack::Length,
+        BadStart::Magic => BadPack::Magic,
+    })?;
     if format != FORMAT {
         return Err(BadPack::Format(format));
     }
