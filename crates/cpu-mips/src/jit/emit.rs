@@ -6,7 +6,8 @@
 //! ends of a block; this file), whose `ops` emit each instruction:
 //! integer arithmetic, shifts, HI/LO moves and multiplies, branches and
 //! jumps, aligned loads and stores (straight to host memory when the soft
-//! TLB has the page, see `tlb`), and the FP moves, loads and stores inline,
+//! TLB has the page, see `tlb`; any other access leaves the block, which
+//! the block tier finishes), and the FP moves, loads and stores inline,
 //! `fp` the FP arithmetic (inline where the host is exact); everything
 //! else (divides, traps, unaligned and linked accesses, the rest of the
 //! FP) as a call to the interpreter's own `execute` through `helpers`.
@@ -18,8 +19,9 @@
 //! schedule holds (else it returns INTERPRET, having changed nothing). It
 //! then does what the block tier's per-instruction loop does to the
 //! registers and memory, in the same order, with the registers held in
-//! Cranelift variables (`Cached`) and written back to the `Cpu` wherever
-//! something else may look. At the block's end it applies the clock, the
+//! Cranelift variables (`Cached`) and stored to the `Cpu` as they are
+//! written (a block that loops to itself writes them back wherever
+//! something else may look instead). At the block's end it applies the clock, the
 //! retired count, the scoreboard and the PC in one step, and tail-calls
 //! the next block when that one is compiled and chaining is allowed.
 //! Anything else returns to the caller with the state of just before the
@@ -27,9 +29,10 @@
 //! `Cpu::jit_exit`), and the caller applies the timing (see `block::run`).
 //! The result (see `super::status`) says how the block ended: at its end,
 //! at a branch-likely that nullified its delay slot, at an instruction that
-//! faulted (which had no effect), or just after a store into decoded code,
-//! with the index of that instruction and whether the branch was taken
-//! (its target is then in `Cpu::jit_exit`).
+//! faulted (which had no effect), at an access the soft TLB missed (which
+//! had no effect, its address left in `Cpu::jit_exit`), or just after a
+//! store into decoded code, with the index of that instruction and whether
+//! the branch was taken (its target is then in `Cpu::jit_exit`).
 
 use std::mem::offset_of;
 
