@@ -277,8 +277,8 @@ pub(super) fn translate(
         taken_now: Some(false),
         target_now: None,
         store_now: !self_loop::loops_to_itself(block, pc0),
-        branched: false,
         pc0,
+        shared_exit: None,
     };
     // A block that branches to itself loops inside its function.
     let lap = self_loop::loops_to_itself(block, pc0).then(|| {
@@ -301,6 +301,7 @@ pub(super) fn translate(
     if let Some((_, header)) = lap {
         e.b.seal_block(header);
     }
+    e.finish_exits();
     e.b.finalize();
 }
 
@@ -329,11 +330,11 @@ struct Emitter<'f> {
     /// What `target` holds where it is known at compile time (a branch or
     /// jump with a static target).
     target_now: Option<u32>,
-    /// The branch has set `target` (an exit after it leaves the target
-    /// for the caller).
-    branched: bool,
     /// The block's first address (an exit leaves it as the PC).
     pc0: u32,
+    /// The function's shared exit, once an exit jumps to it (see
+    /// `leave_if`).
+    shared_exit: Option<cranelift_codegen::ir::Block>,
     /// Registers go to the `Cpu` as they are written (no register is
     /// dirty): a value is then dead once its last reader ran, instead of
     /// held in a host register (or spilled) to the block's end, and exits
@@ -682,6 +683,11 @@ impl Emitter<'_> {
     /// When `cond`, leaves the function at instruction `i` (registers
     /// written back, the block's address left) with the end `kind` gives,
     /// a word already shifted into place, emitted in the cold exit path.
+    ///
+    /// Where no register is waiting to be written back, the exit only
+    /// makes its word and jumps to the function's one shared exit (see
+    /// [`Emitter::finish_exits`]), which leaves the rest: less code for
+    /// Cranelift to compile and the cache to keep.
     fn leave_if(&mut self, cond: Value, i: usize, kind: impl FnOnce(&mut Self) -> Value) {
         let exit = self.b.create_block();
         let cont = self.b.create_block();
@@ -690,18 +696,49 @@ impl Emitter<'_> {
         self.b.seal_block(cont);
         self.b.switch_to_block(exit);
         self.b.set_cold_block(exit);
-        self.write_back();
-        self.leave_block_address();
-        let pc0 = self.c32(self.pc0);
-        self.set_pc(pc0);
-        if self.branched {
-            let target = self.b.use_var(self.target);
-            self.set_field(EXIT_TARGET, target);
-        }
         let base = self.result(0, i);
         let kind = kind(self);
         let ret = self.b.ins().bor(base, kind);
-        self.b.ins().return_(&[ret]);
+        if self.cache.dirty.iter().any(|&d| d) {
+            self.write_back();
+            self.leave_state();
+            self.b.ins().return_(&[ret]);
+        } else {
+            let shared = match self.shared_exit {
+                Some(x) => x,
+                None => {
+                    let x = self.b.create_block();
+                    self.b.append_block_param(x, I64);
+                    self.b.set_cold_block(x);
+                    self.shared_exit = Some(x);
+                    x
+                }
+            };
+            self.b.ins().jump(shared, &[ret]);
+        }
         self.b.switch_to_block(cont);
+    }
+
+    /// What every early end leaves for the caller besides its word: the
+    /// block's address, its first address as the PC and the branch target
+    /// (which the caller reads only when the word says it was taken).
+    fn leave_state(&mut self) {
+        self.leave_block_address();
+        let pc0 = self.c32(self.pc0);
+        self.set_pc(pc0);
+        let target = self.b.use_var(self.target);
+        self.set_field(EXIT_TARGET, target);
+    }
+
+    /// Emits the shared exit, once every exit that jumps to it is emitted:
+    /// it leaves the state and returns the word it is given.
+    fn finish_exits(&mut self) {
+        if let Some(x) = self.shared_exit {
+            self.b.seal_block(x);
+            self.b.switch_to_block(x);
+            let word = self.b.block_params(x)[0];
+            self.leave_state();
+            self.b.ins().return_(&[word]);
+        }
     }
 }

@@ -244,7 +244,6 @@ impl Emitter<'_> {
             let target = self.field(I32, EXIT_TARGET);
             self.b.def_var(self.target, target);
             self.target_now = None;
-            self.branched = true;
         }
         self.exit_on_status(st, i);
     }
@@ -424,7 +423,6 @@ impl Emitter<'_> {
     fn jumped(&mut self, target: Value) {
         self.b.def_var(self.target, target);
         self.target_now = None;
-        self.branched = true;
         let one = self.imm(1);
         self.set_taken(one, Some(true));
     }
@@ -448,7 +446,6 @@ impl Emitter<'_> {
         let t = self.c32(target);
         self.b.def_var(self.target, t);
         self.target_now = Some(target);
-        self.branched = true;
         if likely {
             // Past the SKIP exit, a branch-likely is taken.
             let one = self.imm(1);
