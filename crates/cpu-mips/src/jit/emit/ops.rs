@@ -185,23 +185,23 @@ impl Emitter<'_> {
                 self.jumped(t);
             }
             // --- loads and stores ---
-            Lb { rt, base, off } => self.load(i, rt, base, off, 1, Some(I8)),
-            Lbu { rt, base, off } => self.load(i, rt, base, off, 1, None),
-            Lh { rt, base, off } => self.load(i, rt, base, off, 2, Some(I16)),
-            Lhu { rt, base, off } => self.load(i, rt, base, off, 2, None),
-            Lw { rt, base, off } => self.load(i, rt, base, off, 4, Some(I32)),
-            Lwu { rt, base, off } => self.load(i, rt, base, off, 4, None),
-            Ld { rt, base, off } => self.load(i, rt, base, off, 8, None),
+            Lb { rt, base, off } => self.load(i, rt, base, off, 1, true),
+            Lbu { rt, base, off } => self.load(i, rt, base, off, 1, false),
+            Lh { rt, base, off } => self.load(i, rt, base, off, 2, true),
+            Lhu { rt, base, off } => self.load(i, rt, base, off, 2, false),
+            Lw { rt, base, off } => self.load(i, rt, base, off, 4, true),
+            Lwu { rt, base, off } => self.load(i, rt, base, off, 4, false),
+            Ld { rt, base, off } => self.load(i, rt, base, off, 8, false),
             Sb { rt, base, off } => self.store(i, rt, base, off, 1),
             Sh { rt, base, off } => self.store(i, rt, base, off, 2),
             Sw { rt, base, off } => self.store(i, rt, base, off, 4),
             Sd { rt, base, off } => self.store(i, rt, base, off, 8),
             Lwc1 { ft, base, off } if self.fpu.is_some() => {
-                let v = self.load_raw(i, base, off, 4);
+                let v = self.load_raw(i, base, off, 4, false);
                 self.set_fpr_word(ft, v);
             }
             Ldc1 { ft, base, off } if self.fpu.is_some() => {
-                let v = self.load_raw(i, base, off, 8);
+                let v = self.load_raw(i, base, off, 8, false);
                 self.set_fpr_dword(ft, v);
             }
             Swc1 { ft, base, off } if self.fpu.is_some() => {
@@ -533,19 +533,14 @@ impl Emitter<'_> {
         self.b.ins().iadd(addend, ea)
     }
 
-    /// A load of `bytes` into `rt`, sign-extended from `signed` when given.
-    fn load(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32, signed: Option<Type>) {
-        let v = self.load_extended(i, base, off, bytes, signed.is_some());
+    /// A load of `bytes` into `rt`, sign-extended when `signed`.
+    fn load(&mut self, i: usize, rt: Reg, base: Reg, off: i16, bytes: u32, signed: bool) {
+        let v = self.load_raw(i, base, off, bytes, signed);
         self.set(rt, v);
     }
 
-    /// The `bytes` at `base + off`, zero-extended to an I64.
-    fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32) -> Value {
-        self.load_extended(i, base, off, bytes, false)
-    }
-
     /// The `bytes` at `base + off`, sign- or zero-extended to an I64.
-    fn load_extended(&mut self, i: usize, base: Reg, off: i16, bytes: u32, signed: bool) -> Value {
+    fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32, signed: bool) -> Value {
         let p = self.direct(i, base, off, bytes, TLB_READ, status::MISS_LOAD);
         let ty = int_type(bytes);
         let raw = self.b.ins().load(ty, Self::flags(), p, 0);
