@@ -37,7 +37,7 @@ limit_brk_loop limit_fifo limit_sprofil_loop limit_sockets proc_locks mem_shared
 io_calls sig_timers sig_calls
 cg_recursion cg_fnptr cg_longjmp cg_signal cg_tailcall cg_exit_deep cg_killed cg_fork cg_sproc
 gdb_target fs_files fs_escape id_calls proc_limits proc_wait_stopped proc_exec_script mem_hints
-proc_names sig_stack usema_poll times_calls
+proc_names sig_stack usema_poll times_calls mem_direct
 ipc_msg ipc_sem ipc_shm ipc_shm_split ipc_shm_sproc net_unix net_inet net_host net_rights net_oob"
 # Programs for the debugger tests: with DWARF and no optimisation, so GDB
 # sees every line and local.

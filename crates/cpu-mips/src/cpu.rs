@@ -191,8 +191,10 @@ pub struct Cpu {
     pub(crate) jit: JitCache,
     /// What a compiled block leaves for its caller besides its result.
     pub(crate) jit_exit: JitExit,
-    /// Guest pages compiled code reads and writes directly (this run).
-    pub(crate) tlb: Tlb,
+    /// Guest pages compiled code reads and writes directly.
+    pub(crate) tlb: Box<Tlb>,
+    /// The memory's `direct_epoch` the soft TLB was filled under.
+    pub(crate) tlb_epoch: Option<u64>,
     /// Whether compiled blocks may chain to each other (this run): only
     /// when the observer wants nothing of each block.
     pub(crate) jit_chain: bool,
@@ -254,7 +256,8 @@ impl Cpu {
             written_code_page: 0,
             jit: JitCache::default(),
             jit_exit: JitExit::default(),
-            tlb: Tlb::default(),
+            tlb: Box::default(),
+            tlb_epoch: None,
             jit_chain: false,
             jit_links: JitLinks::default(),
             translations: None,

@@ -28,15 +28,27 @@ pub trait Memory {
     /// byte of the 4 KiB page holding `addr` (the guest's bytes in order,
     /// big-endian values), through which plain host loads (and, with
     /// `write`, stores) may reach the page until the current
-    /// [`Cpu::run`](crate::Cpu::run) returns. Called only after an access
-    /// of the same kind to `addr` succeeded.
+    /// [`Cpu::run`](crate::Cpu::run) returns, or, when the memory has a
+    /// [`direct_epoch`](Memory::direct_epoch), for as long as that stays
+    /// the same. Called only after an access of the same kind to `addr`
+    /// succeeded.
     ///
     /// The embedder promises that those bytes stay where they are, and are
     /// the page's only copy, for that long: for a read, a page no
-    /// copy-on-write can replace during the run; for a write, the page
-    /// after any copy-on-write. `None` (the default) keeps every access on
-    /// the methods above.
+    /// copy-on-write can replace meanwhile; for a write, the page after
+    /// any copy-on-write, which nothing shares meanwhile. `None` (the
+    /// default) keeps every access on the methods above.
     fn direct_page(&mut self, _addr: u32, _write: bool) -> Option<std::ptr::NonNull<u8>> {
+        None
+    }
+
+    /// How long direct pages stay valid: a value that changes (before the
+    /// next run) whenever a page `direct_page` handed out may have moved,
+    /// been freed or shared, or lost the permission it was handed out
+    /// for, and that no other memory the CPU runs with reports. While it
+    /// stays the same, the compiled tier keeps its direct pages from one
+    /// run to the next. `None` (the default): only for the current run.
+    fn direct_epoch(&self) -> Option<u64> {
         None
     }
 }

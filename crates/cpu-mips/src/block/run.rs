@@ -98,7 +98,7 @@ impl Cpu {
         obs: &mut O,
         deadline: u64,
     ) -> StopReason {
-        let helpers = self.start_compiled_tier::<M, O>(pages);
+        let helpers = self.start_compiled_tier::<M, O>(pages, mem);
         loop {
             if self.cycles >= deadline {
                 return StopReason::Deadline;

@@ -92,8 +92,12 @@ fn inlined_fp(op: &Op, fma: bool) -> bool {
         _ => false,
     }
 }
-const TLB_READ: i32 = (offset_of!(Cpu, tlb) + offset_of!(Tlb, read)) as i32;
-const TLB_WRITE: i32 = (offset_of!(Cpu, tlb) + offset_of!(Tlb, write)) as i32;
+/// Where the soft TLB's address is (it is boxed: a `Cpu` moves with its
+/// process, and its tables are 128 KiB); the tables are at `TLB_READ` and
+/// `TLB_WRITE` in it.
+const TLB: i32 = offset_of!(Cpu, tlb) as i32;
+const TLB_READ: i32 = offset_of!(Tlb, read) as i32;
+const TLB_WRITE: i32 = offset_of!(Tlb, write) as i32;
 const TLB_TAG: i32 = offset_of!(TlbEntry, tag) as i32;
 const TLB_ADDEND: i32 = offset_of!(TlbEntry, addend) as i32;
 const CYCLES: i32 = offset_of!(Cpu, cycles) as i32;
@@ -122,8 +126,10 @@ pub(super) fn layout_offsets() -> Vec<i64> {
         HI as i64,
         LO as i64,
         CP0_STATUS as i64,
+        TLB as i64,
         TLB_READ as i64,
         TLB_WRITE as i64,
+        TLB_ENTRIES as i64,
         TLB_TAG as i64,
         TLB_ADDEND as i64,
         CYCLES as i64,

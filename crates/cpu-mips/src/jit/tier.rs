@@ -21,11 +21,12 @@ use crate::pipeline::Fault;
 use crate::{Memory, Observer};
 
 impl Cpu {
-    /// Readies the compiled tier for a run with memory of type `M` and
-    /// observer `O`: the soft TLB starts empty (direct access holds for one
-    /// run, see `Memory::direct_page`), blocks chain only for an observer
-    /// that needs neither blocks nor transfers, and code compiled for
-    /// another memory type is dropped with every block.
+    /// Readies the compiled tier for a run with `mem` and observer `O`:
+    /// the soft TLB keeps its pages only while the memory's epoch stays
+    /// the same (see `Memory::direct_epoch`; without one it starts each run
+    /// empty), blocks chain only for an observer that needs neither blocks
+    /// nor transfers, and code compiled for another memory type is dropped
+    /// with every block and page.
     ///
     /// Returns the helpers for `M`, which the run compiles with. They are
     /// taken once, here: Rust does not promise that two casts of the same
@@ -36,14 +37,20 @@ impl Cpu {
     pub(crate) fn start_compiled_tier<M: Memory, O: Observer>(
         &mut self,
         pages: &mut PageStore,
+        mem: &M,
     ) -> Helpers {
         if self.config.engine == Engine::Jit {
-            self.tlb.clear();
+            let epoch = mem.direct_epoch();
+            if epoch.is_none() || epoch != self.tlb_epoch {
+                self.tlb.clear();
+            }
+            self.tlb_epoch = epoch;
         }
         self.jit_chain = !O::BLOCKS && !O::TRANSFERS;
         let helpers = Helpers::of::<M>();
         if !self.jit.serves(&helpers) {
             self.flush_blocks(pages);
+            self.tlb.clear();
         }
         self.jit_links.helpers = helpers;
         self.link_jump_table();

@@ -27,6 +27,9 @@ pub struct Budget {
     work: Cell<u64>,
     /// Set when an allocation a user-mode access needed was refused.
     exhausted: Cell<bool>,
+    /// Counts the changes that may move, free, share or restrict a page
+    /// of any address space on this budget (see [`Budget::epoch`]).
+    epoch: Cell<u64>,
     /// The one page of zeroes every untouched anonymous page reads as
     /// (copied on the first write, like any shared page).
     pub(crate) zero: Rc<PageData>,
@@ -41,6 +44,7 @@ impl Budget {
             peak: Cell::new(0),
             work: Cell::new(0),
             exhausted: Cell::new(false),
+            epoch: Cell::new(0),
             zero: Rc::new([0; PAGE_BYTES]),
         })
     }
@@ -98,6 +102,21 @@ impl Budget {
     /// The work recorded since the last call.
     pub fn take_work(&self) -> u64 {
         self.work.replace(0)
+    }
+
+    /// The run's page epoch: it changes whenever a page of any address
+    /// space on this budget may have moved (copy-on-write), been freed or
+    /// shared, or lost a permission, and when a space is made. What the
+    /// CPU's compiled tier reads directly stays valid while it holds (see
+    /// `AddressSpace::direct_epoch`). One budget serves a whole run, so no
+    /// two states of two spaces of a run share a value.
+    pub fn epoch(&self) -> u64 {
+        self.epoch.get()
+    }
+
+    /// Starts a new page epoch (see [`Budget::epoch`]).
+    pub(crate) fn new_epoch(&self) {
+        self.epoch.set(self.epoch.get() + 1);
     }
 
     pub(crate) fn set_exhausted(&self) {

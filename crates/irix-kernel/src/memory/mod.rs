@@ -134,6 +134,8 @@ fn writable_data<'a>(page: &'a mut Page, budget: &Budget) -> Option<&'a mut Page
             return None;
         }
         budget.add_work(cost::PAGE_CYCLES);
+        // The page's bytes move.
+        budget.new_epoch();
     }
     Some(Rc::make_mut(&mut page.data))
 }
@@ -196,6 +198,8 @@ impl Clone for AddressSpace {
     fn clone(&self) -> Self {
         self.budget.force(self.charged);
         self.budget.add_work(cost::copy_cycles(self.charged));
+        // A new space, and this one's pages are shared from now on.
+        self.budget.new_epoch();
         AddressSpace {
             regions: self.regions.clone(),
             dirs: self.dirs.clone(),
@@ -226,6 +230,7 @@ impl AddressSpace {
     /// An empty address space charging `budget`.
     pub fn new(budget: Rc<Budget>) -> Self {
         budget.force(SPACE_COST);
+        budget.new_epoch();
         AddressSpace {
             regions: Regions::default(),
             dirs: vec![None; DIR_ENTRIES],
@@ -296,6 +301,7 @@ impl AddressSpace {
         let page = self.page_mut(addr)?.clone();
         let (d, s) = slot(addr);
         self.dirs[d].as_mut()?[s] = None;
+        self.budget.new_epoch();
         // The table no longer holds it: the kept page carries its charge.
         Some(PrivatePage {
             page,
@@ -306,6 +312,8 @@ impl AddressSpace {
     /// A copy of the page holding `addr` (shared until either is written),
     /// if touched.
     pub fn copy_page(&self, addr: u32) -> Option<PrivatePage> {
+        // The page is shared from now on.
+        self.budget.new_epoch();
         Some(PrivatePage {
             page: self.page(addr)?.clone(),
             budget: self.budget.clone(),
@@ -320,6 +328,7 @@ impl AddressSpace {
         }
         // `kept` is left holding the zero page, so its drop releases nothing.
         let data = std::mem::replace(&mut kept.page.data, self.budget.zero.clone());
+        self.budget.new_epoch();
         if let Some(slot) = self.page_mut(addr) {
             let old = std::mem::replace(&mut slot.data, data);
             if Rc::strong_count(&old) == 1 {
@@ -353,6 +362,7 @@ impl AddressSpace {
 
     /// Drops the materialised pages of `[first, end)` (page-aligned).
     fn drop_pages(&mut self, first: u64, end: u64) {
+        self.budget.new_epoch();
         let mut freed = 0u64;
         let mut addr = first;
         while addr < end {
@@ -438,6 +448,7 @@ impl AddressSpace {
             return Ok(());
         }
         self.regions.protect(first as u32, end as u32, perms);
+        self.budget.new_epoch();
         let mut addr = first;
         while addr < end {
             let (d, _) = slot(addr as u32);
@@ -820,6 +831,7 @@ impl Memory for AddressSpace {
     /// fixed) or is this space's own copy, and written directly once it is
     /// this space's own copy (the store that precedes this call made it
     /// so). MAP_SHARED pages are never in the table: always the slow path.
+    /// It stays so until the budget's page epoch changes (`direct_epoch`).
     fn direct_page(&mut self, addr: u32, write: bool) -> Option<std::ptr::NonNull<u8>> {
         let page = self.page_mut(addr)?;
         let data: *mut PageData = if write {
@@ -835,6 +847,13 @@ impl Memory for AddressSpace {
             Rc::as_ptr(&page.data).cast_mut()
         };
         std::ptr::NonNull::new(data.cast())
+    }
+
+    /// The run's page epoch (see `Budget::epoch`): every change that could
+    /// move, free or share a page handed out by `direct_page`, or take a
+    /// permission away, starts a new one.
+    fn direct_epoch(&self) -> Option<u64> {
+        Some(self.budget.epoch())
     }
 }
 
@@ -886,6 +905,49 @@ mod tests {
         child.store32(0x1000, 9).unwrap();
         assert_eq!(parent.load32(0x1000), Ok(7));
         assert_eq!(child.load32(0x1000), Ok(9));
+    }
+
+    /// What compiled code holds (a page's host address, for reading or
+    /// writing) stays valid exactly while the epoch stays: every change
+    /// that could move, free or share a page, or take a permission away,
+    /// starts a new one, and plain accesses to a space's own pages do not.
+    #[test]
+    fn the_page_epoch_changes_with_every_change_a_direct_page_could_miss() {
+        let mut m = space();
+        m.map_anon(0x1000, 2 * 4096, RW).unwrap();
+        m.store32(0x1000, 7).unwrap(); // the zero page copied: an own page
+        fn changed(m: &mut AddressSpace, what: &str, f: &dyn Fn(&mut AddressSpace)) {
+            let before = m.direct_epoch();
+            f(m);
+            assert_ne!(m.direct_epoch(), before, "{what}");
+        }
+        let e = m.direct_epoch();
+        m.store32(0x1004, 8).unwrap();
+        assert_eq!(m.load32(0x1000), Ok(7));
+        assert!(m.direct_page(0x1000, true).is_some());
+        assert_eq!(m.direct_epoch(), e, "accesses to own pages");
+        changed(&mut m, "a fork shares the pages", &|m| drop(m.clone()));
+        let child = m.clone();
+        changed(&mut m, "a copy-on-write moves the bytes", &|m| {
+            m.store32(0x1000, 9).unwrap()
+        });
+        drop(child);
+        changed(&mut m, "mprotect", &|m| {
+            m.protect(0x1000, 4096, Perms::R).unwrap()
+        });
+        changed(&mut m, "a page kept aside", &|m| drop(m.take_page(0x1000)));
+        m.store32(0x2000, 1).unwrap();
+        let kept = m.copy_page(0x2000).unwrap();
+        changed(&mut m, "a page put back", &|m| {
+            m.put_page(0x2000, kept.clone())
+        });
+        changed(&mut m, "munmap", &|m| m.unmap(0x2000, 4096));
+        changed(&mut m, "mmap over", &|m| {
+            m.map_anon(0x1000, 4096, RW).unwrap()
+        });
+        changed(&mut m, "a new space of the run", &|m| {
+            *m = AddressSpace::new(m.budget().clone())
+        });
     }
 
     #[test]

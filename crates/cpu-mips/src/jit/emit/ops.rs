@@ -512,7 +512,10 @@ impl Emitter<'_> {
         } else {
             self.b.ins().ireduce(self.ptr, off)
         };
-        let e = self.b.ins().iadd(self.cpu, off);
+        // The box never moves while compiled code runs: one load a block.
+        let flags = Self::flags().with_readonly();
+        let tlb = self.b.ins().load(self.ptr, flags, self.cpu, TLB);
+        let e = self.b.ins().iadd(tlb, off);
         let keep = (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1);
         let masked = self.b.ins().band_imm(ea, keep);
         let tag = self.b.ins().load(I64, Self::flags(), e, table + TLB_TAG);
