@@ -700,7 +700,7 @@ fn max_memory_limits_what_the_guest_may_allocate() {
             "",
             format!(
                 "irix-emu: {name}: cannot start within --max-memory 16384 bytes\n\
-                 irix-emu: hint: the smallest budget that starts it is --max-memory 176K; \
+                 irix-emu: hint: the smallest budget that starts it is --max-memory 201K; \
                  it may need more as it runs (the default is 1G)\n"
             ),
             exit::EMULATOR_FAILURE.into(),

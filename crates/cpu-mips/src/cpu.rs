@@ -228,6 +228,10 @@ fn drop_decoded(pages: &mut PageStore, jit: &mut JitCache, page_no: u32) {
 }
 
 impl Cpu {
+    /// Host bytes every `Cpu` allocates besides its own structure: the
+    /// compiled tier's soft TLB (for an embedder's memory accounting).
+    pub const HEAP_BYTES: usize = std::mem::size_of::<Tlb>();
+
     /// A CPU in user mode (KSU = user), FPU usable (CU1), FR and UX set
     /// when `config.mode64`; all registers zero, PC 0.
     pub fn new(config: CpuConfig) -> Cpu {

@@ -93,7 +93,7 @@ fn inlined_fp(op: &Op, fma: bool) -> bool {
     }
 }
 /// Where the soft TLB's address is (it is boxed: a `Cpu` moves with its
-/// process, and its tables are 128 KiB); the tables are at `TLB_READ` and
+/// process, and its tables are 32 KiB); the tables are at `TLB_READ` and
 /// `TLB_WRITE` in it.
 const TLB: i32 = offset_of!(Cpu, tlb) as i32;
 const TLB_READ: i32 = offset_of!(Tlb, read) as i32;
