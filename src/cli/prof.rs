@@ -145,7 +145,7 @@ pub fn prof(args: &ProfArgs) -> Result<u8, Failure> {
     // cache's pack too) is written ends irix-emu at once, removing the
     // scratch directory and temporaries.
     let _finishing = interrupts.run_ended();
-    super::translations::flush(&l.kernel);
+    super::translations::flush(&mut l.kernel);
     let (outcome, exact) = ran?;
     let host = started.elapsed();
     let (code, line) = outcome_status(&l.name, &outcome);

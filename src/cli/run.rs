@@ -18,7 +18,7 @@ pub fn run(args: &RunArgs) -> Result<u8, Failure> {
     // The run is over before the cache is written: a signal during the
     // write ends irix-emu at once (see `interrupt`), removing its temporary.
     let _finishing = interrupts.run_ended();
-    super::translations::flush(&l.kernel);
+    super::translations::flush(&mut l.kernel);
     let outcome = outcome?;
     let host = started.elapsed();
     let (status, line) = outcome_status(&l.name, &outcome);

@@ -42,7 +42,8 @@ pub fn open(m: &MachineArgs) -> Option<Arc<TranslationStore>> {
 /// `TranslationStore::flush`). Called when the run ends, however it ends
 /// (the guest exited, a fault, a stopping signal, --timeout), before the
 /// statistics are printed.
-pub fn flush(k: &irix_kernel::Kernel) {
+pub fn flush(k: &mut irix_kernel::Kernel) {
+    k.finish_compiles();
     if let Some(store) = &k.config.translations {
         store.flush();
     }

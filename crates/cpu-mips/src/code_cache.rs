@@ -165,6 +165,13 @@ impl PageStore {
             p.reset();
         }
     }
+    /// The block that starts at `pc`, if it has been built.
+    pub fn block_mut(&mut self, pc: u32) -> Option<&mut Block> {
+        let page = self.map.get_mut(&(pc >> PAGE_SHIFT))?;
+        page.blocks
+            .get_mut((pc >> 2) as usize & (PAGE_WORDS - 1))?
+            .as_deref_mut()
+    }
     /// Drops every block (the decoded instructions stay): the block
     /// cache's eviction.
     pub fn drop_blocks(&mut self) {

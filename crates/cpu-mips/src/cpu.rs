@@ -46,6 +46,11 @@ pub struct CpuConfig {
     /// Runs of a block before the compiled tier compiles it: code that
     /// runs fewer times never pays for a translation.
     pub compile_after: u32,
+    /// Compile on a second thread (see `jit::worker`): a hot block goes
+    /// on running on the block tier until its code is ready, instead of
+    /// waiting for it. Guest state, cycles and output are the same either
+    /// way; how many instructions run compiled then depends on the host.
+    pub compile_on_thread: bool,
 }
 
 /// The default block cache: 1 Mi instructions, about 30 MB with the
@@ -84,6 +89,7 @@ impl Default for CpuConfig {
             block_cache_insns: DEFAULT_BLOCK_CACHE_INSNS,
             jit_cache_bytes: DEFAULT_JIT_CACHE_BYTES,
             compile_after: DEFAULT_COMPILE_AFTER,
+            compile_on_thread: true,
         }
     }
 }
@@ -225,6 +231,12 @@ pub(crate) struct JitExit {
 fn drop_decoded(pages: &mut PageStore, jit: &mut JitCache, page_no: u32) {
     pages.invalidate(page_no);
     jit.forget_page(page_no);
+}
+
+impl Drop for Cpu {
+    fn drop(&mut self) {
+        self.finish_compiles();
+    }
 }
 
 impl Cpu {

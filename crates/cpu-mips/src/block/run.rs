@@ -103,6 +103,9 @@ impl Cpu {
             if self.cycles >= deadline {
                 return StopReason::Deadline;
             }
+            if self.jit.busy() {
+                self.install_compiled(pages, &helpers, false);
+            }
             let pc = self.pc;
             if !self.in_delay_slot && pc & 3 == 0 && (pc as u64) < USER_TOP {
                 match self.run_page_blocks(pages, mem, obs, deadline, &helpers) {

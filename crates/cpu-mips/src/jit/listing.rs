@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 use cranelift_codegen::control::ControlPlane;
 
-use super::{Helpers, Jit};
+use super::{block_function, build, Helpers, Jit};
 use crate::block::Block;
 use crate::code_cache::PageStore;
 use crate::cp0::status;
@@ -110,8 +110,8 @@ fn listing(block: &Block) -> Option<(String, usize)> {
         jit.isa = fixed_x86_64().expect("Cranelift builds the fixed x86-64 target");
         jit.fma = true;
     }
-    let (sig, emit) = jit.block_function(block, CODE, status::CU1 | status::FR);
-    jit.build(sig, emit);
+    let (sig, emit) = block_function(&jit.isa, jit.fma, block, CODE, status::CU1 | status::FR);
+    build(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, emit);
     // The IR holds no address: helpers, the jump table and the block are
     // reached through the function's arguments.
     let ir = jit.ctx.func.display().to_string();
@@ -246,15 +246,11 @@ fn a_jump_to_another_block_chains_by_a_tail_call() {
 }
 
 /// The machine code of `block`'s function, compiled by `jit`.
-fn machine_code(jit: &mut Jit, block: &Block) -> Vec<u8> {
-    let (sig, emit) = jit.block_function(block, CODE, status::CU1 | status::FR);
-    jit.build(sig, emit);
-    let code = jit
-        .ctx
-        .compile(&*jit.isa, &mut ControlPlane::default())
-        .expect("the block compiles");
-    assert!(code.buffer.relocs().is_empty(), "relocations left");
-    code.code_buffer().to_vec()
+fn code_of(jit: &mut Jit, block: &Block) -> Vec<u8> {
+    let (sig, emit) = block_function(&jit.isa, jit.fma, block, CODE, status::CU1 | status::FR);
+    super::machine_code(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, emit)
+        .expect("the block compiles, with no relocation left")
+        .to_vec()
 }
 
 #[test]
@@ -278,5 +274,5 @@ fn compiled_code_holds_no_address_of_the_process_that_compiled_it() {
     let other = Helpers { exec: 0x1234_0000 };
     let mut b = Jit::new(other, 1 << 20).expect("a second compiler");
     assert_ne!(a.jump.as_ptr(), b.jump.as_ptr());
-    assert_eq!(machine_code(&mut a, &one), machine_code(&mut b, &two));
+    assert_eq!(code_of(&mut a, &one), code_of(&mut b, &two));
 }

@@ -43,6 +43,7 @@ mod listing;
 mod store;
 mod tier;
 mod tlb;
+mod worker;
 
 pub use store::{
     default_translation_dir, StoreError, TranslationStats, TranslationStore,
@@ -59,6 +60,8 @@ use cranelift_frontend::FunctionBuilderContext;
 
 pub(crate) use helpers::{Helpers, JitLinks};
 pub(crate) use tlb::Tlb;
+use worker::Worker;
+pub(crate) use worker::{Done, Job};
 
 use crate::block::Block;
 use crate::code_cache::{PAGE_SHIFT, PAGE_WORDS};
@@ -187,6 +190,8 @@ struct Jit {
 pub(crate) struct JitCache {
     jit: Option<Box<Jit>>,
     unsupported: bool,
+    /// The compiler thread, once a block was sent to it.
+    worker: Option<Worker>,
 }
 
 impl Clone for JitCache {
@@ -281,6 +286,30 @@ impl JitCache {
         let f = jit.compile(block, pc, status)?;
         jit.enter_jump(block, pc, f);
         Some(f)
+    }
+
+    /// Sends `job` to the compiler thread (started on first use); false
+    /// when there is none (the caller compiles the block itself).
+    pub fn send(&mut self, job: Job, helpers: &Helpers, limit: usize) -> bool {
+        if self.worker.is_none() {
+            let Some(jit) = self.jit_for(helpers, limit) else {
+                return false;
+            };
+            self.worker = Worker::start(jit.isa.clone(), jit.fma);
+        }
+        self.worker.as_mut().is_some_and(|w| w.send(job))
+    }
+
+    /// Whether jobs are out on the compiler thread.
+    #[inline(always)]
+    pub fn busy(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::busy)
+    }
+
+    /// A job the compiler thread finished, if one is back (`wait`: waits
+    /// for one while jobs are out).
+    pub fn finished(&mut self, wait: bool) -> Option<Done> {
+        self.worker.as_mut()?.next(wait)
     }
 
     /// The machine code of the block compiled last (for the store).
@@ -430,64 +459,76 @@ impl Jit {
         cache::hash(cache::FNV, text.as_bytes())
     }
 
-    /// Builds the function `emit` writes into `self.ctx.func`, with
-    /// signature `sig`.
-    fn build(
-        &mut self,
-        sig: Signature,
-        emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
-    ) {
-        let ptr = self.isa.pointer_type();
-        self.ctx.clear();
-        self.ctx.func.signature = sig;
-        emit(&mut self.ctx.func, &mut self.fctx, ptr);
-    }
-
-    /// Compiles the function `emit` builds (see [`Jit::build`]) and
-    /// installs it: the address of its code.
+    /// Compiles the function `emit` builds and installs it: the address
+    /// of its code.
     fn finish(
         &mut self,
         sig: Signature,
         emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
     ) -> Option<usize> {
-        self.build(sig, emit);
-        let code = self
-            .ctx
-            .compile(&*self.isa, &mut ControlPlane::default())
-            .ok()?;
-        // Helpers and the jump table are reached through the `Cpu`, so the
-        // code has no relocations to apply (it may be copied anywhere, see
-        // `cache`); refuse it if it ever has one.
-        if !code.buffer.relocs().is_empty() || code.code_buffer().len() > MAX_BLOCK_CODE {
-            return None;
-        }
-        self.arena.install(code.code_buffer()).map(|p| p as usize)
+        let code = machine_code(&self.isa, &mut self.ctx, &mut self.fctx, sig, emit)?;
+        self.arena.install(code).map(|p| p as usize)
     }
 
     fn compile(&mut self, block: &Block, pc: u32, status: u32) -> Option<JitFn> {
-        let (sig, emit) = self.block_function(block, pc, status);
+        let (sig, emit) = block_function(&self.isa, self.fma, block, pc, status);
         self.finish(sig, emit).map(JitFn)
     }
+}
 
-    /// The signature and the IR builder of `block`'s function.
-    fn block_function<'b>(
-        &self,
-        block: &'b Block,
-        pc: u32,
-        status: u32,
-    ) -> (
-        Signature,
-        impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type) + 'b,
-    ) {
-        let sig = emit::block_signature(CallConv::Tail, self.isa.pointer_type());
-        let fma = self.fma;
-        let emit = move |f: &mut Function, fctx: &mut FunctionBuilderContext, ptr: Type| {
-            f.name = UserFuncName::user(0, pc);
-            let setting = emit::Setting { status, fma };
-            emit::translate(f, fctx, block, pc, setting, ptr);
-        };
-        (sig, emit)
+/// The machine code of the function `emit` builds, of signature `sig`,
+/// compiled for `isa` in `ctx`: what the code memory installs, and the
+/// translation cache keeps.
+fn machine_code<'c>(
+    isa: &OwnedTargetIsa,
+    ctx: &'c mut Context,
+    fctx: &mut FunctionBuilderContext,
+    sig: Signature,
+    emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
+) -> Option<&'c [u8]> {
+    build(isa, ctx, fctx, sig, emit);
+    let code = ctx.compile(&**isa, &mut ControlPlane::default()).ok()?;
+    // Helpers and the jump table are reached through the `Cpu`, so the
+    // code has no relocations to apply (it may be copied anywhere, see
+    // `cache`); refuse it if it ever has one.
+    if !code.buffer.relocs().is_empty() || code.code_buffer().len() > MAX_BLOCK_CODE {
+        return None;
     }
+    Some(code.code_buffer())
+}
+
+/// Builds the function `emit` writes into `ctx.func`, of signature `sig`.
+fn build(
+    isa: &OwnedTargetIsa,
+    ctx: &mut Context,
+    fctx: &mut FunctionBuilderContext,
+    sig: Signature,
+    emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
+) {
+    ctx.clear();
+    ctx.func.signature = sig;
+    emit(&mut ctx.func, fctx, isa.pointer_type());
+}
+
+/// The signature and the IR builder of `block`'s function (at `pc`, for
+/// Status `status`; `fma`: see `Jit::fma`).
+fn block_function<'b>(
+    isa: &OwnedTargetIsa,
+    fma: bool,
+    block: &'b Block,
+    pc: u32,
+    status: u32,
+) -> (
+    Signature,
+    impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type) + 'b,
+) {
+    let sig = emit::block_signature(CallConv::Tail, isa.pointer_type());
+    let emit = move |f: &mut Function, fctx: &mut FunctionBuilderContext, ptr: Type| {
+        f.name = UserFuncName::user(0, pc);
+        let setting = emit::Setting { status, fma };
+        emit::translate(f, fctx, block, pc, setting, ptr);
+    };
+    (sig, emit)
 }
 
 /// `Jit::enter` until the real one is compiled (never called).

@@ -16,7 +16,7 @@ use crate::code_cache::PageStore;
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
 use crate::jit::cache::Key;
-use crate::jit::{status, Helpers};
+use crate::jit::{status, Done, Helpers, Job};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
 
@@ -77,35 +77,113 @@ impl Cpu {
     }
 
     /// Compiles `block`, which starts at the PC, with the run's `helpers`
-    /// (see [`Cpu::start_compiled_tier`]), and keeps its code in the
-    /// translation store, if there is one.
+    /// (see [`Cpu::start_compiled_tier`]), or has the compiler thread
+    /// compile it (`CpuConfig::compile_on_thread`, see `install_compiled`),
+    /// and keeps its code in the translation store, if there is one.
     #[cold]
     #[inline(never)]
     fn compile(&mut self, block: &mut Block, helpers: &Helpers) {
         let limit = self.config.jit_cache_bytes;
-        let status = self.cp0.status;
-        block.compiled = self.jit.compile(block, self.pc, status, helpers, limit);
-        self.link_jump_table();
-        let Some(store) = self.translations.as_deref() else {
-            return;
-        };
-        if block.compiled.is_none() || block.words.is_empty() {
-            return;
+        let (pc, status) = (self.pc, self.cp0.status);
+        if let Some(store) = self.translations.as_deref() {
+            if !block.words.is_empty() {
+                store.count_miss();
+            }
         }
-        store.count_miss();
-        if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
-            let key = self.translation_key(fingerprint, &block.words);
+        if self.config.compile_on_thread {
+            let job = Job {
+                block: block.clone(),
+                pc,
+                status,
+            };
+            if self.jit.send(job, helpers, limit) {
+                return;
+            }
+        }
+        block.compiled = self.jit.compile(block, pc, status, helpers, limit);
+        self.link_jump_table();
+        if block.compiled.is_some() {
             if let Some(code) = self.jit.last_code() {
-                store.save(&key, code);
+                let code = code.to_vec();
+                self.keep_translation(block, pc, status, &code, helpers);
             }
         }
     }
 
-    /// The key of the block of `words` at the PC, for the CPU as it is now
-    /// (see `cache::Key`): the compiler looks only at Status.CU1 and FR.
-    fn translation_key(&self, fingerprint: u64, words: &[u32]) -> Key {
-        let status = self.cp0.status & (cp0_status::CU1 | cp0_status::FR);
-        Key::new(fingerprint, self.pc, words, self.config.mode64, status)
+    /// Installs the code the compiler thread has finished (`wait`: waits
+    /// for all of it) in its block, if the block is still there with the
+    /// same instructions, and keeps it in the translation store either way.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn install_compiled(
+        &mut self,
+        pages: &mut PageStore,
+        helpers: &Helpers,
+        wait: bool,
+    ) {
+        let limit = self.config.jit_cache_bytes;
+        while let Some(Done { job, code }) = self.jit.finished(wait) {
+            let Some(code) = code else {
+                continue;
+            };
+            self.keep_translation(&job.block, job.pc, job.status, &code, helpers);
+            let Some(b) = pages.block_mut(job.pc) else {
+                continue;
+            };
+            let same = b.insns.len() == job.block.insns.len()
+                && b.insns
+                    .iter()
+                    .zip(job.block.insns.iter())
+                    .all(|(x, y)| x.op == y.op);
+            if same && b.compiled.is_none() {
+                b.compiled = self.jit.install(b, job.pc, &code, helpers, limit);
+                self.link_jump_table();
+            }
+        }
+    }
+
+    /// Waits for the compiler thread and keeps what it compiled in the
+    /// translation store, so that the store receives every block the run
+    /// compiled: before the store is written, and when the CPU is dropped
+    /// (its process exited or exec'd).
+    pub fn finish_compiles(&mut self) {
+        let helpers = self.jit_links.helpers;
+        while let Some(Done { job, code }) = self.jit.finished(true) {
+            if let Some(code) = code {
+                self.keep_translation(&job.block, job.pc, job.status, &code, &helpers);
+            }
+        }
+    }
+
+    /// Keeps `code`, compiled for `block` at `pc` under Status `status`, in
+    /// the translation store, if there is one and the block has its words.
+    fn keep_translation(
+        &mut self,
+        block: &Block,
+        pc: u32,
+        status: u32,
+        code: &[u8],
+        helpers: &Helpers,
+    ) {
+        let Some(store) = self.translations.clone() else {
+            return;
+        };
+        if block.words.is_empty() {
+            return;
+        }
+        let limit = self.config.jit_cache_bytes;
+        if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
+            let key = self.translation_key(fingerprint, pc, status, &block.words);
+            store.save(&key, code);
+        }
+    }
+
+    /// The key of the block of `words` at `pc`, compiled under Status
+    /// `status` (see `cache::Key`): the compiler looks only at Status.CU1
+    /// and FR.
+    fn translation_key(&self, fingerprint: u64, pc: u32, status: u32, words: &[u32]) -> Key {
+        let status = status & (cp0_status::CU1 | cp0_status::FR);
+        Key::new(fingerprint, pc, words, self.config.mode64, status)
     }
 
     /// With a translation store, on the compiled tier: gives `block`, just
@@ -138,7 +216,7 @@ impl Cpu {
         let Some(fingerprint) = self.jit.fingerprint(helpers, limit) else {
             return;
         };
-        let key = self.translation_key(fingerprint, &block.words);
+        let key = self.translation_key(fingerprint, pc, self.cp0.status, &block.words);
         if let Some(code) = store.load(&key) {
             block.compiled = self.jit.install(block, pc, &code, helpers, limit);
             self.link_jump_table();

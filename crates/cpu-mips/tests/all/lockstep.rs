@@ -293,7 +293,15 @@ fn machine(
     words: &[u32],
     regs: &[u64],
 ) -> (Cpu, TestMem) {
-    machine_with(engine, cache, mode64, words, regs, None)
+    machine_with(engine, cache, mode64, words, regs, Compiling::default())
+}
+
+/// How the machine under test compiles: with a translation store, and on
+/// a second thread (see `CpuConfig::compile_on_thread`).
+#[derive(Default)]
+struct Compiling {
+    store: Option<Arc<TranslationStore>>,
+    thread: bool,
 }
 
 fn machine_with(
@@ -302,7 +310,7 @@ fn machine_with(
     mode64: bool,
     words: &[u32],
     regs: &[u64],
-    store: Option<Arc<TranslationStore>>,
+    compiling: Compiling,
 ) -> (Cpu, TestMem) {
     let mut mem = TestMem::new();
     mem.map(CODE, 2 * 4096, true, true);
@@ -312,8 +320,10 @@ fn machine_with(
         mode64,
         engine,
         block_cache_insns: cache,
-        // Compiled on the first run: the compiled tier runs as much as it can.
+        // Compiled on the first run: the compiled tier runs as much as it
+        // can, and (unless on the compiler thread) from that run on.
         compile_after: 1,
+        compile_on_thread: compiling.thread,
         ..CpuConfig::default()
     });
     for (r, v) in regs.iter().enumerate() {
@@ -322,7 +332,7 @@ fn machine_with(
         mem.poke64(DATA + 8 * r as u32, v.rotate_left(5));
     }
     cpu.set_pc(CODE);
-    cpu.set_translation_store(store);
+    cpu.set_translation_store(compiling.store);
     (cpu, mem)
 }
 
@@ -337,10 +347,18 @@ fn lockstep(
     regs: &[u64],
     steps: &[u16],
 ) -> Cpu {
-    lockstep_with(engine, cache, mode64, words, regs, steps, None)
+    lockstep_with(
+        engine,
+        cache,
+        mode64,
+        words,
+        regs,
+        steps,
+        Compiling::default(),
+    )
 }
 
-/// [`lockstep`] with `engine` given a translation store.
+/// [`lockstep`] with `engine` compiling as `compiling` says.
 fn lockstep_with(
     engine: Engine,
     cache: usize,
@@ -348,10 +366,10 @@ fn lockstep_with(
     words: &[u32],
     regs: &[u64],
     steps: &[u16],
-    store: Option<Arc<TranslationStore>>,
+    compiling: Compiling,
 ) -> Cpu {
     let (mut a, mut ma) = machine(Engine::Interp, cache, mode64, words, regs);
-    let (mut b, mut mb) = machine_with(engine, cache, mode64, words, regs, store);
+    let (mut b, mut mb) = machine_with(engine, cache, mode64, words, regs, compiling);
     for round in 0..4000 {
         let deadline = a.cycles() + steps[round % steps.len()] as u64;
         let sa = a.run(&mut ma, &mut (), deadline);
@@ -382,6 +400,24 @@ fn lockstep_o32(engine: Engine, words: &[u32], regs: &[u64], steps: &[u16]) -> C
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Code from the compiler thread arrives while the block tier runs its
+    /// block, at a point that depends on the host: every arrival gives
+    /// the interpreter's state.
+    #[test]
+    fn compiling_on_a_thread_matches_the_interpreter_in_lockstep(
+        body in prop::collection::vec(any::<Gen>(), 1..120),
+        iterations in 1u16..40,
+        mode64: bool,
+        regs in prop::collection::vec(any::<u64>(), 15),
+        steps in prop::collection::vec(1u16..400, 1..8),
+        small_cache: bool,
+    ) {
+        let cache = if small_cache { 100 } else { DEFAULT_BLOCK_CACHE_INSNS };
+        let words = program(&body, iterations);
+        let thread = Compiling { store: None, thread: true };
+        lockstep_with(Engine::Jit, cache, mode64, &words, &regs, &steps, thread);
+    }
 
     #[test]
     fn block_tier_matches_the_interpreter_in_lockstep(
@@ -432,9 +468,13 @@ fn warm_jit_lockstep(
         words,
         regs,
         steps,
-        Some(cold.clone()),
+        Compiling {
+            store: Some(cold.clone()),
+            thread: true,
+        },
     );
-    // The first run ends: its blocks are written.
+    // The first run ends (its CPU waited for the compiler thread): its
+    // blocks are written.
     cold.flush();
     let warm = TranslationStore::open(cold.dir(), 64 << 20, Box::new(|w| panic!("{w}")))
         .expect("the store again");
@@ -445,7 +485,10 @@ fn warm_jit_lockstep(
         words,
         regs,
         steps,
-        Some(warm.clone()),
+        Compiling {
+            store: Some(warm.clone()),
+            thread: false,
+        },
     );
     assert!(
         warm.stats().hits >= cold.stats().misses.min(1),

@@ -237,6 +237,15 @@ impl Kernel {
         self.stats
     }
 
+    /// Waits for every process's compiler thread, so that the translation
+    /// cache holds every block the run compiled (see
+    /// `Cpu::finish_compiles`; an exiting process's CPU does it itself).
+    pub fn finish_compiles(&mut self) {
+        for p in self.procs.values_mut() {
+            p.cpu.finish_compiles();
+        }
+    }
+
     /// Starts counting every process's system calls (see
     /// [`crate::profiling::syscalls`]).
     pub fn tally_syscalls(&mut self) {

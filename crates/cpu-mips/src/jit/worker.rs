@@ -1,0 +1,136 @@
+//! Compiling on a second thread: a block that becomes hot is handed to a
+//! compiler thread, and the block tier goes on running it until its code
+//! comes back.
+//!
+//! Contents: [`Worker`] (the thread, its queue and what it returns),
+//! [`Job`] and [`Done`].
+//!
+//! The worker has its own Cranelift context and a target built with the
+//! compiled tier's flags (`Jit::host_isa`), so its code is the code the
+//! CPU's own compiler would make, byte for byte: compiled code holds no
+//! address of its process, so it may be installed anywhere (as the
+//! translation cache installs code from disk). Which blocks are compiled
+//! does not depend on the thread: each is sent on the same run as before,
+//! and the CPU waits for every job before it goes (`Cpu::finish_compiles`),
+//! so the translation cache receives the same entries. Only when code
+//! arrives depends on the host, and with it how many instructions run
+//! compiled; never the guest's state, cycles or output, which every tier
+//! gives exactly (the lockstep tests).
+
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::thread::JoinHandle;
+
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::Context;
+use cranelift_frontend::FunctionBuilderContext;
+
+use super::{block_function, machine_code};
+use crate::block::Block;
+
+/// A block to compile: a copy of it, its first address and the Status it
+/// is compiled under. (Its code is installed only in a block of the same
+/// instructions: the one sent may have been dropped meanwhile.)
+pub(crate) struct Job {
+    pub block: Block,
+    pub pc: u32,
+    pub status: u32,
+}
+
+/// A compiled job: its machine code, or `None` when it has none (too
+/// large, or Cranelift refused it: the block stays on the block tier).
+pub(crate) struct Done {
+    pub job: Job,
+    pub code: Option<Vec<u8>>,
+}
+
+/// The compiler thread of one CPU.
+pub(crate) struct Worker {
+    jobs: Option<Sender<Job>>,
+    done: Receiver<Done>,
+    /// Jobs sent and not yet received back.
+    pending: usize,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Starts the thread, compiling for `isa` (`fma`: the host has a fused
+    /// multiply-add, see `Jit::fma`); `None` if no thread can be started.
+    pub fn start(isa: OwnedTargetIsa, fma: bool) -> Option<Worker> {
+        let (jobs, queue) = channel::<Job>();
+        let (give, done) = channel::<Done>();
+        let thread = std::thread::Builder::new()
+            .name("irix-emu jit".into())
+            .spawn(move || {
+                let mut ctx = Context::new();
+                let mut fctx = FunctionBuilderContext::new();
+                for job in queue {
+                    let code = compile(&isa, fma, &mut ctx, &mut fctx, &job);
+                    if give.send(Done { job, code }).is_err() {
+                        return;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Worker {
+            jobs: Some(jobs),
+            done,
+            pending: 0,
+            thread: Some(thread),
+        })
+    }
+
+    /// Queues `job`; false if the thread is gone.
+    pub fn send(&mut self, job: Job) -> bool {
+        let sent = self.jobs.as_ref().is_some_and(|q| q.send(job).is_ok());
+        self.pending += sent as usize;
+        sent
+    }
+
+    /// Whether jobs are out.
+    pub fn busy(&self) -> bool {
+        self.pending > 0
+    }
+
+    /// A finished job, if one is back (`wait`: waits for the next one
+    /// while jobs are out).
+    pub fn next(&mut self, wait: bool) -> Option<Done> {
+        if self.pending == 0 {
+            return None;
+        }
+        let done = if wait {
+            self.done.recv().ok()
+        } else {
+            self.done.try_recv().ok()
+        };
+        if done.is_some() {
+            self.pending -= 1;
+        } else if wait {
+            // The thread is gone (it panicked): nothing more will come.
+            self.pending = 0;
+        }
+        done
+    }
+}
+
+impl Drop for Worker {
+    /// Closes the queue; the thread ends after the job it is on.
+    fn drop(&mut self) {
+        self.jobs = None;
+        while self.next(true).is_some() {}
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The machine code of `job`'s block, as `Jit::compile` makes it.
+fn compile(
+    isa: &OwnedTargetIsa,
+    fma: bool,
+    ctx: &mut Context,
+    fctx: &mut FunctionBuilderContext,
+    job: &Job,
+) -> Option<Vec<u8>> {
+    let (sig, emit) = block_function(isa, fma, &job.block, job.pc, job.status);
+    machine_code(isa, ctx, fctx, sig, emit).map(<[u8]>::to_vec)
+}
