@@ -104,7 +104,7 @@ impl Cpu {
                 return StopReason::Deadline;
             }
             if self.jit.busy() {
-                self.install_compiled(pages, &helpers, false);
+                self.install_compiled(pages, &helpers);
             }
             let pc = self.pc;
             if !self.in_delay_slot && pc & 3 == 0 && (pc as u64) < USER_TOP {

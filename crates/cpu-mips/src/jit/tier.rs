@@ -110,19 +110,14 @@ impl Cpu {
         }
     }
 
-    /// Installs the code the compiler thread has finished (`wait`: waits
-    /// for all of it) in its block, if the block is still there with the
-    /// same instructions, and keeps it in the translation store either way.
+    /// Installs the code the compiler thread has finished in its block, if
+    /// the block is still there with the same instructions, and keeps it
+    /// in the translation store either way.
     #[cold]
     #[inline(never)]
-    pub(crate) fn install_compiled(
-        &mut self,
-        pages: &mut PageStore,
-        helpers: &Helpers,
-        wait: bool,
-    ) {
+    pub(crate) fn install_compiled(&mut self, pages: &mut PageStore, helpers: &Helpers) {
         let limit = self.config.jit_cache_bytes;
-        while let Some(Done { job, code }) = self.jit.finished(wait) {
+        while let Some(Done { job, code }) = self.jit.finished(false) {
             let Some(code) = code else {
                 continue;
             };
