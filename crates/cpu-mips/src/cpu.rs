@@ -77,7 +77,10 @@ pub const DEFAULT_JIT_CACHE_BYTES: usize = 64 << 20;
 /// that compile gave, empty cache then filled cache: after 4000 runs
 /// 10.70 G and 6.76 G (77.9% of guest instructions compiled), after 1000
 /// 11.33 G and 4.76 G (92.1%), after 250 13.74 G and 4.04 G (97.4%):
-/// 1000 buys a third of the warm run for 6% of the cold one.
+/// 1000 buys a third of the warm run for 6% of the cold one. Compiling on
+/// a second thread did not move that balance (wall seconds, empty cache
+/// then filled cache, three rounds): after 1000 runs 3.5-4.4 and 2.7-3.1,
+/// after 400 4.0-4.2 and 2.9-3.1, after 150 4.6-5.0 and 2.7-3.1.
 pub const DEFAULT_COMPILE_AFTER: u32 = 1000;
 
 impl Default for CpuConfig {
