@@ -6,10 +6,13 @@
 //! tier, `jit::tier`; the timing in `finish_block`), and the two ways a
 //! block stops early (`block_fault`, `block_stopped_after`).
 //!
-//! The compiled tier is reached through four calls only, none unsafe and
+//! The compiled tier is reached through these calls only, none unsafe and
 //! none naming a Cranelift type: `start_compiled_tier` (each run),
-//! `count_run` (which compiles a hot block), `run_compiled` (a block that
-//! has code) and the cache's bound and flush (`JitCache::full`, `flush`).
+//! `run_linked` (the compiled block at the PC, when the jump table names
+//! it), `count_run` (which compiles a hot block, or sends it to the
+//! compiler thread), `install_compiled` (code back from that thread),
+//! `run_compiled` (a block that has code) and the cache's bound and flush
+//! (`JitCache::full`, `flush`).
 //!
 //! A block runs as a unit when the CPU is not in a delay slot, its static
 //! schedule holds (every incoming register ready by its first reader, the
@@ -108,7 +111,11 @@ impl Cpu {
             }
             let pc = self.pc;
             if !self.in_delay_slot && pc & 3 == 0 && (pc as u64) < USER_TOP {
-                match self.run_page_blocks(pages, mem, obs, deadline, &helpers) {
+                let end = match self.run_linked(mem, obs, deadline) {
+                    Some(end) => end,
+                    None => self.run_page_blocks(pages, mem, obs, deadline, &helpers),
+                };
+                match end {
                     BlockEnd::Done => continue,
                     BlockEnd::Interpret => {}
                     BlockEnd::Fault(f) => {

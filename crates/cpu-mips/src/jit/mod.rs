@@ -250,6 +250,20 @@ impl JitCache {
         self.jit.as_ref().map_or(0, |j| j.jump.as_ptr() as usize)
     }
 
+    /// The compiled block at `pc` in the jump table, if its entry is that
+    /// block's: the run loop enters it without looking up its page.
+    #[inline(always)]
+    pub fn linked(&self, pc: u32) -> Option<&Block> {
+        let e = self.jit.as_deref()?.jump[jump_index(pc)];
+        if e.pc != pc {
+            return None;
+        }
+        // SAFETY: an entry names a live block: blocks are dropped only
+        // with their page's entries (`forget_page`) or the whole table
+        // (`flush`).
+        Some(unsafe { &*(e.block as *const Block) })
+    }
+
     /// The run loop is about to run `block` (at `pc`), compiled as `f`:
     /// makes it the jump table's entry for `pc` again if another block
     /// took that entry since, so that compiled code chains to the blocks

@@ -1,11 +1,13 @@
 //! The compiled tier's side of the run loop: when a block is compiled (its
-//! policy), and the one unsafe entry into compiled code.
+//! policy), and the unsafe entries into compiled code.
 //!
 //! Contents: `Cpu::start_compiled_tier` (each run on the block tier),
+//! `Cpu::run_linked` (the jump table's block at the PC, entered directly),
 //! `Cpu::count_run` (a block that has run `CpuConfig::compile_after` times
-//! as a block is compiled), `Cpu::run_compiled` (a block's compiled code,
-//! the early ends finished by the block tier's `finish_block`) and
-//! `Cpu::fault_again`.
+//! as a block is compiled, in place or on the compiler thread),
+//! `Cpu::install_compiled` and `Cpu::finish_compiles` (code back from that
+//! thread), `Cpu::run_compiled` (a block's compiled code, the early ends
+//! finished by the block tier's `finish_block`) and `Cpu::fault_again`.
 //!
 //! The block tier calls only these; everything unsafe about running
 //! generated code is here and in the code memory (`arena`).
@@ -216,6 +218,27 @@ impl Cpu {
             block.compiled = self.jit.install(block, pc, &code, helpers, limit);
             self.link_jump_table();
         }
+    }
+
+    /// Runs the compiled block at the PC if the jump table names it and
+    /// blocks may chain (no observer wants each block): the run loop then
+    /// skips the page lookup and its two cache misses (on a warm camera.c,
+    /// 1.4% fewer host instructions). `None` leaves the PC to the block
+    /// tier's page loop.
+    #[inline(always)]
+    pub(crate) fn run_linked<M: Memory, O: Observer>(
+        &mut self,
+        mem: &mut M,
+        obs: &mut O,
+        deadline: u64,
+    ) -> Option<BlockEnd> {
+        if !self.jit_chain {
+            return None;
+        }
+        let b: *const Block = self.jit.linked(self.pc)?;
+        // SAFETY: a jump-table entry names a live block (see
+        // `JitCache::linked`), and no block is dropped while one runs.
+        Some(self.run_compiled(unsafe { &*b }, mem, obs, deadline))
     }
 
     /// Runs the compiled code of `b`, which starts at the PC: the same as
