@@ -192,6 +192,9 @@ pub(crate) struct JitCache {
     unsupported: bool,
     /// The compiler thread, once a block was sent to it.
     worker: Option<Worker>,
+    /// The host refused the thread (a memory limit, say): blocks are
+    /// compiled in place from then on.
+    no_thread: bool,
 }
 
 impl Clone for JitCache {
@@ -305,11 +308,12 @@ impl JitCache {
     /// Sends `job` to the compiler thread (started on first use); false
     /// when there is none (the caller compiles the block itself).
     pub fn send(&mut self, job: Job, helpers: &Helpers, limit: usize) -> bool {
-        if self.worker.is_none() {
+        if self.worker.is_none() && !self.no_thread {
             let Some(jit) = self.jit_for(helpers, limit) else {
                 return false;
             };
             self.worker = Worker::start(jit.isa.clone(), jit.fma);
+            self.no_thread = self.worker.is_none();
         }
         self.worker.as_mut().is_some_and(|w| w.send(job))
     }
