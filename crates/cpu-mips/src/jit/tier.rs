@@ -127,11 +127,11 @@ impl Cpu {
             let Some(b) = pages.block_mut(job.pc) else {
                 continue;
             };
-            let same = b.insns.len() == job.block.insns.len()
-                && b.insns
-                    .iter()
-                    .zip(job.block.insns.iter())
-                    .all(|(x, y)| x.op == y.op);
+            let same = b
+                .insns
+                .iter()
+                .map(|x| x.op)
+                .eq(job.block.insns.iter().map(|y| y.op));
             if same && b.compiled.is_none() {
                 b.compiled = self.jit.install(b, job.pc, &code, helpers, limit);
                 self.link_jump_table();
