@@ -862,6 +862,42 @@ impl Op {
         )
     }
 
+    /// True for the loads and stores (the FP ones too): the instructions
+    /// that reach data memory.
+    pub fn accesses_memory(&self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            Lb { .. }
+                | Lbu { .. }
+                | Lh { .. }
+                | Lhu { .. }
+                | Lw { .. }
+                | Lwu { .. }
+                | Lwl { .. }
+                | Lwr { .. }
+                | Ld { .. }
+                | Ldl { .. }
+                | Ldr { .. }
+                | Ll { .. }
+                | Lld { .. }
+                | Sb { .. }
+                | Sh { .. }
+                | Sw { .. }
+                | Swl { .. }
+                | Swr { .. }
+                | Sd { .. }
+                | Sdl { .. }
+                | Sdr { .. }
+                | Sc { .. }
+                | Scd { .. }
+                | Lwc1 { .. }
+                | Ldc1 { .. }
+                | Swc1 { .. }
+                | Sdc1 { .. }
+        )
+    }
+
     /// True for the branches and jumps: each has one architectural delay
     /// slot, and its outcome decides where execution goes after that slot.
     pub fn has_delay_slot(&self) -> bool {

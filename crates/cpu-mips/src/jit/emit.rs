@@ -267,6 +267,13 @@ pub(super) fn translate(
     for c in 0..CACHED {
         b.declare_var(cached_var(c), I64);
     }
+    // The soft TLB's box never moves while compiled code runs: one load a
+    // block, at its entry so that it dominates every access (in a loop
+    // too).
+    let tlb = block.insns.iter().any(|i| i.op.accesses_memory()).then(|| {
+        b.ins()
+            .load(ptr, Emitter::flags().with_readonly(), cpu, TLB)
+    });
     let mut e = Emitter {
         b,
         cpu,
@@ -285,6 +292,7 @@ pub(super) fn translate(
         store_now: !self_loop::loops_to_itself(block, pc0),
         pc0,
         shared_exit: None,
+        tlb,
     };
     // A block that branches to itself loops inside its function.
     let lap = self_loop::loops_to_itself(block, pc0).then(|| {
@@ -347,6 +355,9 @@ struct Emitter<'f> {
     /// write nothing back. A block that loops to itself keeps its
     /// registers in variables from lap to lap instead (see `self_loop`).
     store_now: bool,
+    /// The soft TLB's address, loaded at the entry of a block with loads
+    /// or stores.
+    tlb: Option<Value>,
 }
 
 /// Cached registers: GPRs 1-31, HI and LO.
@@ -578,14 +589,10 @@ impl Emitter<'_> {
             }
         };
         let ret = self.result(status::NEXT, n - 1);
-        // Chain to the next block when allowed and it is compiled: a tail
-        // call, so chains of any length take no stack.
+        // Chain to the next block when it is compiled: a tail call, so
+        // chains of any length take no stack. (Where chaining is not
+        // allowed, the jump table holds no block: `UNLINKED`.)
         let done = self.b.create_block();
-        let chain = self.b.create_block();
-        let allowed = self.b.ins().load(I8, Self::flags(), self.cpu, CHAIN);
-        self.b.ins().brif(allowed, chain, &[], done, &[]);
-        self.b.seal_block(chain);
-        self.b.switch_to_block(chain);
         let base = self.b.ins().load(self.ptr, Self::flags(), self.cpu, JUMP);
         let e = match next_now {
             Some(pc) => {

@@ -104,6 +104,15 @@ pub(crate) struct JumpEntry {
     pub block: usize,
 }
 
+/// The jump table compiled code is given when it must not chain (an
+/// observer sees every block, see `Cpu::jit_chain`): no PC is in it, so
+/// every block returns to the run loop at its end.
+pub(crate) static UNLINKED: [JumpEntry; JUMP_ENTRIES] = [JumpEntry {
+    pc: u32::MAX,
+    code: 0,
+    block: 0,
+}; JUMP_ENTRIES];
+
 /// The jump-table index of `pc`.
 pub(super) fn jump_index(pc: u32) -> usize {
     (pc >> 2) as usize & (JUMP_ENTRIES - 1)
@@ -253,10 +262,11 @@ impl JitCache {
         self.jit.as_ref().map_or(0, |j| j.jump.as_ptr() as usize)
     }
 
-    /// The compiled block at `pc` in the jump table, if its entry is that
-    /// block's: the run loop enters it without looking up its page.
+    /// The compiled block at `pc` in the jump table and its code, if the
+    /// entry is that block's: the run loop enters it without looking up
+    /// its page or reading its `Block`.
     #[inline(always)]
-    pub fn linked(&self, pc: u32) -> Option<&Block> {
+    pub fn linked(&self, pc: u32) -> Option<(&Block, JitFn)> {
         let e = self.jit.as_deref()?.jump[jump_index(pc)];
         if e.pc != pc {
             return None;
@@ -264,7 +274,7 @@ impl JitCache {
         // SAFETY: an entry names a live block: blocks are dropped only
         // with their page's entries (`forget_page`) or the whole table
         // (`flush`).
-        Some(unsafe { &*(e.block as *const Block) })
+        Some((unsafe { &*(e.block as *const Block) }, JitFn(e.code)))
     }
 
     /// The run loop is about to run `block` (at `pc`), compiled as `f`:

@@ -18,7 +18,7 @@ use crate::code_cache::PageStore;
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
 use crate::jit::cache::Key;
-use crate::jit::{status, Done, Helpers, Job};
+use crate::jit::{status, Done, Helpers, JitFn, Job};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
 
@@ -60,9 +60,13 @@ impl Cpu {
     }
 
     /// Hands compiled code the jump table (made with the first compiled
-    /// block).
+    /// block), or one that holds no block when it must not chain.
     fn link_jump_table(&mut self) {
-        self.jit_links.jump = self.jit.jump_table();
+        self.jit_links.jump = if self.jit_chain {
+            self.jit.jump_table()
+        } else {
+            crate::jit::UNLINKED.as_ptr() as usize
+        };
     }
 
     /// Counts a run of `block`, which starts at the PC, as a block; on the
@@ -235,10 +239,11 @@ impl Cpu {
         if !self.jit_chain {
             return None;
         }
-        let b: *const Block = self.jit.linked(self.pc)?;
+        let (b, f) = self.jit.linked(self.pc)?;
+        let b: *const Block = b;
         // SAFETY: a jump-table entry names a live block (see
         // `JitCache::linked`), and no block is dropped while one runs.
-        Some(self.run_compiled(unsafe { &*b }, mem, obs, deadline))
+        Some(self.enter_compiled(unsafe { &*b }, f, mem, obs, deadline))
     }
 
     /// Runs the compiled code of `b`, which starts at the PC: the same as
@@ -255,7 +260,26 @@ impl Cpu {
         obs: &mut O,
         deadline: u64,
     ) -> BlockEnd {
-        let (Some(f), Some(enter)) = (b.compiled, self.jit.entry()) else {
+        let Some(f) = b.compiled else {
+            return BlockEnd::Interpret;
+        };
+        self.jit.note_entry(b, self.pc, f);
+        self.enter_compiled(b, f, mem, obs, deadline)
+    }
+
+    /// Runs `f`, the compiled code of `b` (which starts at the PC), as
+    /// `run_compiled` does. A block that runs to its end and chains is not
+    /// read here: an entry from the jump table reads only the table.
+    #[inline(always)]
+    fn enter_compiled<M: Memory, O: Observer>(
+        &mut self,
+        b: &Block,
+        f: JitFn,
+        mem: &mut M,
+        obs: &mut O,
+        deadline: u64,
+    ) -> BlockEnd {
+        let Some(enter) = self.jit.entry() else {
             return BlockEnd::Interpret;
         };
         let (entry, pc0) = (self.cycles, self.pc);
@@ -267,7 +291,6 @@ impl Cpu {
         // the pointer set in `jit_links` just before (the helper's
         // argument), which lives for the call.
         self.compiled_entries += 1;
-        self.jit.note_entry(b, pc0, f);
         self.jit_links.mem = mem as *mut M as usize;
         self.jit_links.deadline = deadline;
         let cpu = self as *mut Cpu;

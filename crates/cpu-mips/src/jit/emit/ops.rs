@@ -512,9 +512,9 @@ impl Emitter<'_> {
         } else {
             self.b.ins().ireduce(self.ptr, off)
         };
-        // The box never moves while compiled code runs: one load a block.
-        let flags = Self::flags().with_readonly();
-        let tlb = self.b.ins().load(self.ptr, flags, self.cpu, TLB);
+        let tlb = self
+            .tlb
+            .expect("a block with an access loads the TLB's address");
         let e = self.b.ins().iadd(tlb, off);
         let keep = (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1);
         let masked = self.b.ins().band_imm(ea, keep);
