@@ -43,7 +43,8 @@ mod self_loop;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64, I8};
 use cranelift_codegen::ir::{
-    AbiParam, Function, InstBuilder, MemFlags, SigRef, Signature, Type, Value,
+    AbiParam, Function, InstBuilder, InstructionData, MemFlags, Opcode, SigRef, Signature, Type,
+    Value, ValueDef,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -473,6 +474,23 @@ impl Emitter<'_> {
     fn imm(&mut self, v: i64) -> Value {
         self.b.ins().iconst(I64, v)
     }
+    /// The constant `v` is, when an `iconst` made it. (Cranelift's
+    /// optimiser is off, so the emitter folds the few constants its exits
+    /// compute: each instruction saved is one in every exit of every
+    /// block.)
+    fn known(&self, v: Value) -> Option<i64> {
+        let dfg = &self.b.func.dfg;
+        let ValueDef::Result(inst, 0) = dfg.value_def(v) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => Some(imm.bits()),
+            _ => None,
+        }
+    }
     /// A 32-bit constant (given zero-extended, as Cranelift wants it).
     fn c32(&mut self, v: u32) -> Value {
         self.b.ins().iconst(I32, v as i64)
@@ -642,8 +660,13 @@ impl Emitter<'_> {
     /// needs none: its own exits leave their own).
     fn set_pc(&mut self, pc: Value) {
         self.set_field(PC, pc);
-        let four = self.c32(4);
-        let next_pc = self.b.ins().iadd(pc, four);
+        let next_pc = match self.known(pc) {
+            Some(pc) => self.c32((pc as u32).wrapping_add(4)),
+            None => {
+                let four = self.c32(4);
+                self.b.ins().iadd(pc, four)
+            }
+        };
         self.set_field(NEXT_PC, next_pc);
     }
 
@@ -711,7 +734,11 @@ impl Emitter<'_> {
         self.b.set_cold_block(exit);
         let base = self.result(0, i);
         let kind = kind(self);
-        let ret = self.b.ins().bor(base, kind);
+        let ret = match (self.known(base), self.known(kind)) {
+            (Some(a), Some(b)) => self.imm(a | b),
+            (None, Some(b)) => self.b.ins().bor_imm(base, b),
+            _ => self.b.ins().bor(base, kind),
+        };
         if self.cache.dirty.iter().any(|&d| d) {
             self.write_back();
             self.leave_state();
