@@ -64,6 +64,14 @@ use crate::timing::{Scoreboard, BRANCH_BUBBLES, ISSUE_CYCLES};
 use crate::{Cp0, Transfer};
 
 /// Where GPR `r` is, from the `cpu` argument (so for every field below).
+/// How far into the `Cpu` the address compiled code knows it by lies:
+/// 128 bytes past the first GPR, so that all 32 are within a signed byte
+/// of it, and x86-64 encodes each register's load or store with a one-byte
+/// offset instead of four (compiled code reads or writes about two
+/// registers per guest instruction). The entry adds it (`translate_enter`);
+/// a call out of compiled code takes it off again.
+pub(super) const BIAS: i32 = offset_of!(Cpu, gpr) as i32 + 128;
+
 fn gpr_offset(r: Reg) -> i32 {
     (offset_of!(Cpu, gpr) + 8 * r.idx()) as i32
 }
@@ -158,9 +166,10 @@ pub(super) fn layout_offsets() -> Vec<i64> {
     v
 }
 
-/// The signature of a compiled block: `(cpu, block) -> status`, `block`
-/// the address of the `Block` it was compiled from (the memory and the
-/// deadline are in the `Cpu`, see `JitLinks`).
+/// The signature of a compiled block: `(cpu, block) -> status`, `cpu` the
+/// `Cpu`'s address plus [`BIAS`], `block` the address of the `Block` it
+/// was compiled from (the memory and the deadline are in the `Cpu`, see
+/// `JitLinks`).
 pub(super) fn block_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(ptr));
@@ -177,7 +186,8 @@ pub(super) fn enter_signature(call_conv: CallConv, ptr: Type) -> Signature {
 }
 
 /// The entry from Rust: calls the block whose code is its last argument
-/// (a function of the `tail` convention, as blocks chain by tail calls).
+/// (a function of the `tail` convention, as blocks chain by tail calls),
+/// with the `Cpu`'s address plus [`BIAS`].
 pub(super) fn translate_enter(
     func: &mut Function,
     fctx: &mut FunctionBuilderContext,
@@ -191,7 +201,8 @@ pub(super) fn translate_enter(
     b.switch_to_block(entry);
     b.seal_block(entry);
     let p = b.block_params(entry).to_vec();
-    let call = b.ins().call_indirect(sig, p[2], &p[..2]);
+    let cpu = b.ins().iadd_imm(p[0], BIAS as i64);
+    let call = b.ins().call_indirect(sig, p[2], &[cpu, p[1]]);
     let ret = b.inst_results(call)[0];
     b.ins().return_(&[ret]);
     b.finalize();
@@ -273,7 +284,7 @@ pub(super) fn translate(
     // too).
     let tlb = block.insns.iter().any(|i| i.op.accesses_memory()).then(|| {
         b.ins()
-            .load(ptr, Emitter::flags().with_readonly(), cpu, TLB)
+            .load(ptr, Emitter::flags().with_readonly(), cpu, TLB - BIAS)
     });
     let mut e = Emitter {
         b,
@@ -410,10 +421,7 @@ impl Emitter<'_> {
     /// Register `c` of the cache (a GPR 1-31, [`HI_REG`] or [`LO_REG`]).
     fn reg(&mut self, c: usize) -> Value {
         if !self.cache.known[c] {
-            let v = self
-                .b
-                .ins()
-                .load(I64, Self::flags(), self.cpu, cached_offset(c));
+            let v = self.field(I64, cached_offset(c));
             self.b.def_var(cached_var(c), v);
             self.cache.known[c] = true;
         }
@@ -423,9 +431,7 @@ impl Emitter<'_> {
         self.b.def_var(cached_var(c), v);
         self.cache.known[c] = true;
         if self.store_now {
-            self.b
-                .ins()
-                .store(Self::flags(), v, self.cpu, cached_offset(c));
+            self.set_field(cached_offset(c), v);
         } else {
             self.cache.dirty[c] = true;
         }
@@ -436,9 +442,7 @@ impl Emitter<'_> {
         for c in 0..CACHED {
             if self.cache.dirty[c] {
                 let v = self.b.use_var(cached_var(c));
-                self.b
-                    .ins()
-                    .store(Self::flags(), v, self.cpu, cached_offset(c));
+                self.set_field(cached_offset(c), v);
             }
         }
     }
@@ -465,11 +469,17 @@ impl Emitter<'_> {
         let v = self.b.ins().sextend(I64, v);
         self.set(r, v);
     }
+    /// Stores `v` to the `Cpu`'s field at `offset` (see [`BIAS`]).
     fn set_field(&mut self, offset: i32, v: Value) {
-        self.b.ins().store(Self::flags(), v, self.cpu, offset);
+        self.b
+            .ins()
+            .store(Self::flags(), v, self.cpu, offset - BIAS);
     }
+    /// Loads the `Cpu`'s field at `offset` (see [`BIAS`]).
     fn field(&mut self, ty: Type, offset: i32) -> Value {
-        self.b.ins().load(ty, Self::flags(), self.cpu, offset)
+        self.b
+            .ins()
+            .load(ty, Self::flags(), self.cpu, offset - BIAS)
     }
     fn imm(&mut self, v: i64) -> Value {
         self.b.ins().iconst(I64, v)
@@ -575,7 +585,7 @@ impl Emitter<'_> {
         if let Some((state, header)) = lap {
             // Round again when the branch went back and chaining (here, to
             // itself) is allowed.
-            let allowed = self.b.ins().load(I8, Self::flags(), self.cpu, CHAIN);
+            let allowed = self.field(I8, CHAIN);
             let allowed = self.b.ins().uextend(I64, allowed);
             let again = self.b.ins().band(allowed, taken);
             let back = self.b.create_block();
@@ -611,7 +621,7 @@ impl Emitter<'_> {
         // chains of any length take no stack. (Where chaining is not
         // allowed, the jump table holds no block: `UNLINKED`.)
         let done = self.b.create_block();
-        let base = self.b.ins().load(self.ptr, Self::flags(), self.cpu, JUMP);
+        let base = self.field(self.ptr, JUMP);
         let e = match next_now {
             Some(pc) => {
                 let off = super::jump_index(pc) * size_of::<JumpEntry>();

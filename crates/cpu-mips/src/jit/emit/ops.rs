@@ -261,7 +261,8 @@ impl Emitter<'_> {
         let index = self.c32(i as u32);
         let pc = self.c32(pc);
         let mem = self.field(self.ptr, MEM);
-        let args = [self.cpu, mem, self.block, index, pc];
+        let cpu = self.b.ins().iadd_imm(self.cpu, -BIAS as i64);
+        let args = [cpu, mem, self.block, index, pc];
         let call = self.b.ins().call_indirect(self.sigs.exec, callee, &args);
         self.b.inst_results(call)[0]
     }

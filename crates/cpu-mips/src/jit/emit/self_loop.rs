@@ -109,9 +109,7 @@ impl Emitter<'_> {
         for c in 1..CACHED {
             if self.cache.dirty[c] && !state.dirty[c] {
                 let v = self.b.use_var(cached_var(c));
-                self.b
-                    .ins()
-                    .store(Self::flags(), v, self.cpu, cached_offset(c));
+                self.set_field(cached_offset(c), v);
             }
             if state.known[c] {
                 self.reg(c);
