@@ -305,6 +305,7 @@ pub(super) fn translate(
         pc0,
         shared_exit: None,
         tlb,
+        transfer_sp: None,
     };
     // A block that branches to itself loops inside its function.
     let lap = self_loop::loops_to_itself(block, pc0).then(|| {
@@ -370,6 +371,8 @@ struct Emitter<'f> {
     /// The soft TLB's address, loaded at the entry of a block with loads
     /// or stores.
     tlb: Option<Value>,
+    /// $sp at the block's call, return or jump, once emitted.
+    transfer_sp: Option<Value>,
 }
 
 /// Cached registers: GPRs 1-31, HI and LO.
@@ -616,7 +619,6 @@ impl Emitter<'_> {
                 self.b.ins().select(c, t, after)
             }
         };
-        let ret = self.result(status::NEXT, n - 1);
         // Chain to the next block when it is compiled: a tail call, so
         // chains of any length take no stack. (Where chaining is not
         // allowed, the jump table holds no block: `UNLINKED`.)
@@ -663,7 +665,17 @@ impl Emitter<'_> {
             .return_call_indirect(sig, code, &[self.cpu, next_block]);
         self.b.switch_to_block(done);
         self.set_pc(next);
+        self.leave_sp();
+        let ret = self.result(status::NEXT, n - 1);
         self.b.ins().return_(&[ret]);
+    }
+
+    /// Leaves $sp as it was at the block's transfer, once that ran (see
+    /// `transfer_sp`).
+    fn leave_sp(&mut self) {
+        if let Some(sp) = self.transfer_sp {
+            self.set_field(EXIT_SP, sp);
+        }
     }
 
     /// Leaves `pc` (an I32) as the PC for the caller (a chained block
@@ -742,6 +754,7 @@ impl Emitter<'_> {
         self.b.seal_block(cont);
         self.b.switch_to_block(exit);
         self.b.set_cold_block(exit);
+        self.leave_sp();
         let base = self.result(0, i);
         let kind = kind(self);
         let ret = match (self.known(base), self.known(kind)) {

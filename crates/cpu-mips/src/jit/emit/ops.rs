@@ -407,11 +407,11 @@ impl Emitter<'_> {
         self.set(rd, v);
     }
     /// Keeps $sp as it is at a call, return or jump, for an observer of
-    /// transfers (the delay slot may change it).
+    /// transfers (the delay slot may change it): the paths that return to
+    /// the run loop leave it (`leave_sp`); a chained block needs none.
     fn transfer_sp(&mut self, op: &Op) {
         if Transfer::kind_of(op).is_some() {
-            let sp = self.gpr32(Reg::SP);
-            self.set_field(EXIT_SP, sp);
+            self.transfer_sp = Some(self.gpr32(Reg::SP));
         }
     }
     fn jump_to(&mut self, op: &Op, target: u32) {
