@@ -18,6 +18,7 @@ use crate::code_cache::PageStore;
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
 use crate::jit::cache::Key;
+use crate::jit::store::heat;
 use crate::jit::{status, Done, Helpers, JitFn, Job};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
@@ -72,13 +73,36 @@ impl Cpu {
     /// Counts a run of `block`, which starts at the PC, as a block; on the
     /// compiled tier the run that makes it hot compiles it. A block that
     /// cannot be compiled runs on the block tier.
+    /// With a translation store, the count is noted every
+    /// `heat::step` runs, for the next run to go on from (see `heat`).
     #[inline(always)]
     pub(crate) fn count_run(&mut self, block: &mut Block, helpers: &Helpers) {
         if block.compiled.is_none() && self.config.engine == Engine::Jit {
             block.runs = block.runs.saturating_add(1);
-            if block.runs == self.config.compile_after.max(1) {
+            let after = self.config.compile_after.max(1);
+            if block.runs == after {
                 self.compile(block, helpers);
+            } else if block.runs & (heat::step(after) - 1) == 0
+                && block.runs < after
+                && !block.words.is_empty()
+            {
+                self.note_heat(block, helpers);
             }
+        }
+    }
+
+    /// Tells the translation store how many times `block`, which starts at
+    /// the PC, has run (see [`Cpu::count_run`]).
+    #[cold]
+    #[inline(never)]
+    fn note_heat(&mut self, block: &Block, helpers: &Helpers) {
+        let Some(store) = self.translations.clone() else {
+            return;
+        };
+        let limit = self.config.jit_cache_bytes;
+        if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
+            let key = self.translation_key(fingerprint, self.pc, self.cp0.status, &block.words);
+            store.note_heat(&key, block.runs);
         }
     }
 
@@ -221,6 +245,11 @@ impl Cpu {
         if let Some(code) = store.load(&key) {
             block.compiled = self.jit.install(block, pc, &code, helpers, limit);
             self.link_jump_table();
+        } else {
+            // Runs of earlier runs count: it compiles by the run that makes
+            // them `compile_after` in all (at the latest on its next run).
+            let after = self.config.compile_after.max(1);
+            block.runs = store.heat(&key).min(after - 1);
         }
     }
 

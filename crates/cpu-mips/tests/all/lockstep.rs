@@ -302,6 +302,8 @@ fn machine(
 struct Compiling {
     store: Option<Arc<TranslationStore>>,
     thread: bool,
+    /// `CpuConfig::compile_after` (0: 1, every block on its first run).
+    compile_after: u32,
 }
 
 fn machine_with(
@@ -320,9 +322,10 @@ fn machine_with(
         mode64,
         engine,
         block_cache_insns: cache,
-        // Compiled on the first run: the compiled tier runs as much as it
-        // can, and (unless on the compiler thread) from that run on.
-        compile_after: 1,
+        // Compiled on the first run unless a test says otherwise: the
+        // compiled tier runs as much as it can, and (unless on the compiler
+        // thread) from that run on.
+        compile_after: compiling.compile_after.max(1),
         compile_on_thread: compiling.thread,
         ..CpuConfig::default()
     });
@@ -419,7 +422,7 @@ proptest! {
         // Code from the compiler thread arrives while the block tier runs
         // its block, at a point that depends on the host: every arrival
         // gives the interpreter's state.
-        let thread = Compiling { store: None, thread: true };
+        let thread = Compiling { thread: true, ..Compiling::default() };
         lockstep_with(Engine::Jit, cache, mode64, &words, &regs, &steps, thread);
     }
 }
@@ -458,6 +461,7 @@ fn warm_jit_lockstep(
         Compiling {
             store: Some(cold.clone()),
             thread: true,
+            ..Compiling::default()
         },
     );
     // The first run ends (its CPU waited for the compiler thread): its
@@ -475,6 +479,7 @@ fn warm_jit_lockstep(
         Compiling {
             store: Some(warm.clone()),
             thread: false,
+            ..Compiling::default()
         },
     );
     assert!(
@@ -487,6 +492,49 @@ fn warm_jit_lockstep(
     warm.flush();
     drop(dir);
     warm
+}
+
+/// A block that runs fewer times than `compile_after` in every process is
+/// compiled all the same once its runs add up across processes: the store
+/// keeps their count (`heat`), and each run stays in lockstep.
+#[test]
+fn runs_of_earlier_processes_count_toward_compiling_a_block() {
+    // The loop's block runs 12 times a process and is compiled after 16.
+    let words = program(&[], 12);
+    let (dir, first) = scratch_store();
+    let run = |store: &Arc<TranslationStore>| {
+        let compiling = Compiling {
+            store: Some(store.clone()),
+            thread: false,
+            compile_after: 16,
+        };
+        lockstep_with(
+            Engine::Jit,
+            DEFAULT_BLOCK_CACHE_INSNS,
+            false,
+            &words,
+            &[0; 15],
+            &[300],
+            compiling,
+        );
+        store.flush();
+        store.stats()
+    };
+    let reopen = || {
+        TranslationStore::open(
+            dir.path().join("cache").as_path(),
+            64 << 20,
+            Box::new(|w| panic!("{w}")),
+        )
+        .expect("the store again")
+    };
+    let stats = run(&first);
+    assert_eq!(stats.misses, 0, "nothing is compiled in one process");
+    let second = reopen();
+    let stats = run(&second);
+    assert_eq!((stats.hits, stats.misses), (0, 1), "12 runs, then 4 more");
+    let third = reopen();
+    assert_eq!(run(&third).hits, 1, "found compiled");
 }
 
 proptest! {

@@ -66,6 +66,9 @@
 //! only, disk full) is used for reading only after one warning; a bad
 //! pack or entry costs one warning per run and compiles.
 //!
+//! Heat. Beside the packs, the file `heat` counts the runs of blocks that
+//! were not compiled, from one run to the next (see `heat`).
+//!
 //! Bound. The packs' total size is kept under a limit, and their number
 //! under `merge::MAX_PACKS`: see `merge`. A pack's modification time says when
 //! it was last used: writing it sets it, and a load from a pack whose time
@@ -82,6 +85,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+pub(crate) mod heat;
 mod mapped;
 mod merge;
 mod pack;
@@ -287,13 +291,25 @@ pub struct TranslationStore {
     misses: AtomicU64,
     bytes_read: AtomicU64,
     bytes_written: AtomicU64,
-    /// Packs written so far (for their unique names).
+    /// Files written so far (for their unique names).
     written: AtomicU64,
     /// The temporary files of the packs being written, and whether writing
     /// was given up for good (see [`abandon`](Self::abandon)).
     writing: Mutex<(Vec<PathBuf>, bool)>,
     warned_bad: AtomicBool,
     warn: Box<dyn Fn(&str) + Send + Sync>,
+    /// The heat file's records as the store opened (see `heat`).
+    heat_seen: HashMap<u128, u32>,
+    /// This run's: blocks that ran without being compiled (the most runs
+    /// noted), and those it compiled (whose records go).
+    heat_new: Mutex<Heat>,
+}
+
+/// A run's heat (see `heat`).
+#[derive(Default)]
+struct Heat {
+    noted: HashMap<u128, u32>,
+    compiled: HashSet<u128>,
 }
 
 impl std::fmt::Debug for TranslationStore {
@@ -360,7 +376,7 @@ impl TranslationStore {
             create_dir(dir)?;
         }
         check_dir(dir)?;
-        let store = TranslationStore {
+        let mut store = TranslationStore {
             dir: dir.to_path_buf(),
             limit,
             state: Mutex::new(State {
@@ -380,7 +396,10 @@ impl TranslationStore {
             writing: Mutex::new((Vec::new(), false)),
             warned_bad: AtomicBool::new(false),
             warn,
+            heat_seen: HashMap::new(),
+            heat_new: Mutex::new(Heat::default()),
         };
+        store.heat_seen = store.read_heat();
         let mut state = store.state();
         // The packs found (size, path), opened the largest first.
         let mut found: Vec<(u64, PathBuf)> = Vec::new();
@@ -526,6 +545,78 @@ impl TranslationStore {
         self.misses.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// How many times the block under `key` ran, uncompiled, in the runs
+    /// before this one (0 when none recorded it; see `heat`).
+    pub(crate) fn heat(&self, key: &Key) -> u32 {
+        self.heat_seen.get(&key.id()).copied().unwrap_or(0)
+    }
+
+    /// Notes that the block under `key` has run `runs` times (those of
+    /// earlier runs included) without being compiled: the run's end
+    /// records it (see `heat`).
+    pub(crate) fn note_heat(&self, key: &Key, runs: u32) {
+        let mut heat = self.run_heat();
+        let r = heat.noted.entry(key.id()).or_insert(0);
+        *r = (*r).max(runs);
+    }
+
+    fn run_heat(&self) -> std::sync::MutexGuard<'_, Heat> {
+        self.heat_new.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The heat file's records, or none when it is absent or damaged (a
+    /// damaged one is replaced at the run's end).
+    fn read_heat(&self) -> HashMap<u128, u32> {
+        let path = self.dir.join(heat::FILE);
+        let Ok(mut f) = open_existing(&path) else {
+            return HashMap::new();
+        };
+        let mut bytes = Vec::new();
+        let whole = f.metadata().is_ok_and(|m| m.is_file())
+            && std::io::Read::read_to_end(&mut f, &mut bytes).is_ok();
+        match heat::parse(&bytes) {
+            Some(records) if whole => records,
+            _ => {
+                if whole {
+                    self.warn_bad(&format!(
+                        "translation cache heat file {} ignored (damaged or of another version)",
+                        path.display()
+                    ));
+                }
+                HashMap::new()
+            }
+        }
+    }
+
+    /// Writes the heat file again if this run noted blocks or compiled
+    /// some it records: the records in it now (another process may have
+    /// written it since this one opened) with this run's, less the blocks
+    /// now compiled.
+    fn write_heat(&self) {
+        let mut heat = self.run_heat();
+        let stale = heat
+            .compiled
+            .iter()
+            .any(|id| self.heat_seen.contains_key(id));
+        if heat.noted.is_empty() && !stale {
+            heat.compiled.clear();
+            return;
+        }
+        let mut records = self.read_heat();
+        heat::merge(&mut records, &heat.noted);
+        for id in &heat.compiled {
+            records.remove(id);
+        }
+        heat.noted.clear();
+        heat.compiled.clear();
+        drop(heat);
+        // The temporary name is unique; the file's is not: the last run to
+        // rename wins (see `heat`).
+        let file = heat::encode(&records);
+        let unique = format!("{}-{}", heat::FILE, self.unique_name());
+        let _ = self.write_renamed(&unique, heat::FILE, |t| write_file(t, &file).map(|()| 0));
+    }
+
     /// Keeps `code` under `key`: in memory, written with the run's other new
     /// entries by the next [`flush`](Self::flush), or at once when they
     /// pass [`FLUSH_AFTER`] bytes.
@@ -541,6 +632,7 @@ impl TranslationStore {
         if !state.writable || state.pending_at.contains_key(&id) || code.len() > cache::MAX_CODE {
             return;
         }
+        self.run_heat().compiled.insert(id);
         let entry = cache::encode(key, code);
         state.pending_bytes += entry.len() as u64;
         let at = state.pending.len();
@@ -572,6 +664,9 @@ impl TranslationStore {
             Some(plan) => self.merge(state, plan),
             None => self.write_pending(state),
         }
+        if state.writable {
+            self.write_heat();
+        }
         state.remove_old_temps(SystemTime::now());
     }
 
@@ -587,6 +682,21 @@ impl TranslationStore {
         for t in std::mem::take(&mut writing.0) {
             let _ = fs::remove_file(t);
         }
+    }
+
+    /// A name no other file of the directory has or will have: unique
+    /// among processes (the PID, and the time for a PID used again), among
+    /// the stores of one process (this one's address, as long as it
+    /// lives) and among this store's files (a count).
+    fn unique_name(&self) -> String {
+        let n = self.written.fetch_add(1, Ordering::Relaxed);
+        let me = self as *const TranslationStore as usize;
+        let pid = std::process::id();
+        let time = SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        format!("{time:x}-{pid}-{me:x}-{n}")
     }
 
     fn writing(&self) -> std::sync::MutexGuard<'_, (Vec<PathBuf>, bool)> {
@@ -614,18 +724,24 @@ impl TranslationStore {
     /// temporary name and renames it into place; returns it opened (or
     /// `None`, if another process has already taken it away).
     fn write_pack(&self, entries: &[(u128, &[u8])]) -> std::io::Result<Option<OpenPack>> {
-        let n = self.written.fetch_add(1, Ordering::Relaxed);
-        // Unique among processes (the PID, and the time for a PID used
-        // again) and among the stores of one process (this one's address,
-        // as long as it lives).
-        let me = self as *const TranslationStore as usize;
-        let pid = std::process::id();
-        let time = SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_nanos();
-        let name = format!("{time:x}-{pid}-{me:x}-{n}.pack");
-        let temp = self.dir.join(format!(".tmp-{name}"));
+        let name = format!("{}.pack", self.unique_name());
+        let size = self.write_renamed(&name, &name, |temp| write_new(temp, entries))?;
+        self.bytes_written.fetch_add(size, Ordering::Relaxed);
+        Ok(open_pack(&self.dir.join(&name)).ok())
+    }
+
+    /// Writes the file `name` whole, as `write` writes it (returning its
+    /// size) to a new temporary file (`.tmp-` and `unique`, a name no
+    /// other file has), renamed into place: a reader sees all of it or
+    /// none. The temporary file is removed on a failure, and by
+    /// [`abandon`](Self::abandon) while it is written.
+    fn write_renamed(
+        &self,
+        unique: &str,
+        name: &str,
+        write: impl FnOnce(&Path) -> std::io::Result<u64>,
+    ) -> std::io::Result<u64> {
+        let temp = self.dir.join(format!(".tmp-{unique}"));
         {
             let mut writing = self.writing();
             if writing.1 {
@@ -633,7 +749,7 @@ impl TranslationStore {
             }
             writing.0.push(temp.clone());
         }
-        let written = write_new(&temp, entries).and_then(|size| {
+        let written = write(&temp).and_then(|size| {
             // Held across the rename: `abandon` removes the temporary file
             // before it (the rename then fails) or finds it gone.
             let mut writing = self.writing();
@@ -641,20 +757,14 @@ impl TranslationStore {
                 return Err(abandoned());
             }
             writing.0.retain(|t| *t != temp);
-            fs::rename(&temp, self.dir.join(&name))?;
+            fs::rename(&temp, self.dir.join(name))?;
             Ok(size)
         });
-        match written {
-            Ok(size) => {
-                self.bytes_written.fetch_add(size, Ordering::Relaxed);
-                Ok(open_pack(&self.dir.join(&name)).ok())
-            }
-            Err(e) => {
-                let _ = fs::remove_file(&temp);
-                self.writing().0.retain(|t| *t != temp);
-                Err(e)
-            }
+        if written.is_err() {
+            let _ = fs::remove_file(&temp);
+            self.writing().0.retain(|t| *t != temp);
         }
+        written
     }
 }
 
@@ -697,6 +807,17 @@ fn touch(p: &mut OpenPack) {
     {
         p.modified = now;
     }
+}
+
+/// Writes `bytes` to a new file at `path` (mode 0600).
+fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // create_new: no link is followed, as when a pack is opened.
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    f.write_all(bytes)
 }
 
 /// Writes the pack of `entries` to a new file at `path` (mode 0600);

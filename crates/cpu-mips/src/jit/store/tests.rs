@@ -650,3 +650,48 @@ fn an_extreme_modification_time_is_neither_old_nor_a_panic() {
         assert!(!older_than(far, TOUCH_AFTER, now));
     }
 }
+
+#[test]
+fn blocks_that_ran_uncompiled_are_counted_across_runs_until_compiled() {
+    let s = Scratch::new("heat");
+    let dir = s.0.join("c");
+    let w = Arc::new(AtomicUsize::new(0));
+    let (a, b) = (key(0x1000), key(0x2000));
+    let store = open(&dir, 1 << 20, &w).unwrap();
+    assert_eq!(store.heat(&a), 0);
+    store.note_heat(&a, 64);
+    store.note_heat(&a, 128);
+    store.note_heat(&b, 64);
+    store.flush();
+    drop(store);
+    let store = open(&dir, 1 << 20, &w).unwrap();
+    assert_eq!((store.heat(&a), store.heat(&b)), (128, 64));
+    // This run compiles `a`; `b` goes on counting.
+    store.note_heat(&b, 192);
+    store.save(&a, &[0xc3; 10]);
+    store.flush();
+    drop(store);
+    let store = open(&dir, 1 << 20, &w).unwrap();
+    assert_eq!((store.heat(&a), store.heat(&b)), (0, 192));
+    assert_eq!(w.load(Ordering::Relaxed), 0, "no warning");
+}
+
+#[test]
+fn a_damaged_heat_file_is_ignored_with_one_warning_and_replaced() {
+    let s = Scratch::new("heat-bad");
+    let dir = s.0.join("c");
+    let w = Arc::new(AtomicUsize::new(0));
+    let k = key(0x1000);
+    fill(&dir, &[], &w);
+    fs::write(dir.join(heat::FILE), b"IRXHEAT1 but cut short").unwrap();
+    let store = open(&dir, 1 << 20, &w).unwrap();
+    assert_eq!(store.heat(&k), 0);
+    assert_eq!(w.load(Ordering::Relaxed), 1, "one warning");
+    store.note_heat(&k, 64);
+    store.flush();
+    drop(store);
+    assert!(heat::parse(&fs::read(dir.join(heat::FILE)).unwrap()).is_some());
+    let store = open(&dir, 1 << 20, &w).unwrap();
+    assert_eq!(store.heat(&k), 64);
+    assert_eq!(w.load(Ordering::Relaxed), 1, "no warning again");
+}
