@@ -171,8 +171,8 @@ impl Chunk {
     }
 }
 
-/// The dual mapping: one anonymous file, mapped shared twice.
-#[cfg(target_os = "linux")]
+/// The dual mapping: one anonymous file, mapped shared twice (Linux;
+/// elsewhere `Arena::new` never asks for one).
 mod dual {
     use std::io;
 
@@ -183,6 +183,7 @@ mod dual {
     }
 
     impl Mapping {
+        #[cfg(target_os = "linux")]
         pub fn new(len: usize) -> io::Result<Mapping> {
             // SAFETY: plain system calls on a descriptor this function owns
             // and closes; each mapping is checked before use and unmapped
@@ -221,8 +222,14 @@ mod dual {
                 }
             }
         }
+
+        #[cfg(not(target_os = "linux"))]
+        pub fn new(_len: usize) -> io::Result<Mapping> {
+            Err(io::ErrorKind::Unsupported.into())
+        }
     }
 
+    #[cfg(target_os = "linux")]
     impl Drop for Mapping {
         fn drop(&mut self) {
             // SAFETY: both are this mapping's own, of `len` bytes, and no
@@ -231,25 +238,6 @@ mod dual {
                 libc::munmap(self.exec.cast(), self.len);
                 libc::munmap(self.write.cast(), self.len);
             }
-        }
-    }
-}
-
-/// Hosts without `memfd_create`: `Arena::new` never asks for a dual
-/// mapping there.
-#[cfg(not(target_os = "linux"))]
-mod dual {
-    use std::io;
-
-    pub struct Mapping {
-        pub exec: *mut u8,
-        pub write: *mut u8,
-        pub len: usize,
-    }
-
-    impl Mapping {
-        pub fn new(_len: usize) -> io::Result<Mapping> {
-            Err(io::ErrorKind::Unsupported.into())
         }
     }
 }

@@ -7,9 +7,10 @@
 //! the same compiler passes again in every process, and a second compile of
 //! the same file runs them as often as the first. A run records the blocks
 //! ran without compiling them, with their count (noted each time it passes
-//! a multiple of [`step`]); a later run starts such a block's count where
-//! the record left it, so its runs add up across processes until it is
-//! compiled (and from then on found in a pack).
+//! a multiple of [`step`]); a later process, of the same run or a later
+//! one, starts such a block's count where the record left it, so its runs
+//! add up across processes until it is compiled (and from then on found in
+//! a pack).
 //!
 //! The file: the magic `IRXHEAT1`, the record count (u32, little-endian),
 //! the records sorted by id (a block's key id, u128, then its runs, u32),

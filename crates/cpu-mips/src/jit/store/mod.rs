@@ -546,9 +546,13 @@ impl TranslationStore {
     }
 
     /// How many times the block under `key` ran, uncompiled, in the runs
-    /// before this one (0 when none recorded it; see `heat`).
+    /// before this one and in the processes of this one that noted it (0
+    /// when none did; see `heat`).
     pub(crate) fn heat(&self, key: &Key) -> u32 {
-        self.heat_seen.get(&key.id()).copied().unwrap_or(0)
+        let id = key.id();
+        let seen = self.heat_seen.get(&id).copied().unwrap_or(0);
+        let noted = self.run_heat().noted.get(&id).copied().unwrap_or(0);
+        seen.max(noted)
     }
 
     /// Notes that the block under `key` has run `runs` times (those of
@@ -607,7 +611,7 @@ impl TranslationStore {
         for id in &heat.compiled {
             records.remove(id);
         }
-        heat.noted.clear();
+        // The run's notes stay, for its later processes (see `heat`).
         heat.compiled.clear();
         drop(heat);
         // The temporary name is unique; the file's is not: the last run to
@@ -632,7 +636,10 @@ impl TranslationStore {
         if !state.writable || state.pending_at.contains_key(&id) || code.len() > cache::MAX_CODE {
             return;
         }
-        self.run_heat().compiled.insert(id);
+        let mut heat = self.run_heat();
+        heat.noted.remove(&id);
+        heat.compiled.insert(id);
+        drop(heat);
         let entry = cache::encode(key, code);
         state.pending_bytes += entry.len() as u64;
         let at = state.pending.len();

@@ -662,6 +662,8 @@ fn blocks_that_ran_uncompiled_are_counted_across_runs_until_compiled() {
     store.note_heat(&a, 64);
     store.note_heat(&a, 128);
     store.note_heat(&b, 64);
+    // A later process of the same run goes on from there too.
+    assert_eq!(store.heat(&a), 128);
     store.flush();
     drop(store);
     let store = open(&dir, 1 << 20, &w).unwrap();
