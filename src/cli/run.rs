@@ -62,9 +62,10 @@ pub fn print_stats(k: &irix_kernel::Kernel, host: std::time::Duration) {
     if let Some(store) = &k.config.translations {
         let t = store.stats();
         say(format_args!(
-            "jit cache       {} hits, {} misses, {} bytes read, {} bytes written ({})",
+            "jit cache       {} hits, {} misses ({} from heat), {} bytes read, {} bytes written ({})",
             t.hits,
             t.misses,
+            t.heated,
             t.bytes_read,
             t.bytes_written,
             store.dir().display()

@@ -81,6 +81,8 @@ pub(crate) struct Block {
     /// Its instruction words, when compiled code is kept on disk (the key
     /// of its entry, see `jit::cache`); else empty.
     pub words: Box<[u32]>,
+    /// `runs` started from earlier processes' count (`jit::store::heat`).
+    pub heated: bool,
 }
 
 /// An instruction a block never contains: it always raises an exception,
@@ -215,6 +217,7 @@ impl Block {
             compiled: None,
             runs: 0,
             words: Box::new([]),
+            heated: false,
         }
     }
 

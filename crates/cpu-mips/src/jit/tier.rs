@@ -117,7 +117,7 @@ impl Cpu {
         let (pc, status) = (self.pc, self.cp0.status);
         if let Some(store) = self.translations.as_deref() {
             if !block.words.is_empty() {
-                store.count_miss();
+                store.count_miss(block.heated);
             }
         }
         if self.config.compile_on_thread {
@@ -250,6 +250,7 @@ impl Cpu {
             // them `compile_after` in all (at the latest on its next run).
             let after = self.config.compile_after.max(1);
             block.runs = store.heat(&key).min(after - 1);
+            block.heated = block.runs > 0;
         }
     }
 

@@ -150,6 +150,10 @@ pub struct TranslationStats {
     pub hits: u64,
     /// Blocks compiled because the cache had no (good) entry.
     pub misses: u64,
+    /// Of those, the blocks compiled because their runs in earlier
+    /// processes counted (see `heat`): code that no single process runs
+    /// often enough to compile.
+    pub heated: u64,
     /// Bytes of entries loaded.
     pub bytes_read: u64,
     /// Bytes of packs written (this run's new entries, and merges).
@@ -289,6 +293,7 @@ pub struct TranslationStore {
     state: Mutex<State>,
     hits: AtomicU64,
     misses: AtomicU64,
+    heated: AtomicU64,
     bytes_read: AtomicU64,
     bytes_written: AtomicU64,
     /// Files written so far (for their unique names).
@@ -348,6 +353,15 @@ fn check_dir(dir: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Whether this process may create files in `dir`.
+fn writable(dir: &Path) -> bool {
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()) else {
+        return false;
+    };
+    // SAFETY: `path` is a NUL-terminated string that lives for the call.
+    unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
+}
+
 /// Creates `dir` with mode 0700 (its parents with the usual modes) unless
 /// something is there already.
 fn create_dir(dir: &Path) -> std::io::Result<()> {
@@ -390,6 +404,7 @@ impl TranslationStore {
             }),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
+            heated: AtomicU64::new(0),
             bytes_read: AtomicU64::new(0),
             bytes_written: AtomicU64::new(0),
             written: AtomicU64::new(0),
@@ -399,7 +414,12 @@ impl TranslationStore {
             heat_seen: HashMap::new(),
             heat_new: Mutex::new(Heat::default()),
         };
-        store.heat_seen = store.read_heat();
+        // A directory this run cannot write gets no heat: what heat would
+        // compile could not be kept, and a read-only cache (one filled
+        // ahead of time, say) runs as it was filled, with no warning.
+        if writable(dir) {
+            store.heat_seen = store.read_heat();
+        }
         let mut state = store.state();
         // The packs found (size, path), opened the largest first.
         let mut found: Vec<(u64, PathBuf)> = Vec::new();
@@ -452,6 +472,7 @@ impl TranslationStore {
         TranslationStats {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
+            heated: self.heated.load(Ordering::Relaxed),
             bytes_read: self.bytes_read.load(Ordering::Relaxed),
             bytes_written: self.bytes_written.load(Ordering::Relaxed),
         }
@@ -541,8 +562,13 @@ impl TranslationStore {
     }
 
     /// Counts a block compiled because the store had no entry for it.
-    pub(crate) fn count_miss(&self) {
+    /// Counts a block compiled for want of an entry; `heated`: its count
+    /// started from earlier processes' (see `heat`).
+    pub(crate) fn count_miss(&self, heated: bool) {
         self.misses.fetch_add(1, Ordering::Relaxed);
+        if heated {
+            self.heated.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// How many times the block under `key` ran, uncompiled, in the runs
