@@ -73,6 +73,7 @@ impl Cpu {
     /// Counts a run of `block`, which starts at the PC, as a block; on the
     /// compiled tier the run that makes it hot compiles it. A block that
     /// cannot be compiled runs on the block tier.
+    ///
     /// With a translation store, the count is noted every
     /// `heat::step` runs, for the next run to go on from (see `heat`).
     #[inline(always)]
