@@ -561,9 +561,8 @@ impl TranslationStore {
         self.bytes_read.fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
-    /// Counts a block compiled because the store had no entry for it.
-    /// Counts a block compiled for want of an entry; `heated`: its count
-    /// started from earlier processes' (see `heat`).
+    /// Counts a block compiled because the store had no entry for it;
+    /// `heated`: its count started from earlier processes' (see `heat`).
     pub(crate) fn count_miss(&self, heated: bool) {
         self.misses.fetch_add(1, Ordering::Relaxed);
         if heated {
