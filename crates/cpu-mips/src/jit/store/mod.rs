@@ -303,8 +303,9 @@ pub struct TranslationStore {
     writing: Mutex<(Vec<PathBuf>, bool)>,
     warned_bad: AtomicBool,
     warn: Box<dyn Fn(&str) + Send + Sync>,
-    /// The heat file's records as the store opened (see `heat`).
-    heat_seen: HashMap<u128, u32>,
+    /// The heat file's records as the store opened (see `heat`); `None`
+    /// in a directory this run cannot write, which gets no heat at all.
+    heat_seen: Option<HashMap<u128, u32>>,
     /// This run's: blocks that ran without being compiled (the most runs
     /// noted), and those it compiled (whose records go).
     heat_new: Mutex<Heat>,
@@ -411,14 +412,14 @@ impl TranslationStore {
             writing: Mutex::new((Vec::new(), false)),
             warned_bad: AtomicBool::new(false),
             warn,
-            heat_seen: HashMap::new(),
+            heat_seen: None,
             heat_new: Mutex::new(Heat::default()),
         };
         // A directory this run cannot write gets no heat: what heat would
         // compile could not be kept, and a read-only cache (one filled
         // ahead of time, say) runs as it was filled, with no warning.
         if writable(dir) {
-            store.heat_seen = store.read_heat();
+            store.heat_seen = Some(store.read_heat());
         }
         let mut state = store.state();
         // The packs found (size, path), opened the largest first.
@@ -574,8 +575,11 @@ impl TranslationStore {
     /// before this one and in the processes of this one that noted it (0
     /// when none did; see `heat`).
     pub(crate) fn heat(&self, key: &Key) -> u32 {
+        let Some(seen) = &self.heat_seen else {
+            return 0;
+        };
         let id = key.id();
-        let seen = self.heat_seen.get(&id).copied().unwrap_or(0);
+        let seen = seen.get(&id).copied().unwrap_or(0);
         let noted = self.run_heat().noted.get(&id).copied().unwrap_or(0);
         seen.max(noted)
     }
@@ -584,6 +588,9 @@ impl TranslationStore {
     /// earlier runs included) without being compiled: the run's end
     /// records it (see `heat`).
     pub(crate) fn note_heat(&self, key: &Key, runs: u32) {
+        if self.heat_seen.is_none() {
+            return;
+        }
         let mut heat = self.run_heat();
         let r = heat.noted.entry(key.id()).or_insert(0);
         *r = (*r).max(runs);
@@ -622,11 +629,11 @@ impl TranslationStore {
     /// written it since this one opened) with this run's, less the blocks
     /// now compiled.
     fn write_heat(&self) {
+        let Some(seen) = &self.heat_seen else {
+            return;
+        };
         let mut heat = self.run_heat();
-        let stale = heat
-            .compiled
-            .iter()
-            .any(|id| self.heat_seen.contains_key(id));
+        let stale = heat.compiled.iter().any(|id| seen.contains_key(id));
         if heat.noted.is_empty() && !stale {
             heat.compiled.clear();
             return;
@@ -661,10 +668,11 @@ impl TranslationStore {
         if !state.writable || state.pending_at.contains_key(&id) || code.len() > cache::MAX_CODE {
             return;
         }
-        let mut heat = self.run_heat();
-        heat.noted.remove(&id);
-        heat.compiled.insert(id);
-        drop(heat);
+        if self.heat_seen.is_some() {
+            let mut heat = self.run_heat();
+            heat.noted.remove(&id);
+            heat.compiled.insert(id);
+        }
         let entry = cache::encode(key, code);
         state.pending_bytes += entry.len() as u64;
         let at = state.pending.len();
