@@ -478,10 +478,18 @@ fn a_merge_drops_duplicates_and_old_temporary_files() {
 fn processes_racing_to_write_the_same_entries_leave_whole_packs() {
     let s = Scratch::new("race");
     let warnings = Arc::new(AtomicUsize::new(0));
-    let threads: Vec<_> = (0..4)
-        .map(|_| {
-            let store = open(&s.0, 1 << 20, &warnings).unwrap();
+    // Every store opens the empty directory before any writes: a store
+    // opened after another's packs are written would count them, and merge.
+    let stores: Vec<_> = (0..4)
+        .map(|_| open(&s.0, 1 << 20, &warnings).unwrap())
+        .collect();
+    let start = Arc::new(std::sync::Barrier::new(stores.len()));
+    let threads: Vec<_> = stores
+        .into_iter()
+        .map(|store| {
+            let start = start.clone();
             std::thread::spawn(move || {
+                start.wait();
                 for round in 0..5u32 {
                     for i in 0..50u32 {
                         store.save(&key(0x400000 + 4 * (50 * round + i)), &[i as u8; 100]);
