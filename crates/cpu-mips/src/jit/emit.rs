@@ -621,7 +621,7 @@ impl Emitter<'_> {
         };
         // Chain to the next block when it is compiled: a tail call, so
         // chains of any length take no stack. (Where chaining is not
-        // allowed, the jump table holds no block: `UNLINKED`.)
+        // allowed, the jump table holds no block: `JitCache::unlinked_table`.)
         let done = self.b.create_block();
         let base = self.field(self.ptr, JUMP);
         let e = match next_now {

@@ -66,7 +66,7 @@ impl Cpu {
         self.jit_links.jump = if self.jit_chain {
             self.jit.jump_table()
         } else {
-            crate::jit::UNLINKED.as_ptr() as usize
+            self.jit.unlinked_table()
         };
     }
 
