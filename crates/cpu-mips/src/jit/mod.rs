@@ -96,8 +96,9 @@ pub(crate) const JUMP_ENTRIES: usize = 16384;
 
 /// One entry of the jump table compiled blocks chain through: the block
 /// that starts at `pc`, by the address of its code and of its `Block`. An
-/// entry with no block holds a PC no block has and the code of a function
-/// that returns INTERPRET, so a jump through it can never go wrong.
+/// entry with no block holds a PC of another entry (see [`empty_entry`]),
+/// which no jump looked up here can equal, whatever its target (0xffffffff
+/// too), and the code of a function that returns INTERPRET.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct JumpEntry {
@@ -111,13 +112,20 @@ pub(super) fn jump_index(pc: u32) -> usize {
     (pc >> 2) as usize & (JUMP_ENTRIES - 1)
 }
 
-/// An entry with no block (see [`JumpEntry`]); `bail` returns INTERPRET.
-fn empty_entry(bail: usize) -> JumpEntry {
+/// Entry `index` with no block (see [`JumpEntry`]): its PC is one whose
+/// index is another, so that a jump that looks up this entry never finds
+/// it; `bail` returns INTERPRET.
+fn empty_entry(bail: usize, index: usize) -> JumpEntry {
     JumpEntry {
-        pc: u32::MAX,
+        pc: ((index ^ 1) << 2) as u32,
         code: bail,
         block: 0,
     }
+}
+
+/// A jump table with no block in it (see [`empty_entry`]).
+fn empty_table(bail: usize) -> Box<[JumpEntry]> {
+    (0..JUMP_ENTRIES).map(|i| empty_entry(bail, i)).collect()
 }
 
 /// What compiled code and the helpers return.
@@ -242,9 +250,9 @@ impl JitCache {
         if let Some(jit) = self.jit.as_mut() {
             let first = jump_index(page_no << PAGE_SHIFT);
             let bail = jit.bail;
-            for e in &mut jit.jump[first..first + PAGE_WORDS] {
-                if e.pc >> PAGE_SHIFT == page_no {
-                    *e = empty_entry(bail);
+            for (i, e) in jit.jump.iter_mut().enumerate().skip(first).take(PAGE_WORDS) {
+                if e.pc >> PAGE_SHIFT == page_no && jump_index(e.pc) == i {
+                    *e = empty_entry(bail, i);
                 }
             }
         }
@@ -265,9 +273,7 @@ impl JitCache {
     pub fn unlinked_table(&mut self) -> usize {
         self.jit.as_deref_mut().map_or(0, |j| {
             let bail = j.bail;
-            let t = j
-                .unlinked
-                .get_or_insert_with(|| vec![empty_entry(bail); JUMP_ENTRIES].into_boxed_slice());
+            let t = j.unlinked.get_or_insert_with(|| empty_table(bail));
             t.as_ptr() as usize
         })
     }
@@ -470,7 +476,7 @@ impl Jit {
         })?;
         // SAFETY: `enter` is the code of a function of `Enter`'s signature.
         jit.enter = unsafe { std::mem::transmute::<usize, Enter>(enter) };
-        jit.jump = vec![empty_entry(jit.bail); JUMP_ENTRIES].into_boxed_slice();
+        jit.jump = empty_table(jit.bail);
         Some(jit)
     }
 

@@ -656,6 +656,42 @@ fn a_first_instruction_waiting_for_a_load_stalls_its_block_as_a_unit() {
     }
 }
 
+/// A jump to 0xffffffff from compiled code (a function pointer of -1):
+/// the jump table's empty entries must not answer for it, or the block
+/// after the jump would be a function that is no block. The fetch raises
+/// an address error, as in the interpreter, on every tier.
+#[test]
+fn a_jump_to_the_last_address_raises_an_address_error_on_every_tier() {
+    let words = [
+        // The loop: $t0 = $t3 (its start) until $t9 runs out, then -1.
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::SLTIU, mips::T9, mips::T1, 1),
+        special(funct::SUBU, mips::ZERO, mips::T1, mips::T2, 0),
+        mips::or(mips::T0, mips::T3, mips::T2),
+        mips::jr(mips::T0),
+        mips::nop(),
+    ];
+    let mut regs = [0u64; 25];
+    regs[10] = CODE as u64; // $t3
+    regs[24] = 40; // $t9
+    let run = |engine| {
+        let (mut cpu, mut mem) = machine(engine, DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs);
+        let stop = cpu.run(&mut mem, &mut (), 60_000);
+        (stop, cpu)
+    };
+    let (stop, interp) = run(Engine::Interp);
+    let StopReason::Exception(e) = stop else {
+        panic!("the interpreter stopped with {stop:?}");
+    };
+    assert_eq!((e.code, interp.pc()), (cpu_mips::ExcCode::AdEL, u32::MAX));
+    for engine in TIERS {
+        let (s, cpu) = run(engine);
+        assert_eq!(s, stop, "{engine:?}");
+        let diff = interp.differences(&cpu);
+        assert!(diff.is_empty(), "{engine:?}: {diff:?}");
+    }
+}
+
 /// The FP arithmetic compiled code inlines (ADD, SUB, MUL, DIV in S and
 /// D, CVT.D.W, MOV) on every pair of fifteen operands (ordinary, zero,
 /// huge, tiny, denormal, NaN, infinity) under four FCSR settings (round to
