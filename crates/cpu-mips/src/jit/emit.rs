@@ -63,7 +63,6 @@ use crate::insn::{branch_target, jump_target, Reg};
 use crate::timing::{Scoreboard, BRANCH_BUBBLES, ISSUE_CYCLES};
 use crate::{Cp0, Transfer};
 
-/// Where GPR `r` is, from the `cpu` argument (so for every field below).
 /// How far into the `Cpu` the address compiled code knows it by lies:
 /// 128 bytes past the first GPR, so that all 32 are within a signed byte
 /// of it, and x86-64 encodes each register's load or store with a one-byte
@@ -72,6 +71,8 @@ use crate::{Cp0, Transfer};
 /// a call out of compiled code takes it off again.
 pub(super) const BIAS: i32 = offset_of!(Cpu, gpr) as i32 + 128;
 
+/// Where GPR `r` is in the `Cpu` (so for every field below; compiled code
+/// reaches each through `Emitter::field`, which takes off [`BIAS`]).
 fn gpr_offset(r: Reg) -> i32 {
     (offset_of!(Cpu, gpr) + 8 * r.idx()) as i32
 }

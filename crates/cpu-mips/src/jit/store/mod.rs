@@ -849,26 +849,25 @@ fn touch(p: &mut OpenPack) {
     }
 }
 
-/// Writes `bytes` to a new file at `path` (mode 0600).
-fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // create_new: no link is followed, as when a pack is opened.
-    let mut f = fs::OpenOptions::new()
+/// Creates the file `path`, which must not exist (mode 0600; no link is
+/// followed, as when a pack is opened).
+fn create_new(path: &Path) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(path)?;
-    f.write_all(bytes)
+        .open(path)
 }
 
-/// Writes the pack of `entries` to a new file at `path` (mode 0600);
-/// returns its size.
+/// Writes `bytes` to a new file at `path` (see [`create_new`]).
+fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    create_new(path)?.write_all(bytes)
+}
+
+/// Writes the pack of `entries` to a new file at `path` (see
+/// [`create_new`]); returns its size.
 fn write_new(path: &Path, entries: &[(u128, &[u8])]) -> std::io::Result<u64> {
-    // create_new: no link is followed, as when a pack is opened.
-    let f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
+    let f = create_new(path)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, f);
     let size = pack::write(&mut out, entries)?;
     out.flush()?;
