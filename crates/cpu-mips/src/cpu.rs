@@ -19,7 +19,7 @@ use crate::cp0::{cause, Cp0};
 use crate::fpu;
 use std::sync::Arc;
 
-use crate::jit::{JitCache, JitLinks, Tlb, TranslationStore};
+use crate::jit::{JitCache, JitLinks, JitRun, Tlb, TranslationStore};
 use crate::pipeline::Fault;
 use crate::timing::{Scoreboard, COUNT_DIVISOR, DEFAULT_CLOCK_HZ};
 use crate::Exception;
@@ -210,6 +210,9 @@ pub struct Cpu {
     /// What compiled code reaches by address: the helpers and the jump
     /// table (see `jit::JitLinks`).
     pub(crate) jit_links: JitLinks,
+    /// The entry into compiled code under way (for the helper and the run
+    /// loop).
+    pub(crate) jit_run: JitRun,
     /// Where compiled blocks are kept from run to run, if anywhere.
     pub(crate) translations: Option<Arc<TranslationStore>>,
 }
@@ -224,9 +227,6 @@ pub(crate) struct JitExit {
     pub sp: u32,
     /// A doubleword a load helper read.
     pub value: u64,
-    /// The `Block` whose compiled code ended early (it may have been
-    /// reached by chaining), by address.
-    pub block: usize,
 }
 
 /// The one way a page's decoded code goes: its instructions and blocks,
@@ -279,6 +279,7 @@ impl Cpu {
             tlb_epoch: None,
             jit_chain: false,
             jit_links: JitLinks::default(),
+            jit_run: JitRun::default(),
             translations: None,
         }
     }

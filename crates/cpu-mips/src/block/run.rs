@@ -200,7 +200,7 @@ impl Cpu {
         match block {
             Some(b) => {
                 self.block_cache_used += b.insns.len();
-                // Boxed first: compiled code knows its block by address.
+                // Boxed first: the jump table knows its block by address.
                 let mut b = Box::new(b);
                 self.load_translation(&mut b, mem, helpers);
                 page.blocks[idx] = Some(b);

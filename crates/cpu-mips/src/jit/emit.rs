@@ -13,7 +13,7 @@
 //! FP) as a call to the interpreter's own `execute` through `helpers`.
 //! `self_loop` turns a block that branches to itself into a loop.
 //!
-//! A compiled block is `fn(cpu, block) -> u64` in Cranelift's
+//! A compiled block is `fn(cpu) -> u64` in Cranelift's
 //! `tail` convention and does what the block tier does with its block,
 //! with the block's static schedule as constants. It first checks that the
 //! schedule holds (else it returns INTERPRET, having changed nothing). It
@@ -25,8 +25,9 @@
 //! retired count, the scoreboard and the PC in one step, and tail-calls
 //! the next block when that one is compiled and chaining is allowed.
 //! Anything else returns to the caller with the state of just before the
-//! instruction that stopped it (and the block's address in
-//! `Cpu::jit_exit`), and the caller applies the timing (see `block::run`).
+//! instruction that stopped it (the PC the block's first address, by which
+//! the caller finds the block), and the caller applies the timing (see
+//! `block::run`).
 //! The result (see `super::status`) says how the block ended: at its end,
 //! at a branch-likely that nullified its delay slot, at an instruction that
 //! faulted (which had no effect), at an access the soft TLB missed (which
@@ -118,10 +119,8 @@ const LO: i32 = offset_of!(Cpu, lo) as i32;
 const EXIT_TARGET: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, target)) as i32;
 const EXIT_SP: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, sp)) as i32;
 const EXIT_VALUE: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, value)) as i32;
-const EXIT_BLOCK: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, block)) as i32;
 const CHAIN: i32 = offset_of!(Cpu, jit_chain) as i32;
 const JUMP: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, jump)) as i32;
-const MEM: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, mem)) as i32;
 const DEADLINE: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, deadline)) as i32;
 /// Where the address of the helper at `offset` in [`Helpers`] is.
 const fn helper_offset(offset: usize) -> i32 {
@@ -149,17 +148,15 @@ pub(super) fn layout_offsets() -> Vec<i64> {
         EXIT_TARGET as i64,
         EXIT_SP as i64,
         EXIT_VALUE as i64,
-        EXIT_BLOCK as i64,
         CHAIN as i64,
         JUMP as i64,
-        MEM as i64,
         DEADLINE as i64,
         HELPER_EXEC as i64,
         gpr_offset(Reg::new(1)) as i64,
         fpr_offset(1) as i64,
         size_of::<TlbEntry>() as i64,
         size_of::<JumpEntry>() as i64,
-        offset_of!(JumpEntry, block) as i64,
+        offset_of!(JumpEntry, code) as i64,
         offset_of!(Cpu, fpu) as i64,
         offset_of!(Cpu, scoreboard) as i64,
     ];
@@ -167,19 +164,17 @@ pub(super) fn layout_offsets() -> Vec<i64> {
     v
 }
 
-/// The signature of a compiled block: `(cpu, block) -> status`, `cpu` the
-/// `Cpu`'s address plus [`BIAS`], `block` the address of the `Block` it
-/// was compiled from (the memory and the deadline are in the `Cpu`, see
-/// `JitLinks`).
+/// The signature of a compiled block: `(cpu) -> status`, `cpu` the
+/// `Cpu`'s address plus [`BIAS`] (the memory and the deadline are in the
+/// `Cpu`, see `JitLinks`).
 pub(super) fn block_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = Signature::new(call_conv);
-    sig.params.push(AbiParam::new(ptr));
     sig.params.push(AbiParam::new(ptr));
     sig.returns.push(AbiParam::new(I64));
     sig
 }
 
-/// The signature of the entry from Rust: `(cpu, block, code) -> status`.
+/// The signature of the entry from Rust: `(cpu, code) -> status`.
 pub(super) fn enter_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = block_signature(call_conv, ptr);
     sig.params.push(AbiParam::new(ptr));
@@ -203,7 +198,7 @@ pub(super) fn translate_enter(
     b.seal_block(entry);
     let p = b.block_params(entry).to_vec();
     let cpu = b.ins().iadd_imm(p[0], BIAS as i64);
-    let call = b.ins().call_indirect(sig, p[2], &[cpu, p[1]]);
+    let call = b.ins().call_indirect(sig, p[1], &[cpu]);
     let ret = b.inst_results(call)[0];
     b.ins().return_(&[ret]);
     b.finalize();
@@ -226,7 +221,7 @@ pub(super) fn translate_bail(func: &mut Function, fctx: &mut FunctionBuilderCont
 
 /// The helpers' signatures, imported into the function.
 struct Sigs {
-    /// `(cpu, mem, block, index, pc) -> u32`
+    /// `(cpu, index, pc) -> u32`
     exec: SigRef,
     /// A compiled block's own, for chaining.
     block: SigRef,
@@ -234,8 +229,8 @@ struct Sigs {
 
 /// What a compiled block is compiled against: the CP0 Status of the CPU
 /// it is compiled for and whether the host has a fused multiply-add. (The
-/// helpers and the jump table are reached through the `Cpu`, the block's
-/// own `Block` through its argument: the code holds no address.)
+/// helpers and the jump table are reached through the `Cpu`: the code
+/// holds no address.)
 pub(super) struct Setting {
     pub status: u32,
     pub fma: bool,
@@ -264,7 +259,7 @@ pub(super) fn translate(
         s
     };
     let sigs = Sigs {
-        exec: b.import_signature(sig(&[ptr, ptr, ptr, I32, I32], I32)),
+        exec: b.import_signature(sig(&[ptr, I32, I32], I32)),
         block: b.import_signature(block_signature(call_conv, ptr)),
     };
     let entry = b.create_block();
@@ -272,7 +267,6 @@ pub(super) fn translate(
     b.switch_to_block(entry);
     b.seal_block(entry);
     let cpu = b.block_params(entry)[0];
-    let block_addr = b.block_params(entry)[1];
     let taken = Variable::from_u32(0);
     b.declare_var(taken, I64);
     let target = Variable::from_u32(1);
@@ -294,7 +288,6 @@ pub(super) fn translate(
         target,
         sigs,
         ptr,
-        block: block_addr,
         // The FP moves are inlined only for the Status they were compiled
         // under (checked at entry), and only where CP1 is usable.
         fpu: (status_bits & cp0_status::CU1 != 0).then_some(status_bits & cp0_status::FR != 0),
@@ -342,9 +335,6 @@ struct Emitter<'f> {
     target: Variable,
     sigs: Sigs,
     ptr: Type,
-    /// The block's address (the function's argument), left for the
-    /// caller at an early end and handed to `execute`'s helper.
-    block: Value,
     /// Status.FR when the FP instructions are inlined (CP1 usable when
     /// compiled); `None` leaves them to `execute`.
     fpu: Option<bool>,
@@ -631,10 +621,15 @@ impl Emitter<'_> {
                 self.b.ins().iadd_imm(base, off as i64)
             }
             None => {
-                let idx = self.b.ins().ushr_imm(next, 2);
-                let idx = self.b.ins().band_imm(idx, (JUMP_ENTRIES - 1) as i64);
-                let idx = self.b.ins().uextend(self.ptr, idx);
-                let off = self.b.ins().imul_imm(idx, size_of::<JumpEntry>() as i64);
+                // `jump_index(next)` times the entry's size, in one shift
+                // and one mask (entries are 16 bytes, so 4 bytes of PC
+                // make 16 of table).
+                const SCALE: u32 = size_of::<JumpEntry>().trailing_zeros() - 2;
+                const _: () = assert!(size_of::<JumpEntry>() == 4 << SCALE);
+                let off = self.b.ins().ishl_imm(next, SCALE as i64);
+                let mask = ((JUMP_ENTRIES - 1) * size_of::<JumpEntry>()) as i64;
+                let off = self.b.ins().band_imm(off, mask);
+                let off = self.b.ins().uextend(self.ptr, off);
                 self.b.ins().iadd(base, off)
             }
         };
@@ -654,16 +649,8 @@ impl Emitter<'_> {
             e,
             offset_of!(JumpEntry, code) as i32,
         );
-        let next_block = self.b.ins().load(
-            self.ptr,
-            Self::flags(),
-            e,
-            offset_of!(JumpEntry, block) as i32,
-        );
         let sig = self.sigs.block;
-        self.b
-            .ins()
-            .return_call_indirect(sig, code, &[self.cpu, next_block]);
+        self.b.ins().return_call_indirect(sig, code, &[self.cpu]);
         self.b.switch_to_block(done);
         self.set_pc(next);
         self.leave_sp();
@@ -718,11 +705,6 @@ impl Emitter<'_> {
         let t = self.b.ins().ishl_imm(t, status::TAKEN_SHIFT as i64);
         self.b.ins().bor_imm(t, status::encode(kind, i) as i64)
     }
-    /// Tells the caller which block ended early (it may have been reached
-    /// by chaining).
-    fn leave_block_address(&mut self) {
-        self.set_field(EXIT_BLOCK, self.block);
-    }
     /// Leaves the function with `kind` at instruction `i` when `cond`.
     fn exit_if(&mut self, cond: Value, kind: u32, i: usize) {
         self.leave_if(cond, i, |e| e.imm((kind as i64) << status::KIND_SHIFT));
@@ -740,7 +722,7 @@ impl Emitter<'_> {
         });
     }
     /// When `cond`, leaves the function at instruction `i` (registers
-    /// written back, the block's address left) with the end `kind` gives,
+    /// written back, the block's first address left as the PC) with the end `kind` gives,
     /// a word already shifted into place, emitted in the cold exit path.
     ///
     /// Where no register is waiting to be written back, the exit only
@@ -784,10 +766,10 @@ impl Emitter<'_> {
     }
 
     /// What every early end leaves for the caller besides its word: the
-    /// block's address, its first address as the PC and the branch target
-    /// (which the caller reads only when the word says it was taken).
+    /// block's first address as the PC (by which the caller finds the
+    /// block) and the branch target (which the caller reads only when the
+    /// word says it was taken).
     fn leave_state(&mut self) {
-        self.leave_block_address();
         let pc0 = self.c32(self.pc0);
         self.set_pc(pc0);
         let target = self.b.use_var(self.target);

@@ -6,12 +6,10 @@
 //! Contents: [`Helpers`] (its address for one `Memory` type) and the
 //! `extern "C"` function itself.
 //!
-//! Compiled code knows nothing of the embedder's memory type: it receives
-//! the memory as an untyped pointer and calls the function, instantiated
-//! for that type, through the address in [`Helpers`]. It returns a status
-//! from `super::status`.
-
-use std::ffi::c_void;
+//! Compiled code knows nothing of the embedder's memory type: it calls
+//! the function, instantiated for that type, through the address in
+//! [`Helpers`], which finds the memory (and the `Block`) in [`JitRun`]. It
+//! returns a status from `super::status`.
 
 use super::status;
 use crate::block::Block;
@@ -31,9 +29,9 @@ pub(crate) struct Helpers {
 
 /// Everything compiled code reaches by address, held in the `Cpu` (field
 /// `jit_links`) at a fixed offset from the pointer it is entered with: the
-/// helpers of the run, the jump table, the memory and the deadline (kept
-/// here rather than passed from block to block, so that a block's entry
-/// and its tail call move two arguments, not four). This is what makes compiled code
+/// helpers of the run, the jump table and the deadline (kept here rather
+/// than passed from block to block, so that a block's entry and its tail
+/// call move one argument, not three). This is what makes compiled code
 /// relocatable, and so fit to be kept on disk and run by another process.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
@@ -41,10 +39,42 @@ pub(crate) struct JitLinks {
     pub helpers: Helpers,
     /// The jump table's address (see `super::JumpEntry`).
     pub jump: usize,
-    /// The memory of the run (for the helper), set at each entry from Rust.
-    pub mem: usize,
-    /// The run's deadline (the cycle it stops at), set with `mem`.
+    /// The run's deadline (the cycle it stops at), set at each entry from
+    /// Rust.
     pub deadline: u64,
+}
+
+/// The entry from Rust into compiled code under way (field `jit_run` of
+/// the `Cpu`), for the helper and for the run loop when a block ends
+/// early; compiled code never reads it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct JitRun {
+    /// The memory of the run (of the helpers' type).
+    pub mem: usize,
+    /// The first address of the block entered from Rust.
+    pub pc: u32,
+    /// That block's address, or 0 when the run loop entered it through the
+    /// jump table (which then names it, as it names every block compiled
+    /// code chains to).
+    pub block: usize,
+}
+
+impl Cpu {
+    /// The `Block` of the compiled code running (or ended early) whose
+    /// first address is `pc0`: the block entered from Rust, or one the jump
+    /// table names (every block compiled code chains to; the table changes
+    /// only between runs of compiled code).
+    pub(crate) fn compiled_block(&self, pc0: u32) -> &Block {
+        let run = &self.jit_run;
+        if pc0 == run.pc && run.block != 0 {
+            // SAFETY: the run loop entered this block and drops blocks only
+            // between runs of compiled code.
+            return unsafe { &*(run.block as *const Block) };
+        }
+        self.jit
+            .linked_block(pc0)
+            .expect("compiled code runs only blocks entered or chained to")
+    }
 }
 
 impl Helpers {
@@ -56,23 +86,21 @@ impl Helpers {
     }
 }
 
-/// Runs instruction `i` of `block` (at `pc`) exactly as the interpreter
-/// does. A taken branch leaves its target in `Cpu::jit_exit`.
+/// Runs instruction `i` (at `pc`) of the block compiled code is running
+/// exactly as the interpreter does. A taken branch leaves its target in
+/// `Cpu::jit_exit`.
 ///
 /// # Safety
-/// `cpu` and `mem` point to the running CPU and its memory of type `M`,
-/// with no other reference to them in use; `block` points to a live
-/// `Block` with more than `i` instructions.
-unsafe extern "C" fn exec<M: Memory>(
-    cpu: *mut Cpu,
-    mem: *mut c_void,
-    block: *const Block,
-    i: u32,
-    pc: u32,
-) -> u32 {
+/// `cpu` points to the running CPU, whose `jit_run.mem` is its memory, of
+/// type `M`, with no other reference to either in use; the compiled code
+/// of a block with more than `i` instructions that starts `i`
+/// instructions before `pc` is running (see [`Cpu::compiled_block`]).
+unsafe extern "C" fn exec<M: Memory>(cpu: *mut Cpu, i: u32, pc: u32) -> u32 {
     let cpu = &mut *cpu;
-    let op: Op = (*block).insns[i as usize].op;
-    match cpu.execute(op, pc, &mut *mem.cast::<M>()) {
+    let pc0 = pc.wrapping_sub(4 * i);
+    let op: Op = cpu.compiled_block(pc0).insns[i as usize].op;
+    let mem = &mut *(cpu.jit_run.mem as *mut M);
+    match cpu.execute(op, pc, mem) {
         Ok(Flow::Next | Flow::NoBranch) => status::NEXT,
         Ok(Flow::Branch(target)) => {
             cpu.jit_exit.target = target;

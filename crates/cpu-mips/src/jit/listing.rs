@@ -112,8 +112,8 @@ fn listing(block: &Block) -> Option<(String, usize)> {
     }
     let (sig, emit) = block_function(&jit.isa, jit.fma, block, CODE, status::CU1 | status::FR);
     build(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, emit);
-    // The IR holds no address: helpers, the jump table and the block are
-    // reached through the function's arguments.
+    // The IR holds no address: helpers and the jump table are reached
+    // through the function's argument.
     let ir = jit.ctx.func.display().to_string();
     jit.ctx.set_disasm(true);
     let code = jit

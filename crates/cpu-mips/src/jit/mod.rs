@@ -28,8 +28,8 @@
 //! the block tier to run alone.
 //!
 //! Compiled code holds no address of its process (the helpers and the jump
-//! table are read through the `Cpu` it is entered with, see [`JitLinks`];
-//! its `Block` is an argument), so it may be kept on disk and run by a
+//! table are read through the `Cpu` it is entered with, see [`JitLinks`],
+//! and it is given nothing else), so it may be kept on disk and run by a
 //! later process: with a [`TranslationStore`], a block the store knows is
 //! compiled from the moment it is built, with no Cranelift and no warm-up,
 //! and every block compiled is saved (see `tier`, `cache`, `store`).
@@ -58,7 +58,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
 
-pub(crate) use helpers::{Helpers, JitLinks};
+pub(crate) use helpers::{Helpers, JitLinks, JitRun};
 pub(crate) use tlb::Tlb;
 use worker::Worker;
 pub(crate) use worker::{Done, Job};
@@ -73,18 +73,19 @@ use arena::Arena;
 const MAX_BLOCK_CODE: usize = 64 << 10;
 
 /// A compiled block: the address of its code, a function of Cranelift's
-/// `tail` convention `(cpu, block) -> status word` (see `status`), entered
-/// from Rust through [`JitCache::entry`].
+/// `tail` convention `(cpu) -> status word` (see `status`), entered from
+/// Rust through [`JitCache::entry`]. The run loop finds the `Block` of a
+/// block that ended early by its PC ([`JitCache::exited_block`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct JitFn(pub usize);
 
-/// The entry from Rust: `(cpu, block, block code) -> status word`, which
-/// calls the block (and whatever it chains to). The memory and the
-/// deadline are in `Cpu::jit_links`.
-pub(crate) type Enter = unsafe extern "C" fn(*mut Cpu, usize, usize) -> u64;
+/// The entry from Rust: `(cpu, block code) -> status word`, which calls
+/// the block (and whatever it chains to). The memory and the deadline are
+/// in `Cpu::jit_links`.
+pub(crate) type Enter = unsafe extern "C" fn(*mut Cpu, usize) -> u64;
 
 /// Entries of the jump table (see [`JumpEntry`]): 16384, so the blocks of
-/// one page fill 1024 consecutive entries, and the table (384 KiB) stays in
+/// one page fill 1024 consecutive entries, and the table (256 KiB) stays in
 /// the host's second-level cache. Blocks 64 KiB apart share an entry; the
 /// run loop gives an entry back to each compiled block it enters
 /// (`JitCache::note_entry`), so the entries follow the code that runs now.
@@ -95,16 +96,17 @@ pub(crate) type Enter = unsafe extern "C" fn(*mut Cpu, usize, usize) -> u64;
 pub(crate) const JUMP_ENTRIES: usize = 16384;
 
 /// One entry of the jump table compiled blocks chain through: the block
-/// that starts at `pc`, by the address of its code and of its `Block`. An
-/// entry with no block holds a PC of another entry (see [`empty_entry`]),
-/// which no jump looked up here can equal, whatever its target (0xffffffff
-/// too), and the code of a function that returns INTERPRET.
+/// that starts at `pc`, by the address of its code (16 bytes: compiled
+/// code scales an index by a shift; the run loop keeps the `Block`s beside
+/// the table, `Jit::blocks`). An entry with no block holds a PC of another
+/// entry (see [`empty_entry`]), which no jump looked up here can equal,
+/// whatever its target (0xffffffff too), and the code of a function that
+/// returns INTERPRET.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct JumpEntry {
     pub pc: u32,
     pub code: usize,
-    pub block: usize,
 }
 
 /// The jump-table index of `pc`.
@@ -119,7 +121,6 @@ fn empty_entry(bail: usize, index: usize) -> JumpEntry {
     JumpEntry {
         pc: ((index ^ 1) << 2) as u32,
         code: bail,
-        block: 0,
     }
 }
 
@@ -186,6 +187,9 @@ struct Jit {
     bail: usize,
     /// The compiled blocks, by PC, that compiled code chains to.
     jump: Box<[JumpEntry]>,
+    /// The address of the `Block` of each entry of `jump` that holds one,
+    /// for the run loop (compiled code never reads it).
+    blocks: Box<[usize]>,
     /// The table compiled code is given when it must not chain (an
     /// observer sees every block, see `Cpu::jit_chain`): every entry
     /// empty, so every block returns to the run loop at its end. Made when
@@ -278,19 +282,24 @@ impl JitCache {
         })
     }
 
-    /// The compiled block at `pc` in the jump table and its code, if the
+    /// The code of the compiled block at `pc` in the jump table, if the
     /// entry is that block's: the run loop enters it without looking up
     /// its page or reading its `Block`.
     #[inline(always)]
-    pub fn linked(&self, pc: u32) -> Option<(&Block, JitFn)> {
+    pub fn linked(&self, pc: u32) -> Option<JitFn> {
         let e = self.jit.as_deref()?.jump[jump_index(pc)];
-        if e.pc != pc {
-            return None;
-        }
+        (e.pc == pc).then_some(JitFn(e.code))
+    }
+
+    /// The `Block` of the compiled block at `pc` in the jump table, if the
+    /// entry is that block's.
+    pub fn linked_block(&self, pc: u32) -> Option<&Block> {
+        let jit = self.jit.as_deref()?;
+        let i = jump_index(pc);
         // SAFETY: an entry names a live block: blocks are dropped only
         // with their page's entries (`forget_page`) or the whole table
         // (`flush`).
-        Some((unsafe { &*(e.block as *const Block) }, JitFn(e.code)))
+        (jit.jump[i].pc == pc).then(|| unsafe { &*(jit.blocks[i] as *const Block) })
     }
 
     /// The run loop is about to run `block` (at `pc`), compiled as `f`:
@@ -302,13 +311,10 @@ impl JitCache {
     #[inline(always)]
     pub fn note_entry(&mut self, block: &Block, pc: u32, f: JitFn) {
         if let Some(jit) = self.jit.as_deref_mut() {
-            let e = &mut jit.jump[jump_index(pc)];
-            if e.pc != pc {
-                *e = JumpEntry {
-                    pc,
-                    code: f.0,
-                    block: block as *const Block as usize,
-                };
+            let i = jump_index(pc);
+            if jit.jump[i].pc != pc {
+                jit.jump[i] = JumpEntry { pc, code: f.0 };
+                jit.blocks[i] = block as *const Block as usize;
             }
         }
     }
@@ -419,11 +425,9 @@ impl Jit {
     /// Makes compiled code `f` of `block` (at `pc`) the target of jumps to
     /// `pc` from compiled code.
     fn enter_jump(&mut self, block: &Block, pc: u32, f: JitFn) {
-        self.jump[jump_index(pc)] = JumpEntry {
-            pc,
-            code: f.0,
-            block: block as *const Block as usize,
-        };
+        let i = jump_index(pc);
+        self.jump[i] = JumpEntry { pc, code: f.0 };
+        self.blocks[i] = block as *const Block as usize;
     }
 
     /// The compiler for this host, or `None` where Cranelift has none.
@@ -466,6 +470,7 @@ impl Jit {
             enter: bail_enter,
             bail: 0,
             jump: Box::new([]),
+            blocks: vec![0; JUMP_ENTRIES].into_boxed_slice(),
             unlinked: None,
         };
         let ptr = jit.isa.pointer_type();
@@ -577,7 +582,7 @@ fn block_function<'b>(
 }
 
 /// `Jit::enter` until the real one is compiled (never called).
-unsafe extern "C" fn bail_enter(_: *mut Cpu, _: usize, _: usize) -> u64 {
+unsafe extern "C" fn bail_enter(_: *mut Cpu, _: usize) -> u64 {
     status::encode(status::INTERPRET, 0)
 }
 
@@ -587,9 +592,7 @@ mod tests {
 
     /// The code at `pc` in `cache`'s jump table, if that entry is `pc`'s.
     fn chained_to(cache: &JitCache, pc: u32) -> Option<usize> {
-        let jit = cache.jit.as_ref()?;
-        let e = jit.jump[jump_index(pc)];
-        (e.pc == pc).then_some(e.code)
+        cache.linked(pc).map(|f| f.0)
     }
 
     /// A block to install (its code is never run here).
@@ -617,6 +620,11 @@ mod tests {
         );
         cache.note_entry(&one, a, fa);
         assert_eq!(chained_to(&cache, a), Some(fa.0));
+        assert!(std::ptr::eq(cache.linked_block(a).unwrap(), &one));
+        assert!(
+            cache.linked_block(b).is_none(),
+            "its block went with the entry"
+        );
         // An entry that is already the block's is left alone.
         cache.note_entry(&one, a, fa);
         assert_eq!(chained_to(&cache, a), Some(fa.0));

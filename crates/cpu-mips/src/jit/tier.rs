@@ -19,7 +19,7 @@ use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
 use crate::jit::cache::Key;
 use crate::jit::store::heat;
-use crate::jit::{status, Done, Helpers, JitFn, Job};
+use crate::jit::{status, Done, Helpers, JitFn, JitRun, Job};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
 
@@ -270,11 +270,8 @@ impl Cpu {
         if !self.jit_chain {
             return None;
         }
-        let (b, f) = self.jit.linked(self.pc)?;
-        let b: *const Block = b;
-        // SAFETY: a jump-table entry names a live block (see
-        // `JitCache::linked`), and no block is dropped while one runs.
-        Some(self.enter_compiled(unsafe { &*b }, f, mem, obs, deadline))
+        let f = self.jit.linked(self.pc)?;
+        Some(self.enter_compiled(None, f, mem, obs, deadline))
     }
 
     /// Runs the compiled code of `b`, which starts at the PC: the same as
@@ -295,16 +292,17 @@ impl Cpu {
             return BlockEnd::Interpret;
         };
         self.jit.note_entry(b, self.pc, f);
-        self.enter_compiled(b, f, mem, obs, deadline)
+        self.enter_compiled(Some(b), f, mem, obs, deadline)
     }
 
-    /// Runs `f`, the compiled code of `b` (which starts at the PC), as
+    /// Runs `f`, the compiled code of the block that starts at the PC
+    /// (`entered`: that block, `None` when the jump table names it), as
     /// `run_compiled` does. A block that runs to its end and chains is not
     /// read here: an entry from the jump table reads only the table.
     #[inline(always)]
     fn enter_compiled<M: Memory, O: Observer>(
         &mut self,
-        b: &Block,
+        entered: Option<&Block>,
         f: JitFn,
         mem: &mut M,
         obs: &mut O,
@@ -322,16 +320,23 @@ impl Cpu {
         // the pointer set in `jit_links` just before (the helper's
         // argument), which lives for the call.
         self.compiled_entries += 1;
-        self.jit_links.mem = mem as *mut M as usize;
         self.jit_links.deadline = deadline;
+        self.jit_run = JitRun {
+            mem: mem as *mut M as usize,
+            pc: pc0,
+            block: entered.map_or(0, |b| b as *const Block as usize),
+        };
         let cpu = self as *mut Cpu;
-        let word = unsafe { enter(cpu, b as *const Block as usize, f.0) };
+        let word = unsafe { enter(cpu, f.0) };
         let (i, kind, was_taken) = status::decode(word);
         match kind {
             status::INTERPRET => return BlockEnd::Interpret,
             status::NEXT => {
                 if !self.jit_chain {
-                    // Not chained: `b` ran to its end.
+                    // Not chained: the block entered (from its page: the
+                    // jump table is entered only where blocks chain) ran
+                    // to its end.
+                    let b = entered.expect("unchained compiled code is entered with its block");
                     let n = b.insns.len();
                     if O::TRANSFERS && was_taken {
                         let site = pc0.wrapping_add(4 * (n as u32 - 2));
@@ -344,10 +349,12 @@ impl Cpu {
             }
             _ => {}
         }
-        // SAFETY: the block that ended early left its address; it is alive
-        // (blocks are dropped only by the run loop, between calls).
-        let b: &Block = unsafe { &*(self.jit_exit.block as *const Block) };
+        // The block that ended early left its first address as the PC.
         let pc0 = self.pc;
+        let b: *const Block = self.compiled_block(pc0);
+        // SAFETY: blocks are dropped only by the run loop, between runs of
+        // compiled code; the reference ends with this call.
+        let b = unsafe { &*b };
         let entry = b.start(&self.scoreboard, self.cycles);
         let n = b.insns.len();
         let taken = was_taken.then_some(self.jit_exit.target);

@@ -692,6 +692,47 @@ fn a_jump_to_the_last_address_raises_an_address_error_on_every_tier() {
     }
 }
 
+/// A block reached by chaining that calls the interpreter's `execute`
+/// (DIV) and ends early (its load misses the soft TLB, and at the last lap
+/// faults): compiled code is given no `Block`, so the helper and the run
+/// loop find this block by its address in the jump table, not the block the
+/// run loop entered.
+#[test]
+fn a_chained_block_that_ends_early_is_finished_from_its_own_instructions() {
+    let b_start = CODE + 12;
+    let words = [
+        // Block A: count down, jump to B.
+        mips::addiu(mips::T9, mips::T9, -1),
+        jtype(opcode::J, b_start),
+        mips::nop(),
+        // Block B: a divide, then a load from $s0, or at the last lap from
+        // 64 KiB past it (unmapped): an address error.
+        special(funct::DIV, mips::T3, mips::T1, mips::ZERO, 0),
+        itype(opcode::SLTIU, mips::T9, mips::T2, 1),
+        mips::sll(mips::T2, mips::T2, 16),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+        mips::lw(mips::V0, 0, mips::T0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[8] = 7; // $t1
+    regs[10] = 1000; // $t3
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 300; // $t9
+    for engine in TIERS {
+        let cpu = lockstep_o32(engine, &words, &regs, &[90, 4000, 333]);
+        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "{engine:?}: every lap ran");
+        if engine == Engine::Jit {
+            assert!(
+                cpu.instructions_compiled() > 2000,
+                "{engine:?}: the laps ran compiled"
+            );
+        }
+    }
+}
+
 /// The FP arithmetic compiled code inlines (ADD, SUB, MUL, DIV in S and
 /// D, CVT.D.W, MOV) on every pair of fifteen operands (ordinary, zero,
 /// huge, tiny, denormal, NaN, infinity) under four FCSR settings (round to

@@ -255,14 +255,14 @@ impl Emitter<'_> {
     }
 
     /// Calls the interpreter's `execute` for instruction `i` of the block
-    /// (at `pc`; the helper reads it from the `Block`): its status.
+    /// (at `pc`; the helper finds its `Block` by the block's first
+    /// address): its status.
     pub(super) fn call_helper_exec(&mut self, i: usize, pc: u32) -> Value {
         let callee = self.helper(HELPER_EXEC);
         let index = self.c32(i as u32);
         let pc = self.c32(pc);
-        let mem = self.field(self.ptr, MEM);
         let cpu = self.b.ins().iadd_imm(self.cpu, -BIAS as i64);
-        let args = [cpu, mem, self.block, index, pc];
+        let args = [cpu, index, pc];
         let call = self.b.ins().call_indirect(self.sigs.exec, callee, &args);
         self.b.inst_results(call)[0]
     }
