@@ -733,6 +733,82 @@ fn a_chained_block_that_ends_early_is_finished_from_its_own_instructions() {
     }
 }
 
+/// Accesses through one base register that cross into the next page (its
+/// first visit misses the soft TLB), come back to the first page, and at
+/// the last lap one is misaligned (Address Error): each must find its own
+/// page, or fault, as the interpreter does.
+#[test]
+fn accesses_across_a_page_boundary_find_each_its_own_page() {
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        // $t0 = $s0, or $s0 + 2 at the last lap.
+        itype(opcode::SLTIU, mips::T9, mips::T2, 1),
+        mips::sll(mips::T2, mips::T2, 1),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+        // $s0 is 4 bytes before the second page.
+        mips::sw(mips::T1, 0, mips::S0),
+        mips::sw(mips::T3, 4, mips::S0),
+        mips::lw(mips::V0, 8, mips::S0),
+        mips::lw(mips::V1, -4, mips::S0),
+        itype(opcode::LB, mips::T0, mips::A1, 0),
+        mips::lw(mips::A2, 4, mips::T0),
+        mips::addu(mips::T1, mips::T1, mips::V0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-12i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[8] = 3; // $t1
+    regs[10] = 5; // $t3
+    regs[15] = (DATA + 4092) as u64; // $s0
+    regs[24] = 300; // $t9
+    for engine in TIERS {
+        let cpu = lockstep_o32(engine, &words, &regs, &[70, 5000, 211]);
+        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "{engine:?}: every lap ran");
+        if engine == Engine::Jit {
+            assert!(
+                cpu.instructions_compiled() > 2000,
+                "{engine:?}: the laps ran compiled"
+            );
+        }
+    }
+}
+
+/// A load from a page of decoded code, then a store into it through the
+/// same base register: the page is in the soft TLB's load table, but not
+/// in its store table, so the store leaves compiled code and drops the
+/// page's decoded instructions. Each lap rewrites the instruction on the
+/// next page that the loop then runs.
+#[test]
+fn a_store_into_code_after_a_load_from_it_drops_its_decoded_instructions() {
+    let page2 = CODE + 4096;
+    let mut words = vec![mips::nop(); 1027];
+    words[..9].copy_from_slice(&[
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::XORI, mips::T1, mips::T1, 3),
+        mips::lw(mips::T0, 0, mips::A1),
+        mips::sw(mips::T1, 0, mips::A1),
+        jtype(opcode::J, page2),
+        mips::nop(),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-7i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ]);
+    words[1024..].copy_from_slice(&[
+        mips::addiu(mips::V0, mips::V0, 100),
+        jtype(opcode::J, CODE + 24),
+        mips::nop(),
+    ]);
+    let mut regs = [0u64; 25];
+    regs[4] = page2 as u64; // $a1
+    regs[8] = mips::addiu(mips::V0, mips::V0, 1) as u64; // $t1
+    regs[24] = 200; // $t9
+    for engine in TIERS {
+        let cpu = lockstep_o32(engine, &words, &regs, &[80, 3000]);
+        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "{engine:?}: every lap ran");
+    }
+}
+
 /// The FP arithmetic compiled code inlines (ADD, SUB, MUL, DIV in S and
 /// D, CVT.D.W, MOV) on every pair of fifteen operands (ordinary, zero,
 /// huge, tiny, denormal, NaN, infinity) under four FCSR settings (round to
