@@ -314,9 +314,17 @@ pub(super) fn translate(
     e.b.def_var(target, zero32);
     let now = e.field(I64, CYCLES);
     let entry_cycle = e.check_schedule(block, now);
-    for (i, insn) in block.insns.iter().enumerate() {
-        let pc = pc0.wrapping_add(4 * i as u32);
-        e.op(i, &insn.op, pc);
+    let mut i = 0;
+    while i < block.insns.len() {
+        let op = &block.insns[i].op;
+        let next = block.insns.get(i + 1).map(|x| &x.op);
+        if let Some((rt, base, off, store)) = next.and_then(|next| ops::unaligned_pair(op, next)) {
+            e.unaligned_word(i, rt, base, off, store);
+            i += 2;
+        } else {
+            e.op(i, op, pc0.wrapping_add(4 * i as u32));
+            i += 1;
+        }
     }
     e.complete(block, pc0, entry_cycle, lap);
     if let Some((_, header)) = lap {

@@ -16,6 +16,8 @@
 //!   check and the CODE_WRITTEN exit).
 //! - `chained_exit`: a jump to another block (the tail call through the
 //!   jump table).
+//! - `unaligned_word`: LWL, LWR, SWL and SWR inline (no call of
+//!   `execute`): an unaligned word copied as IDO copies one.
 //!
 //! The IR holds no address of the process (see
 //! `compiled_code_holds_no_address_of_the_process_that_compiled_it`), so
@@ -87,6 +89,7 @@ const fn fp_d(funct: u32, fd: u32, fs: u32, ft: u32) -> u32 {
 }
 const NOP: u32 = 0;
 const A0: u32 = 4;
+const A1: u32 = 5;
 const T0: u32 = 8;
 const T1: u32 = 9;
 const T2: u32 = 10;
@@ -241,6 +244,21 @@ fn a_jump_to_another_block_chains_by_a_tail_call() {
             special(0x21, T0, T1, T2), // addu  t2, t0, t1
             0x0810_0040,               // j     0x400100
             NOP,                       // nop
+        ],
+    );
+}
+
+#[test]
+fn unaligned_word_accesses_are_inline() {
+    check(
+        "unaligned_word",
+        &[
+            itype(0x22, A0, T0, 1),  // lwl   t0, 1(a0)
+            itype(0x26, A0, T0, 4),  // lwr   t0, 4(a0)
+            itype(0x2a, A1, T0, 2),  // swl   t0, 2(a1)
+            itype(0x2e, A1, T0, 5),  // swr   t0, 5(a1)
+            special(0x08, 31, 0, 0), // jr    ra
+            NOP,                     // nop
         ],
     );
 }

@@ -487,24 +487,43 @@ impl Emitter<'_> {
         table: i32,
         miss: u32,
     ) -> Value {
+        let ea = self.effective_address(base, off);
+        self.direct_at(i, ea, ea, bytes, table, miss)
+    }
+
+    /// `base + off` (an I64).
+    fn effective_address(&mut self, base: Reg, off: i16) -> Value {
         let b = self.gpr(base);
-        let ea = if off == 0 {
+        if off == 0 {
             b
         } else {
             self.b.ins().iadd_imm(b, off as i64)
-        };
+        }
+    }
+
+    /// [`Emitter::direct`] for the `bytes` at `at`, an access of the
+    /// instruction's effective address `ea` (the address a miss leaves).
+    fn direct_at(
+        &mut self,
+        i: usize,
+        ea: Value,
+        at: Value,
+        bytes: u32,
+        table: i32,
+        miss: u32,
+    ) -> Value {
         // The entry's offset in the table: (page number mod entries) times
         // the entry's size, in one shift and one mask where the size is a
         // power of two.
         let size = size_of::<TlbEntry>();
         let off = if size.is_power_of_two() && size.trailing_zeros() <= PAGE_SHIFT {
             let shift = PAGE_SHIFT - size.trailing_zeros();
-            let scaled = self.b.ins().ushr_imm(ea, shift as i64);
+            let scaled = self.b.ins().ushr_imm(at, shift as i64);
             self.b
                 .ins()
                 .band_imm(scaled, ((TLB_ENTRIES - 1) * size) as i64)
         } else {
-            let page = self.b.ins().ushr_imm(ea, PAGE_SHIFT as i64);
+            let page = self.b.ins().ushr_imm(at, PAGE_SHIFT as i64);
             let idx = self.b.ins().band_imm(page, (TLB_ENTRIES - 1) as i64);
             self.b.ins().imul_imm(idx, size as i64)
         };
@@ -518,7 +537,7 @@ impl Emitter<'_> {
             .expect("a block with an access loads the TLB's address");
         let e = self.b.ins().iadd(tlb, off);
         let keep = (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1);
-        let masked = self.b.ins().band_imm(ea, keep);
+        let masked = self.b.ins().band_imm(at, keep);
         let tag = self.b.ins().load(I64, Self::flags(), e, table + TLB_TAG);
         let missed = self.b.ins().icmp(IntCC::NotEqual, masked, tag);
         self.leave_if(missed, i, |e| {
@@ -529,12 +548,47 @@ impl Emitter<'_> {
             .b
             .ins()
             .load(self.ptr, Self::flags(), e, table + TLB_ADDEND);
-        let ea = if self.ptr == I64 {
-            ea
+        let at = if self.ptr == I64 {
+            at
         } else {
-            self.b.ins().ireduce(self.ptr, ea)
+            self.b.ins().ireduce(self.ptr, at)
         };
-        self.b.ins().iadd(addend, ea)
+        self.b.ins().iadd(addend, at)
+    }
+
+    /// An unaligned word at `base + off` loaded into `rt` (`store`:
+    /// `rt` stored there), big-endian: what an LWL and LWR pair (or SWL and
+    /// SWR) at `off` and `off + 3` do together (see [`unaligned_pair`]).
+    /// Both run or neither: a word that crosses a page, or a page not in
+    /// the soft TLB, leaves the block at the pair's first instruction `i`
+    /// as [`Emitter::direct`] does, and the block tier runs both.
+    pub(super) fn unaligned_word(&mut self, i: usize, rt: Reg, base: Reg, off: i16, store: bool) {
+        let (table, miss) = match store {
+            false => (TLB_READ, status::MISS_LOAD),
+            true => (TLB_WRITE, status::MISS_STORE),
+        };
+        let ea = self.effective_address(base, off);
+        let in_page = self.b.ins().band_imm(ea, (1 << PAGE_SHIFT) - 1);
+        let crosses =
+            self.b
+                .ins()
+                .icmp_imm(IntCC::UnsignedGreaterThan, in_page, (1 << PAGE_SHIFT) - 4);
+        self.leave_if(crosses, i, |e| {
+            e.set_field(EXIT_VALUE, ea);
+            e.imm((miss as i64) << status::KIND_SHIFT)
+        });
+        let host = self.direct_at(i, ea, ea, 1, table, miss);
+        // Not `aligned`, unlike every other access compiled code makes.
+        let flags = MemFlags::new().with_notrap();
+        if store {
+            let v = self.gpr32(rt);
+            let v = self.b.ins().bswap(v);
+            self.b.ins().store(flags, v, host, 0);
+        } else {
+            let v = self.b.ins().load(I32, flags, host, 0);
+            let v = self.b.ins().bswap(v);
+            self.set32(rt, v);
+        }
     }
 
     /// A load of `bytes` into `rt`, sign-extended when `signed`.
@@ -579,6 +633,57 @@ impl Emitter<'_> {
         let n = if bytes > 1 { self.b.ins().bswap(n) } else { n };
         self.b.ins().store(Self::flags(), n, p, 0);
     }
+}
+
+/// Two instructions that together load or store the unaligned word at
+/// `base + off` into or from `rt`: LWL at `off` and LWR at `off + 3` (or
+/// SWL and SWR), in either order (big-endian: LWL takes the bytes from the
+/// address to the end of its aligned word into the register's high end,
+/// LWR those from the start of its word to the address into the low end;
+/// together the four bytes, sign-extended). How IDO's code copies a word
+/// it cannot prove aligned. A load whose `rt` is its `base` is no pair:
+/// the first would move the second's address. `Some((rt, base, off,
+/// store))`.
+pub(super) fn unaligned_pair(first: &Op, second: &Op) -> Option<(Reg, Reg, i16, bool)> {
+    use Op::*;
+    let (l, r, store) = match (*first, *second) {
+        (
+            Lwl { rt, base, off },
+            Lwr {
+                rt: rt2,
+                base: b2,
+                off: o2,
+            },
+        ) => ((rt, base, off), (rt2, b2, o2), false),
+        (
+            Lwr { rt, base, off },
+            Lwl {
+                rt: rt2,
+                base: b2,
+                off: o2,
+            },
+        ) => ((rt2, b2, o2), (rt, base, off), false),
+        (
+            Swl { rt, base, off },
+            Swr {
+                rt: rt2,
+                base: b2,
+                off: o2,
+            },
+        ) => ((rt, base, off), (rt2, b2, o2), true),
+        (
+            Swr { rt, base, off },
+            Swl {
+                rt: rt2,
+                base: b2,
+                off: o2,
+            },
+        ) => ((rt2, b2, o2), (rt, base, off), true),
+        _ => return None,
+    };
+    let ((rt, base, off), (rt2, base2, off2)) = (l, r);
+    let pair = rt == rt2 && base == base2 && off.checked_add(3) == Some(off2);
+    (pair && (store || rt != base)).then_some((rt, base, off, store))
 }
 
 /// The integer type of an access of `bytes`.
