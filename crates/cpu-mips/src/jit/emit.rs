@@ -5,12 +5,13 @@
 //! Contents: `translate` and its `Emitter` (registers, the timing, the
 //! ends of a block; this file), whose `ops` emit each instruction:
 //! integer arithmetic, shifts, HI/LO moves and multiplies, branches and
-//! jumps, aligned loads and stores (straight to host memory when the soft
-//! TLB has the page, see `tlb`; any other access leaves the block, which
-//! the block tier finishes), and the FP moves, loads and stores inline,
-//! `fp` the FP arithmetic (inline where the host is exact); everything
-//! else (divides, traps, unaligned and linked accesses, the rest of the
-//! FP) as a call to the interpreter's own `execute` through `helpers`.
+//! jumps, aligned loads and stores and LWL/LWR (SWL/SWR) pairs (straight
+//! to host memory when the soft TLB has the page, see `tlb`; any other
+//! access leaves the block, which the block tier finishes), and the FP
+//! moves, loads and stores inline, `fp` the FP arithmetic (inline where
+//! the host is exact); everything else (divides, traps, lone unaligned and
+//! linked accesses, the rest of the FP) as a call to the interpreter's own
+//! `execute` through `helpers`.
 //! `self_loop` turns a block that branches to itself into a loop.
 //!
 //! A compiled block is `fn(cpu) -> u64` in Cranelift's

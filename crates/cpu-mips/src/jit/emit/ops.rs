@@ -1,7 +1,7 @@
 //! The instructions of a block, one emitter each (see `super`): integer
 //! arithmetic and shifts, HI/LO, branches and jumps, the FPU's moves, and
-//! loads and stores through the soft TLB (the FPU's arithmetic is in
-//! `fp`); `call_execute` for the rest.
+//! loads and stores through the soft TLB, an LWL/LWR (SWL/SWR) pair as one
+//! (the FPU's arithmetic is in `fp`); `call_execute` for the rest.
 
 use super::*;
 
