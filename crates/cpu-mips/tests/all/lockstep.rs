@@ -692,6 +692,24 @@ fn a_jump_to_the_last_address_raises_an_address_error_on_every_tier() {
     }
 }
 
+/// Runs `words`, a loop that counts $t9 down to zero and then BREAKs, on
+/// every tier in lockstep with the interpreter (with the deadlines
+/// `steps`): every lap must run, and on the compiled tier more than
+/// `compiled` instructions compiled.
+fn laps_in_lockstep(words: &[u32], regs: &[u64], steps: &[u16], compiled: u64) {
+    for engine in TIERS {
+        let cpu = lockstep_o32(engine, words, regs, steps);
+        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "{engine:?}: every lap ran");
+        if engine == Engine::Jit {
+            assert!(
+                cpu.instructions_compiled() > compiled,
+                "{engine:?}: {} instructions compiled",
+                cpu.instructions_compiled()
+            );
+        }
+    }
+}
+
 /// A block reached by chaining that calls the interpreter's `execute`
 /// (DIV) and ends early (its load misses the soft TLB, and at the last lap
 /// faults): compiled code is given no `Block`, so the helper and the run
@@ -721,16 +739,7 @@ fn a_chained_block_that_ends_early_is_finished_from_its_own_instructions() {
     regs[10] = 1000; // $t3
     regs[15] = DATA as u64; // $s0
     regs[24] = 300; // $t9
-    for engine in TIERS {
-        let cpu = lockstep_o32(engine, &words, &regs, &[90, 4000, 333]);
-        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "{engine:?}: every lap ran");
-        if engine == Engine::Jit {
-            assert!(
-                cpu.instructions_compiled() > 2000,
-                "{engine:?}: the laps ran compiled"
-            );
-        }
-    }
+    laps_in_lockstep(&words, &regs, &[90, 4000, 333], 2000);
 }
 
 /// Accesses through one base register that cross into the next page (its
@@ -762,16 +771,7 @@ fn accesses_across_a_page_boundary_find_each_its_own_page() {
     regs[10] = 5; // $t3
     regs[15] = (DATA + 4092) as u64; // $s0
     regs[24] = 300; // $t9
-    for engine in TIERS {
-        let cpu = lockstep_o32(engine, &words, &regs, &[70, 5000, 211]);
-        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "{engine:?}: every lap ran");
-        if engine == Engine::Jit {
-            assert!(
-                cpu.instructions_compiled() > 2000,
-                "{engine:?}: the laps ran compiled"
-            );
-        }
-    }
+    laps_in_lockstep(&words, &regs, &[70, 5000, 211], 2000);
 }
 
 /// A load from a page of decoded code, then a store into it through the
@@ -803,10 +803,7 @@ fn a_store_into_code_after_a_load_from_it_drops_its_decoded_instructions() {
     regs[4] = page2 as u64; // $a1
     regs[8] = mips::addiu(mips::V0, mips::V0, 1) as u64; // $t1
     regs[24] = 200; // $t9
-    for engine in TIERS {
-        let cpu = lockstep_o32(engine, &words, &regs, &[80, 3000]);
-        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "{engine:?}: every lap ran");
-    }
+    laps_in_lockstep(&words, &regs, &[80, 3000], 100);
 }
 
 /// Unaligned words copied as IDO copies them: LWL and LWR at `off` and
@@ -862,16 +859,7 @@ fn unaligned_word_copies_match_the_interpreter_across_a_page() {
     regs[15] = (DATA + 4086) as u64; // $s0
     regs[16] = (DATA + 4070) as u64; // $s1
     regs[24] = 14; // $t9
-    for engine in TIERS {
-        let cpu = lockstep_o32(engine, &words, &regs, &[50, 3000, 7]);
-        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "{engine:?}: every lap ran");
-        if engine == Engine::Jit {
-            assert!(
-                cpu.instructions_compiled() > 100,
-                "{engine:?}: the laps ran compiled"
-            );
-        }
-    }
+    laps_in_lockstep(&words, &regs, &[50, 3000, 7], 100);
 }
 
 /// The FP arithmetic compiled code inlines (ADD, SUB, MUL, DIV in S and

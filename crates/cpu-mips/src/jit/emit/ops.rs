@@ -645,45 +645,43 @@ impl Emitter<'_> {
 /// the first would move the second's address. `Some((rt, base, off,
 /// store))`.
 pub(super) fn unaligned_pair(first: &Op, second: &Op) -> Option<(Reg, Reg, i16, bool)> {
-    use Op::*;
-    let (l, r, store) = match (*first, *second) {
-        (
-            Lwl { rt, base, off },
-            Lwr {
-                rt: rt2,
-                base: b2,
-                off: o2,
-            },
-        ) => ((rt, base, off), (rt2, b2, o2), false),
-        (
-            Lwr { rt, base, off },
-            Lwl {
-                rt: rt2,
-                base: b2,
-                off: o2,
-            },
-        ) => ((rt2, b2, o2), (rt, base, off), false),
-        (
-            Swl { rt, base, off },
-            Swr {
-                rt: rt2,
-                base: b2,
-                off: o2,
-            },
-        ) => ((rt, base, off), (rt2, b2, o2), true),
-        (
-            Swr { rt, base, off },
-            Swl {
-                rt: rt2,
-                base: b2,
-                off: o2,
-            },
-        ) => ((rt2, b2, o2), (rt, base, off), true),
+    let (a, b) = (word_part(first)?, word_part(second)?);
+    let (left, right) = if a.left { (a, b) } else { (b, a) };
+    let pair = left.left
+        && !right.left
+        && left.store == right.store
+        && (left.rt, left.base) == (right.rt, right.base)
+        && left.off.checked_add(3) == Some(right.off);
+    let moves_base = !left.store && left.rt == left.base;
+    (pair && !moves_base).then_some((left.rt, left.base, left.off, left.store))
+}
+
+/// One of LWL, LWR, SWL, SWR: which end of the word it moves (`left`: the
+/// register's high-order end), whether it stores, and its operands.
+#[derive(Clone, Copy)]
+struct WordPart {
+    left: bool,
+    store: bool,
+    rt: Reg,
+    base: Reg,
+    off: i16,
+}
+
+fn word_part(op: &Op) -> Option<WordPart> {
+    let (left, store, rt, base, off) = match *op {
+        Op::Lwl { rt, base, off } => (true, false, rt, base, off),
+        Op::Lwr { rt, base, off } => (false, false, rt, base, off),
+        Op::Swl { rt, base, off } => (true, true, rt, base, off),
+        Op::Swr { rt, base, off } => (false, true, rt, base, off),
         _ => return None,
     };
-    let ((rt, base, off), (rt2, base2, off2)) = (l, r);
-    let pair = rt == rt2 && base == base2 && off.checked_add(3) == Some(off2);
-    (pair && (store || rt != base)).then_some((rt, base, off, store))
+    Some(WordPart {
+        left,
+        store,
+        rt,
+        base,
+        off,
+    })
 }
 
 /// The integer type of an access of `bytes`.
