@@ -731,8 +731,9 @@ impl Emitter<'_> {
         });
     }
     /// When `cond`, leaves the function at instruction `i` (registers
-    /// written back, the block's first address left as the PC) with the end `kind` gives,
-    /// a word already shifted into place, emitted in the cold exit path.
+    /// written back, the block's first address left as the PC) with the
+    /// end `kind` gives, a word already shifted into place, emitted in the
+    /// cold exit path.
     ///
     /// Where no register is waiting to be written back, the exit only
     /// makes its word and jumps to the function's one shared exit (see

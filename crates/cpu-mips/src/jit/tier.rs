@@ -317,8 +317,8 @@ impl Cpu {
         // of every block it may chain to, lives until the blocks are
         // dropped, which never happens during the call. Compiled code
         // reaches the CPU only through `cpu`, and the memory only through
-        // the pointer set in `jit_links` just before (the helper's
-        // argument), which lives for the call.
+        // the helper, which reads the pointer set in `jit_run` just before
+        // (it lives for the call) and the entered block (alive too).
         self.compiled_entries += 1;
         self.jit_links.deadline = deadline;
         self.jit_run = JitRun {

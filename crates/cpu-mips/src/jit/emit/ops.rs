@@ -488,7 +488,7 @@ impl Emitter<'_> {
         miss: u32,
     ) -> Value {
         let ea = self.effective_address(base, off);
-        self.direct_at(i, ea, ea, bytes, table, miss)
+        self.direct_at(i, ea, bytes, table, miss)
     }
 
     /// `base + off` (an I64).
@@ -501,29 +501,21 @@ impl Emitter<'_> {
         }
     }
 
-    /// [`Emitter::direct`] for the `bytes` at `at`, an access of the
-    /// instruction's effective address `ea` (the address a miss leaves).
-    fn direct_at(
-        &mut self,
-        i: usize,
-        ea: Value,
-        at: Value,
-        bytes: u32,
-        table: i32,
-        miss: u32,
-    ) -> Value {
+    /// [`Emitter::direct`] for the `bytes` at `ea`, an address the caller
+    /// computed.
+    fn direct_at(&mut self, i: usize, ea: Value, bytes: u32, table: i32, miss: u32) -> Value {
         // The entry's offset in the table: (page number mod entries) times
         // the entry's size, in one shift and one mask where the size is a
         // power of two.
         let size = size_of::<TlbEntry>();
         let off = if size.is_power_of_two() && size.trailing_zeros() <= PAGE_SHIFT {
             let shift = PAGE_SHIFT - size.trailing_zeros();
-            let scaled = self.b.ins().ushr_imm(at, shift as i64);
+            let scaled = self.b.ins().ushr_imm(ea, shift as i64);
             self.b
                 .ins()
                 .band_imm(scaled, ((TLB_ENTRIES - 1) * size) as i64)
         } else {
-            let page = self.b.ins().ushr_imm(at, PAGE_SHIFT as i64);
+            let page = self.b.ins().ushr_imm(ea, PAGE_SHIFT as i64);
             let idx = self.b.ins().band_imm(page, (TLB_ENTRIES - 1) as i64);
             self.b.ins().imul_imm(idx, size as i64)
         };
@@ -537,7 +529,7 @@ impl Emitter<'_> {
             .expect("a block with an access loads the TLB's address");
         let e = self.b.ins().iadd(tlb, off);
         let keep = (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1);
-        let masked = self.b.ins().band_imm(at, keep);
+        let masked = self.b.ins().band_imm(ea, keep);
         let tag = self.b.ins().load(I64, Self::flags(), e, table + TLB_TAG);
         let missed = self.b.ins().icmp(IntCC::NotEqual, masked, tag);
         self.leave_if(missed, i, |e| {
@@ -548,12 +540,12 @@ impl Emitter<'_> {
             .b
             .ins()
             .load(self.ptr, Self::flags(), e, table + TLB_ADDEND);
-        let at = if self.ptr == I64 {
-            at
+        let ea = if self.ptr == I64 {
+            ea
         } else {
-            self.b.ins().ireduce(self.ptr, at)
+            self.b.ins().ireduce(self.ptr, ea)
         };
-        self.b.ins().iadd(addend, at)
+        self.b.ins().iadd(addend, ea)
     }
 
     /// An unaligned word at `base + off` loaded into `rt` (`store`:
@@ -577,7 +569,7 @@ impl Emitter<'_> {
             e.set_field(EXIT_VALUE, ea);
             e.imm((miss as i64) << status::KIND_SHIFT)
         });
-        let host = self.direct_at(i, ea, ea, 1, table, miss);
+        let host = self.direct_at(i, ea, 1, table, miss);
         // Not `aligned`, unlike every other access compiled code makes.
         let flags = MemFlags::new().with_notrap();
         if store {
