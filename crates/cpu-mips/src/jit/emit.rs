@@ -166,8 +166,8 @@ pub(super) fn layout_offsets() -> Vec<i64> {
 }
 
 /// The signature of a compiled block: `(cpu) -> status`, `cpu` the
-/// `Cpu`'s address plus [`BIAS`] (the memory and the deadline are in the
-/// `Cpu`, see `JitLinks`).
+/// `Cpu`'s address plus [`BIAS`] (the deadline and the jump table are in
+/// the `Cpu`, see `JitLinks`; the memory is the helper's, see `JitRun`).
 pub(super) fn block_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(ptr));

@@ -16,8 +16,9 @@
 //!   check and the CODE_WRITTEN exit).
 //! - `chained_exit`: a jump to another block (the tail call through the
 //!   jump table).
-//! - `unaligned_word`: LWL, LWR, SWL and SWR inline (no call of
-//!   `execute`): an unaligned word copied as IDO copies one.
+//! - `unaligned_word`: an LWL/LWR pair and an SWL/SWR pair, each one
+//!   unaligned access (no call of `execute`): a word copied as IDO
+//!   copies one it cannot prove aligned.
 //!
 //! The IR holds no address of the process (see
 //! `compiled_code_holds_no_address_of_the_process_that_compiled_it`), so

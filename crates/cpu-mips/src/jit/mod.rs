@@ -75,13 +75,13 @@ const MAX_BLOCK_CODE: usize = 64 << 10;
 /// A compiled block: the address of its code, a function of Cranelift's
 /// `tail` convention `(cpu) -> status word` (see `status`), entered from
 /// Rust through [`JitCache::entry`]. The run loop finds the `Block` of a
-/// block that ended early by its PC ([`JitCache::exited_block`]).
+/// block that ended early by its PC (`Cpu::compiled_block`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct JitFn(pub usize);
 
 /// The entry from Rust: `(cpu, block code) -> status word`, which calls
-/// the block (and whatever it chains to). The memory and the deadline are
-/// in `Cpu::jit_links`.
+/// the block (and whatever it chains to). The deadline is in
+/// `Cpu::jit_links`, the memory (for the helper) in `Cpu::jit_run`.
 pub(crate) type Enter = unsafe extern "C" fn(*mut Cpu, usize) -> u64;
 
 /// Entries of the jump table (see [`JumpEntry`]): 16384, so the blocks of
