@@ -32,8 +32,9 @@
 /// The first bytes of every entry.
 pub(crate) const MAGIC: [u8; 8] = *b"IRXEMUJC";
 
-/// The entry format's version.
-pub(crate) const FORMAT: u32 = 1;
+/// The entry format's version (2: the checksum is `hash` over words, not
+/// FNV-1a).
+pub(crate) const FORMAT: u32 = 2;
 
 /// The header before the key: magic, format, two lengths.
 const HEADER: usize = 8 + 4 + 4 + 4;
@@ -41,19 +42,35 @@ const HEADER: usize = 8 + 4 + 4 + 4;
 /// The most code one entry may hold (as `super::MAX_BLOCK_CODE`).
 pub(crate) const MAX_CODE: usize = super::MAX_BLOCK_CODE;
 
-/// A 64-bit FNV-1a hash of `bytes`, from `seed` (the FNV offset basis for
-/// the standard hash).
+/// A 64-bit hash of `bytes`, from `seed`: each little-endian 8-byte word
+/// in turn goes through [`fold`], then the last bytes (padded with zeroes)
+/// and the length. It finds accidents (a torn write, a bad disk) and names
+/// keys; it is no defence against attacks. A word at a time, it is several
+/// times faster than FNV-1a's byte at a time, which was the hash until
+/// format 2 of entries and packs: a warm run checks megabytes of entries.
 pub(crate) fn hash(seed: u64, bytes: &[u8]) -> u64 {
+    let mut words = bytes.chunks_exact(8);
     let mut h = seed;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    for w in &mut words {
+        h = fold(h, u64::from_le_bytes(w.try_into().expect("8 bytes")));
     }
-    h
+    let rest = words.remainder();
+    let mut last = [0u8; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    fold(fold(h, u64::from_le_bytes(last)), bytes.len() as u64)
 }
 
-/// FNV-1a's offset basis.
-pub(crate) const FNV: u64 = 0xcbf2_9ce4_8422_2325;
+/// One step of [`hash`]: `word` xored in, a multiply by an odd constant
+/// (the 64-bit golden ratio) and the high half folded onto the low one, so
+/// that every bit of the word reaches every later bit of the state.
+pub(crate) fn fold(h: u64, word: u64) -> u64 {
+    let h = (h ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^ (h >> 32)
+}
+
+/// The seed of the standard [`hash`] (FNV-1a's offset basis, from when
+/// the hash was FNV-1a).
+pub(crate) const SEED: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// What decides a compiled block's code: the build of irix-emu and the
 /// host it compiles for (`fingerprint`, see `Jit::fingerprint`), the
@@ -86,10 +103,10 @@ impl Key {
     }
 }
 
-/// 128 bits of hash of a key's bytes (two FNV-1a hashes, the second seeded
+/// 128 bits of hash of a key's bytes (two [`hash`]es, the second seeded
 /// from the first).
 fn id_of(key: &[u8]) -> u128 {
-    let a = hash(FNV, key);
+    let a = hash(SEED, key);
     let b = hash(a ^ 0x9e37_79b9_7f4a_7c15, key);
     (u128::from(a) << 64) | u128::from(b)
 }
@@ -118,7 +135,7 @@ pub(crate) fn encode(key: &Key, code: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&(code.len() as u32).to_le_bytes());
     out.extend_from_slice(&key.bytes);
     out.extend_from_slice(code);
-    let sum = hash(FNV, &out);
+    let sum = hash(SEED, &out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }
@@ -184,7 +201,7 @@ fn check(file: &[u8]) -> Result<(&[u8], &[u8]), Bad> {
     }
     let body = file.len() - 8;
     let sum = u64::from_le_bytes(file[body..].try_into().expect("8 bytes"));
-    if hash(FNV, &file[..body]) != sum {
+    if hash(SEED, &file[..body]) != sum {
         return Err(Bad::Checksum);
     }
     Ok((&file[HEADER..HEADER + k], &file[HEADER + k..body]))
@@ -220,6 +237,14 @@ mod tests {
             bad[bit / 8] ^= 1 << (bit % 8);
             assert!(decode(&key(), &bad).is_err(), "bit {bit} flipped accepted");
         }
+    }
+
+    #[test]
+    fn the_hash_tells_trailing_zeroes_from_none() {
+        // The last word is padded with zeroes: the length tells them apart.
+        assert_ne!(hash(SEED, b"ab"), hash(SEED, b"ab\0"));
+        assert_ne!(hash(SEED, &[0; 8]), hash(SEED, &[0; 16]));
+        assert_ne!(hash(SEED, b""), hash(SEED, &[0]));
     }
 
     #[test]

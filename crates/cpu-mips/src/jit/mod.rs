@@ -506,7 +506,7 @@ impl Jit {
             text.push_str(&format!(" {o}"));
         }
         text.push_str(&format!(" {}", size_of::<Cpu>()));
-        cache::hash(cache::FNV, text.as_bytes())
+        cache::hash(cache::SEED, text.as_bytes())
     }
 
     /// Compiles the function `emit` builds and installs it: the address

@@ -243,8 +243,11 @@ impl Cpu {
             return;
         };
         let key = self.translation_key(fingerprint, pc, self.cp0.status, &block.words);
-        if let Some(code) = store.load(&key) {
-            block.compiled = self.jit.install(block, pc, &code, helpers, limit);
+        let jit = &mut self.jit;
+        if let Some(compiled) =
+            store.load_with(&key, |code| jit.install(block, pc, code, helpers, limit))
+        {
+            block.compiled = compiled;
             self.link_jump_table();
         } else {
             // Runs of earlier runs count: it compiles by the run that makes

@@ -12,9 +12,9 @@
 //! add up across processes until it is compiled (and from then on found in
 //! a pack).
 //!
-//! The file: the magic `IRXHEAT1`, the record count (u32, little-endian),
+//! The file: the magic `IRXHEAT2`, the record count (u32, little-endian),
 //! the records sorted by id (a block's key id, u128, then its runs, u32),
-//! and an FNV-1a hash of everything before it (u64). At most [`MAX`]
+//! and a `cache::hash` of everything before it (u64). At most [`MAX`]
 //! records, those that ran most. It is a hint: a file that is damaged or
 //! of another format counts as empty (and is replaced at the run's end), a
 //! race between two runs that write it at once keeps one of them, and a
@@ -27,7 +27,7 @@ use crate::jit::cache;
 /// The file's name in the directory.
 pub(super) const FILE: &str = "heat";
 
-const MAGIC: &[u8; 8] = b"IRXHEAT1";
+const MAGIC: &[u8; 8] = b"IRXHEAT2";
 
 /// The most records kept.
 pub(super) const MAX: usize = 1 << 16;
@@ -55,7 +55,7 @@ pub(super) fn parse(file: &[u8]) -> Option<HashMap<u128, u32>> {
     }
     let end = body + n * RECORD;
     let sum = u64::from_le_bytes(file[end..].try_into().ok()?);
-    if sum != cache::hash(cache::FNV, &file[..end]) {
+    if sum != cache::hash(cache::SEED, &file[..end]) {
         return None;
     }
     let records = file[body..end].chunks_exact(RECORD).map(|r| {
@@ -80,7 +80,7 @@ pub(super) fn encode(records: &HashMap<u128, u32>) -> Vec<u8> {
         file.extend_from_slice(&id.to_le_bytes());
         file.extend_from_slice(&runs.to_le_bytes());
     }
-    let sum = cache::hash(cache::FNV, &file);
+    let sum = cache::hash(cache::SEED, &file);
     file.extend_from_slice(&sum.to_le_bytes());
     file
 }
@@ -109,7 +109,7 @@ mod tests {
         flipped[14] ^= 1;
         assert_eq!(parse(&flipped), None, "a changed record");
         let mut foreign = file;
-        foreign[7] = b'2';
+        foreign[7] = b'1';
         assert_eq!(parse(&foreign), None, "another format");
     }
 

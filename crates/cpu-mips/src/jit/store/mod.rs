@@ -249,6 +249,8 @@ struct State {
     temps: Vec<PathBuf>,
     /// Packs are still written (false after one failed).
     writable: bool,
+    /// The last entry loaded, copied out of its pack (see `load_with`).
+    copy: Vec<u8>,
 }
 
 impl State {
@@ -402,6 +404,7 @@ impl TranslationStore {
                 used: HashSet::new(),
                 temps: Vec::new(),
                 writable: true,
+                copy: Vec::new(),
             }),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
@@ -505,41 +508,50 @@ impl TranslationStore {
         ));
     }
 
-    /// The code kept under `key`, checked, or `None` (no entry, or only
-    /// bad ones, which are not used again).
+    /// The code kept under `key`, checked, as a vector (see `load_with`).
+    #[cfg(test)]
     pub(crate) fn load(&self, key: &Key) -> Option<Vec<u8>> {
+        self.load_with(key, <[u8]>::to_vec)
+    }
+
+    /// `use_code` of the code kept under `key`, checked, or `None` (no
+    /// entry, or only bad ones, which are not used again). The store's lock
+    /// is held while `use_code` runs.
+    pub(crate) fn load_with<R>(&self, key: &Key, use_code: impl FnOnce(&[u8]) -> R) -> Option<R> {
         let id = key.id();
         let mut state = self.state();
         if let Some(&i) = state.pending_at.get(&id) {
             let entry = &state.pending[i].1;
             if let Ok(code) = cache::decode(key, entry) {
                 self.hit(entry.len());
-                return Some(code.to_vec());
+                return Some(use_code(code));
             }
         }
         // An entry is copied out of its mapping before it is checked, and
         // the copy is what is used: the bytes checked are the bytes run.
-        let state = &mut *state;
-        for p in &mut state.packs {
+        // The copy goes to one buffer, kept from load to load.
+        let State {
+            packs, used, copy, ..
+        } = &mut *state;
+        for p in packs {
             let Some(i) = p.pack.find(p.bytes(), id) else {
                 continue;
             };
             if p.bad.contains(&id) {
                 continue;
             }
-            let entry = p.pack.entry(p.bytes(), i).map(<[u8]>::to_vec);
-            match entry
-                .as_deref()
-                .map(|e| cache::decode(key, e).map(|c| code_range(e, c)))
-            {
-                Some(Ok(range)) => {
-                    let mut code = entry.unwrap_or_default();
-                    self.hit(code.len());
-                    code.truncate(range.end);
-                    code.drain(..range.start);
+            copy.clear();
+            let entry = p
+                .pack
+                .entry(p.bytes(), i)
+                .map(|e| copy.extend_from_slice(e));
+            match entry.map(|()| cache::decode(key, copy)) {
+                Some(Ok(code)) => {
+                    self.hit(copy.len());
+                    let r = use_code(code);
                     touch(p);
-                    state.used.insert(id);
-                    return Some(code);
+                    used.insert(id);
+                    return Some(r);
                 }
                 bad => {
                     let why = match bad {
@@ -818,12 +830,6 @@ impl Drop for TranslationStore {
 /// The error of a pack not written because the store was abandoned.
 fn abandoned() -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::Interrupted, "the process is ending")
-}
-
-/// Where `code`, a part of `entry`, lies in it.
-fn code_range(entry: &[u8], code: &[u8]) -> std::ops::Range<usize> {
-    let start = code.as_ptr() as usize - entry.as_ptr() as usize;
-    start..start + code.len()
 }
 
 /// Whether time `t` is more than `span` before `now` (false for a time
