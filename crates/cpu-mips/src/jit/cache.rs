@@ -61,8 +61,9 @@ pub(crate) fn hash(seed: u64, bytes: &[u8]) -> u64 {
 }
 
 /// One step of [`hash`]: `word` xored in, a multiply by an odd constant
-/// (the 64-bit golden ratio) and the high half folded onto the low one, so
-/// that every bit of the word reaches every later bit of the state.
+/// (the 64-bit golden ratio), which carries each bit into every higher
+/// one, and the high half folded onto the low one, so that the word's high
+/// bits reach the low ones too.
 pub(crate) fn fold(h: u64, word: u64) -> u64 {
     let h = (h ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     h ^ (h >> 32)
