@@ -22,7 +22,7 @@
 //!   the entry format in `cache`, the directory of packs in `store`).
 //! - `lockstep`: [`Cpu::differences`], for differential tests of engines.
 //! - `insn`: [`Instruction`] (field accessors) and [`Reg`].
-//! - `decode`: the one decode, [`decode`] -> [`Op`], [`is_r4000_encoding`].
+//! - `decode`: the one decode, [`decode`](fn@decode) -> [`Op`], [`is_r4000_encoding`].
 //! - `access`: [`DataAccess`], the load/store an op makes (for debuggers).
 //! - `disasm`: [`disassemble`], `Display` for [`Disasm`] (= `Op::at(pc)`).
 //! - `exec/`: instruction bodies: `alu`, `muldiv`, `branch`, `loadstore`, `cop`.

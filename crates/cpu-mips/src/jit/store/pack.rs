@@ -3,7 +3,7 @@
 //! `store` for the directory of packs).
 //!
 //! Contents: [`parse`] (a pack's header and index, checked), [`Pack`]'s
-//! look-up of an entry by its key's id, and [`write`] (a pack's bytes from
+//! look-up of an entry by its key's id, and [`write`](fn@write) (a pack's bytes from
 //! its entries). All numbers little-endian:
 //!
 //! | bytes | what |
