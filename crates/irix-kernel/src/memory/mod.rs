@@ -134,8 +134,17 @@ fn writable_data<'a>(page: &'a mut Page, budget: &Budget) -> Option<&'a mut Page
             return None;
         }
         budget.add_work(cost::PAGE_CYCLES);
-        // The page's bytes move.
-        budget.new_epoch();
+        // The page's bytes move. Compiled code may hold the shared bytes
+        // only of a page without write permission (`direct_page` hands out
+        // a writable page only while no one shares it), which only the
+        // kernel's own copies write: only then does the soft TLB have to
+        // let go. A program's first store to each fresh page of its heap
+        // or stack (the zero page copied) no longer empties it: a warm IDO
+        // cc of sm64's behavior_script.c emptied it 565 times instead of
+        // 217, and missed 44 K times instead of 22 K.
+        if !page.perms.contains(Perms::W) {
+            budget.new_epoch();
+        }
     }
     Some(Rc::make_mut(&mut page.data))
 }
@@ -928,10 +937,27 @@ mod tests {
         assert_eq!(m.direct_epoch(), e, "accesses to own pages");
         changed(&mut m, "a fork shares the pages", &|m| drop(m.clone()));
         let child = m.clone();
-        changed(&mut m, "a copy-on-write moves the bytes", &|m| {
-            m.store32(0x1000, 9).unwrap()
-        });
+        // A writable page shared is never handed out, so its copy moves
+        // nothing compiled code holds.
+        let e = m.direct_epoch();
+        assert!(
+            m.direct_page(0x1000, false).is_none(),
+            "a shared writable page"
+        );
+        m.store32(0x1000, 9).unwrap();
+        assert_eq!(m.direct_epoch(), e, "a copy-on-write of a writable page");
         drop(child);
+        // A read-only page is handed out shared (here the zero page); the
+        // kernel's own write copies it.
+        m.map_anon(0x3000, 4096, Perms::R).unwrap();
+        assert_eq!(m.load32(0x3000), Ok(0));
+        assert!(
+            m.direct_page(0x3000, false).is_some(),
+            "a shared read-only page"
+        );
+        changed(&mut m, "a copy-on-write of a read-only page", &|m| {
+            m.poke_bytes(0x3000, &[1]).unwrap()
+        });
         changed(&mut m, "mprotect", &|m| {
             m.protect(0x1000, 4096, Perms::R).unwrap()
         });
