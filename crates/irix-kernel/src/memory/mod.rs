@@ -139,9 +139,9 @@ fn writable_data<'a>(page: &'a mut Page, budget: &Budget) -> Option<&'a mut Page
         // a writable page only while no one shares it), which only the
         // kernel's own copies write: only then does the soft TLB have to
         // let go. A program's first store to each fresh page of its heap
-        // or stack (the zero page copied) no longer empties it: a warm IDO
-        // cc of sm64's behavior_script.c emptied it 565 times instead of
-        // 217, and missed 44 K times instead of 22 K.
+        // or stack (the zero page copied) no longer empties it (a warm IDO
+        // cc of sm64's behavior_script.c: emptied 217 times, not 565;
+        // 22 K misses, not 44 K).
         if !page.perms.contains(Perms::W) {
             budget.new_epoch();
         }
