@@ -91,11 +91,11 @@ pub(crate) struct Pack {
     pub entries: usize,
     /// Where the first entry starts in the file.
     data_at: usize,
-    /// The records whose ids start with the `bucket_bits` bits `b` are
-    /// `buckets[b]..buckets[b + 1]` (the index is sorted by id).
+    /// The records whose ids start with the bits `b` are
+    /// `buckets[b]..buckets[b + 1]` (the index is sorted by id): a power of
+    /// two of buckets, at least as many as records, so that a bucket holds
+    /// about one, and one more start for the end.
     buckets: Box<[u32]>,
-    /// At least log2(entries), so that a bucket holds about one record.
-    bucket_bits: u32,
 }
 
 /// The shape of the pack `file`, once its header, length and index checksum
@@ -122,9 +122,8 @@ pub(crate) fn parse(file: &[u8]) -> Result<Pack, BadPack> {
         entries,
         data_at,
         buckets: Box::new([]),
-        bucket_bits: entries.next_power_of_two().trailing_zeros(),
     };
-    pack.buckets = pack.bucket_starts(file);
+    pack.buckets = pack.bucket_starts(file, entries.next_power_of_two().trailing_zeros());
     Ok(pack)
 }
 
@@ -148,20 +147,20 @@ impl Pack {
         file.get(start..start.checked_add(len)?)
     }
 
-    /// The bucket of `id`: its first `bucket_bits` bits.
-    fn bucket(&self, id: u128) -> usize {
-        id.checked_shr(128 - self.bucket_bits).unwrap_or(0) as usize
+    /// The bucket of `id` among `2^bits`: its first `bits` bits.
+    fn bucket(id: u128, bits: u32) -> usize {
+        id.checked_shr(128 - bits).unwrap_or(0) as usize
     }
 
     /// Where each bucket's records start in `file`'s index, and where the
     /// last one ends: one pass over the index, which the checksum has just
     /// read. (Records out of order, which no writer makes, are only not
     /// found.)
-    fn bucket_starts(&self, file: &[u8]) -> Box<[u32]> {
-        let count = 1usize << self.bucket_bits;
+    fn bucket_starts(&self, file: &[u8], bits: u32) -> Box<[u32]> {
+        let count = 1usize << bits;
         let mut starts = Vec::with_capacity(count + 1);
         for i in 0..self.entries {
-            let b = self.bucket(self.record(file, i).0);
+            let b = Self::bucket(self.record(file, i).0, bits);
             while starts.len() <= b {
                 starts.push(i as u32);
             }
@@ -178,7 +177,8 @@ impl Pack {
     /// log2(entries) times, each likely a cache miss (2.6% of a warm sm64
     /// compile, whose blocks are looked up in every pack).
     pub(crate) fn find(&self, file: &[u8], id: u128) -> Option<usize> {
-        let b = self.bucket(id);
+        let bits = (self.buckets.len() - 1).trailing_zeros();
+        let b = Self::bucket(id, bits);
         let (mut lo, mut hi) = (self.buckets[b] as usize, self.buckets[b + 1] as usize);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
