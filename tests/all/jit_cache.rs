@@ -17,7 +17,13 @@ use common::{guest, repo, run_emu, Run, Scratch};
 
 /// The program: one round of the workload compiles a few dozen blocks.
 fn args(cache: &str) -> Vec<String> {
+    args_rounds(cache, 1)
+}
+
+/// The workload with `rounds` rounds.
+fn args_rounds(cache: &str, rounds: u32) -> Vec<String> {
     let program = guest("workload");
+    let rounds = rounds.to_string();
     [
         "run",
         "--stats",
@@ -26,7 +32,7 @@ fn args(cache: &str) -> Vec<String> {
         "--jit-cache",
         cache,
         &program,
-        "1",
+        &rounds,
     ]
     .map(String::from)
     .to_vec()
@@ -171,13 +177,14 @@ fn a_warm_cache_runs_hot_code_compiled_from_its_first_run_with_the_same_counts()
     assert_eq!(packs(&dir).len(), 1 + usize::from(from_heat(&warm) > 0));
 }
 
-/// One round of the workload runs some blocks between 600 and 999 times:
+/// Two rounds of the workload run some blocks between 500 and 999 times:
 /// never compiled in one run, compiled in the next once their runs add up
 /// (`heat`), with the same counts.
 #[test]
 fn a_block_no_single_run_compiles_is_compiled_once_its_runs_add_up() {
     let s = Scratch::new("jit-cache-heat");
     let dir = s.path().join("cache");
+    let run = |dir: &Path| run_emu(args_rounds(dir.to_str().expect("UTF-8"), 2), repo());
     let cold = run(&dir);
     assert_eq!(from_heat(&cold), 0);
     assert!(dir.join("heat").is_file(), "{:?}", files(&dir));

@@ -53,6 +53,9 @@ use crate::{Memory, Observer, StopReason, Transfer};
 pub(crate) enum Body {
     /// All of them ran.
     Done,
+    /// Instruction `i`, the delay slot of a side exit's branch that was
+    /// taken, ran: the block ends there (see `block::side_exit`).
+    Exit(usize),
     /// Instruction `i`, a branch-likely not taken, nullified its slot.
     Skip(usize),
     /// Instruction `i` raised this fault and had no effect.
@@ -265,11 +268,14 @@ impl Cpu {
         mem: &mut M,
         obs: &mut O,
     ) -> (Body, Option<u32>) {
-        // Only the branch (second to last) returns anything but Next or
-        // CodeWritten; `taken` is its target once it is taken, so that a
-        // fault or store in the delay slot sees it.
+        // Only a branch returns anything but Next or CodeWritten; `taken`
+        // is its target once it is taken, so that a fault or store in the
+        // delay slot sees it. A slot run after a taken branch ends the
+        // block there (a side exit, when it is not the last instruction).
+        let n = b.insns.len();
         for (i, insn) in b.insns.iter().enumerate().skip(from) {
             let pc = pc0.wrapping_add(4 * i as u32);
+            let in_slot_taken = taken.is_some();
             match self.execute(insn.op, pc, mem) {
                 Ok(Flow::Next | Flow::NoBranch) => {}
                 Ok(Flow::Branch(target)) => {
@@ -282,6 +288,9 @@ impl Cpu {
                 Ok(Flow::Skip) => return (Body::Skip(i), None),
                 Ok(Flow::CodeWritten) => return (Body::CodeWritten(i), taken),
                 Err(f) => return (Body::Fault(i, f), taken),
+            }
+            if in_slot_taken && i + 1 < n {
+                return (Body::Exit(i), taken);
             }
         }
         (Body::Done, taken)
@@ -317,6 +326,19 @@ impl Cpu {
                 }
                 self.continue_at(taken.unwrap_or(pc0.wrapping_add(4 * n as u32)));
                 obs.retire_block(pc0, n as u64, self.cycles - before);
+                BlockEnd::Done
+            }
+            Body::Exit(i) => {
+                // A side exit: as a block that ended with this slot.
+                let issue = b.insns[i].issue as u64;
+                self.cycles = entry + issue + ISSUE_CYCLES + BRANCH_BUBBLES;
+                self.retired += (i + 1) as u64;
+                if b.compiled.is_none() {
+                    self.retired_block_tier += (i + 1) as u64;
+                }
+                self.replay_scoreboard(b, entry, i + 1);
+                self.continue_at(taken.expect("a side exit's branch was taken"));
+                obs.retire_block(pc0, (i + 1) as u64, self.cycles - before);
                 BlockEnd::Done
             }
             Body::Skip(i) => {
@@ -386,7 +408,8 @@ impl Cpu {
         self.retired += i as u64;
         self.retired_singly += i as u64;
         let pc = pc0.wrapping_add(4 * i as u32);
-        let in_slot = b.branch && i == b.insns.len() - 1;
+        // In the slot of the block's last branch or of a side exit's.
+        let in_slot = i > 0 && b.insns[i - 1].op.has_delay_slot();
         self.pc = pc;
         self.next_pc = if in_slot {
             taken.unwrap_or(pc.wrapping_add(4))

@@ -319,11 +319,15 @@ pub(super) fn translate(
     while i < block.insns.len() {
         let op = &block.insns[i].op;
         let next = block.insns.get(i + 1).map(|x| &x.op);
-        if let Some((rt, base, off, store)) = next.and_then(|next| ops::unaligned_pair(op, next)) {
+        let pair = next.and_then(|next| ops::unaligned_pair(op, next));
+        if let Some((rt, base, off, store)) = pair.filter(|_| !block.side_exit_slot(i)) {
             e.unaligned_word(i, rt, base, off, store);
             i += 2;
         } else {
             e.op(i, op, pc0.wrapping_add(4 * i as u32));
+            if block.side_exit_slot(i) {
+                e.side_exit(block, i, entry_cycle);
+            }
             i += 1;
         }
     }
@@ -619,6 +623,56 @@ impl Emitter<'_> {
                 self.b.ins().select(c, t, after)
             }
         };
+        self.leave_for(next_now, next, n - 1);
+    }
+
+    /// After the delay slot `i` of a side exit's branch (see
+    /// `block::side_exit`): when the branch was taken, the block ends here
+    /// exactly as a block that ended with this slot (the clock, retired
+    /// count and scoreboard of instructions `..=i`, then the target, see
+    /// [`Emitter::complete`]); else it goes on with the branch not taken.
+    fn side_exit(&mut self, block: &Block, i: usize, entry: Value) {
+        let taken = self.taken_value();
+        let exit = self.b.create_block();
+        let on = self.b.create_block();
+        self.b.ins().brif(taken, exit, &[], on, &[]);
+        self.b.seal_block(exit);
+        self.b.seal_block(on);
+        self.b.switch_to_block(exit);
+        self.taken_now = Some(true);
+        let least_end = block.insns[i].issue + ISSUE_CYCLES as u32;
+        let end = self
+            .b
+            .ins()
+            .iadd_imm(entry, (least_end as u64 + BRANCH_BUBBLES) as i64);
+        self.set_field(CYCLES, end);
+        let retired = self.field(I64, RETIRED);
+        let retired = self.b.ins().iadd_imm(retired, i as i64 + 1);
+        self.set_field(RETIRED, retired);
+        for (slot, at) in block.out_after(i) {
+            if !settled_by_end(slot, at, least_end) {
+                let ready = self.b.ins().iadd_imm(entry, at as i64);
+                self.set_field(slot_offset(slot), ready);
+            }
+        }
+        self.write_back();
+        let next_now = self.target_now;
+        let next = match next_now {
+            Some(pc) => self.c32(pc),
+            None => self.b.use_var(self.target),
+        };
+        self.leave_for(next_now, next, i);
+        self.b.switch_to_block(on);
+        let zero = self.imm(0);
+        self.set_taken(zero, Some(false));
+        self.target_now = None;
+    }
+
+    /// The end of a block's run at instruction `last` (its end, or a side
+    /// exit's slot), the timing applied and the registers back in the
+    /// `Cpu`: a chain to `next` (an I32; `next_now` where the compiler
+    /// knows it) or a return with NEXT.
+    fn leave_for(&mut self, next_now: Option<u32>, next: Value, last: usize) {
         // Chain to the next block when it is compiled: a tail call, so
         // chains of any length take no stack. (Where chaining is not
         // allowed, the jump table holds no block: `JitCache::unlinked_table`.)
@@ -663,7 +717,7 @@ impl Emitter<'_> {
         self.b.switch_to_block(done);
         self.set_pc(next);
         self.leave_sp();
-        let ret = self.result(status::NEXT, n - 1);
+        let ret = self.result(status::NEXT, last);
         self.b.ins().return_(&[ret]);
     }
 

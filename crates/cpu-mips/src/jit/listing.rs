@@ -19,6 +19,8 @@
 //! - `unaligned_word`: an LWL/LWR pair and an SWL/SWR pair, each one
 //!   unaligned access (no call of `execute`): a word copied as IDO
 //!   copies one it cannot prove aligned.
+//! - `side_exit`: a block that goes on past a conditional branch not
+//!   taken (see `block::side_exit`), ending at the branch's target.
 //!
 //! The IR holds no address of the process (see
 //! `compiled_code_holds_no_address_of_the_process_that_compiled_it`), so
@@ -262,6 +264,43 @@ fn unaligned_word_accesses_are_inline() {
             NOP,                     // nop
         ],
     );
+}
+
+#[test]
+fn a_block_goes_on_past_a_branch_not_taken_up_to_where_it_joins() {
+    let words = [
+        itype(0x05, T0, 0, 2),     // bne   t0, zero, +2 (to the jr)
+        NOP,                       // nop
+        special(0x21, T0, T1, T2), // addu  t2, t0, t1
+        special(0x08, 31, 0, 0),   // jr    ra (where the branch joins)
+        NOP,                       // nop
+    ];
+    let block = block_of(&words);
+    assert_eq!(block.insns.len(), 3, "up to the join, not over it");
+    assert!(!block.branch, "it falls into the join");
+    assert!(block.side_exit_slot(1));
+    check("side_exit", &words);
+    // Branches back (a loop's exit tests) have no join ahead: the block
+    // goes on past each to its jump.
+    let words = [
+        itype(0x05, T0, 0, 0xfffe), // bne   t0, zero, -2
+        NOP,                        // nop
+        itype(0x05, T1, 0, 0xfffc), // bne   t1, zero, -4
+        NOP,                        // nop
+        special(0x08, 31, 0, 0),    // jr    ra
+        NOP,                        // nop
+    ];
+    let block = block_of(&words);
+    assert_eq!(block.insns.len(), 6, "two side exits, then its last branch");
+    assert!(block.branch && block.side_exit_slot(1) && block.side_exit_slot(3));
+    // Likely, linking and always-taken branches end a block.
+    for first in [
+        itype(0x15, T0, 0, 2),    // bnel  t0, zero, +2
+        itype(0x01, T0, 0x11, 2), // bgezal t0, +2
+        itype(0x04, T0, T0, 2),   // beq   t0, t0, +2
+    ] {
+        assert_eq!(block_of(&[first, NOP, NOP, NOP]).insns.len(), 2);
+    }
 }
 
 /// The machine code of `block`'s function, compiled by `jit`.

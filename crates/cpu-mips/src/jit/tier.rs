@@ -339,14 +339,15 @@ impl Cpu {
                     // Not chained: the block entered (from its page: the
                     // jump table is entered only where blocks chain) ran
                     // to its end.
+                    // It ran up to instruction `i`: its end, or the slot of
+                    // a side exit taken.
                     let b = entered.expect("unchained compiled code is entered with its block");
-                    let n = b.insns.len();
                     if O::TRANSFERS && was_taken {
-                        let site = pc0.wrapping_add(4 * (n as u32 - 2));
+                        let site = pc0.wrapping_add(4 * (i as u32 - 1));
                         let (target, sp) = (self.pc, self.jit_exit.sp);
-                        report_transfer(obs, &b.insns[n - 2].op, site, target, sp);
+                        report_transfer(obs, &b.insns[i - 1].op, site, target, sp);
                     }
-                    obs.retire_block(pc0, n as u64, self.cycles - entry);
+                    obs.retire_block(pc0, i as u64 + 1, self.cycles - entry);
                 }
                 return BlockEnd::Done;
             }
@@ -359,12 +360,13 @@ impl Cpu {
         // compiled code; the reference ends with this call.
         let b = unsafe { &*b };
         let entry = b.start(&self.scoreboard, self.cycles);
-        let n = b.insns.len();
+        // A branch taken before the end at `i` is the one just before it
+        // (`i` is its slot: the block ends after a taken branch's slot).
         let taken = was_taken.then_some(self.jit_exit.target);
         if O::TRANSFERS {
             if let Some(target) = taken {
-                let site = pc0.wrapping_add(4 * (n as u32 - 2));
-                report_transfer(obs, &b.insns[n - 2].op, site, target, self.jit_exit.sp);
+                let site = pc0.wrapping_add(4 * (i as u32 - 1));
+                report_transfer(obs, &b.insns[i - 1].op, site, target, self.jit_exit.sp);
             }
         }
         let (body, taken) = match kind {
@@ -402,7 +404,7 @@ impl Cpu {
         let (body, taken) = self.run_body(b, pc0, i, taken, mem, obs);
         let stopped_at_i = match body {
             Body::Fault(j, _) | Body::CodeWritten(j) | Body::Skip(j) => j == i,
-            Body::Done => false,
+            Body::Done | Body::Exit(_) => false,
         };
         if !stopped_at_i {
             if store {
