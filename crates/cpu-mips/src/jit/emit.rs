@@ -678,11 +678,13 @@ impl Emitter<'_> {
         // allowed, the jump table holds no block: `JitCache::unlinked_table`.)
         let done = self.b.create_block();
         let base = self.field(self.ptr, JUMP);
-        let e = match next_now {
-            Some(pc) => {
-                let off = super::jump_index(pc) * size_of::<JumpEntry>();
-                self.b.ins().iadd_imm(base, off as i64)
-            }
+        // The entry's address, as a value and a constant offset (folded
+        // into the loads where the next PC is known).
+        let (e, at) = match next_now {
+            Some(pc) => (
+                base,
+                (super::jump_index(pc) * size_of::<JumpEntry>()) as i32,
+            ),
             None => {
                 // `jump_index(next)` times the entry's size, in one shift
                 // and one mask (entries are 16 bytes, so 4 bytes of PC
@@ -693,13 +695,13 @@ impl Emitter<'_> {
                 let mask = ((JUMP_ENTRIES - 1) * size_of::<JumpEntry>()) as i64;
                 let off = self.b.ins().band_imm(off, mask);
                 let off = self.b.ins().uextend(self.ptr, off);
-                self.b.ins().iadd(base, off)
+                (self.b.ins().iadd(base, off), 0)
             }
         };
         let pc = self
             .b
             .ins()
-            .load(I32, Self::flags(), e, offset_of!(JumpEntry, pc) as i32);
+            .load(I32, Self::flags(), e, at + offset_of!(JumpEntry, pc) as i32);
         let hit = self.b.ins().icmp(IntCC::Equal, pc, next);
         let call = self.b.create_block();
         self.b.ins().brif(hit, call, &[], done, &[]);
@@ -710,7 +712,7 @@ impl Emitter<'_> {
             self.ptr,
             Self::flags(),
             e,
-            offset_of!(JumpEntry, code) as i32,
+            at + offset_of!(JumpEntry, code) as i32,
         );
         let sig = self.sigs.block;
         self.b.ins().return_call_indirect(sig, code, &[self.cpu]);
