@@ -158,12 +158,17 @@ impl Block {
     pub fn build<M: Memory>(page: &mut Page, pc: u32, mem: &mut M, mode64: bool) -> Option<Block> {
         let base = pc & !((1 << PAGE_SHIFT) - 1);
         let first = ((pc - base) >> 2) as usize;
-        let mut ops: Vec<Entry> = Vec::new();
-        let mut joins: Vec<u32> = Vec::new();
+        // On the stack: a block is built in every process that runs it
+        // (and most are loaded compiled from the translation cache), so
+        // its building allocates only what the block keeps.
+        let mut ops = [Entry::EMPTY; MAX_LEN];
+        let mut len = 0;
+        let mut joins = [0u32; MAX_LEN / 2];
+        let mut n_joins = 0;
         let mut idx = first;
-        while idx < PAGE_WORDS && ops.len() < MAX_LEN {
+        while idx < PAGE_WORDS && len < MAX_LEN {
             let at = base + (idx as u32) * 4;
-            if joins.contains(&at) {
+            if joins[..n_joins].contains(&at) {
                 break;
             }
             let Some(e) = entry_at(page, idx, at, mem, mode64) else {
@@ -177,7 +182,7 @@ impl Block {
                 // The branch and its slot go in together, or neither: the
                 // slot must be on this page, fit, and not be a branch itself
                 // (or a trap, which the per-instruction path handles).
-                if idx + 1 >= PAGE_WORDS || ops.len() + 2 > MAX_LEN {
+                if idx + 1 >= PAGE_WORDS || len + 2 > MAX_LEN {
                     break;
                 }
                 let Some(slot) = entry_at(page, idx + 1, at + 4, mem, mode64) else {
@@ -187,39 +192,44 @@ impl Block {
                 if slot_op.has_delay_slot() || always_traps(&slot_op) {
                     break;
                 }
-                ops.push(e);
-                ops.push(slot);
+                ops[len] = e;
+                ops[len + 1] = slot;
+                len += 2;
                 let side = side_exit(&op, at);
-                if side.is_some() && idx + 2 < PAGE_WORDS && ops.len() < MAX_LEN {
+                if side.is_some() && idx + 2 < PAGE_WORDS && len < MAX_LEN {
                     // Not taken, the block goes on after the slot, up to
                     // the target when it is ahead (where the taken path
                     // joins: the block there is not copied into this one).
-                    joins.extend(side.filter(|&t| t > at + 4));
+                    if let Some(t) = side.filter(|&t| t > at + 4) {
+                        joins[n_joins] = t;
+                        n_joins += 1;
+                    }
                     idx += 2;
                     continue;
                 }
                 break;
             }
-            ops.push(e);
+            ops[len] = e;
+            len += 1;
             idx += 1;
         }
-        if ops.is_empty() {
+        if len == 0 {
             return None;
         }
         // Ends with a branch and its slot (a side exit's, when nothing
         // could follow it), or not.
-        let n = ops.len();
-        let branch = n >= 2 && ops[n - 2].op.is_some_and(|op| op.has_delay_slot());
-        Some(Block::schedule(&ops, branch))
+        let branch = len >= 2 && ops[len - 2].op.is_some_and(|op| op.has_delay_slot());
+        Some(Block::schedule(&ops[..len], branch))
     }
 
     /// The static schedule of `ops` entered at cycle 0.
     fn schedule(ops: &[Entry], branch: bool) -> Block {
         let mut ready: [Option<u32>; SLOTS] = [None; SLOTS];
         let mut seen = [false; SLOTS];
-        let mut live_in = Vec::new();
+        let mut live_in = [(0u8, 0u32); SLOTS];
+        let mut n_live_in = 0;
         let mut insns = Vec::with_capacity(ops.len());
-        let mut out_skip = Vec::new();
+        let mut out_skip = Box::default();
         let mut clock = 0u32;
         for (i, e) in ops.iter().enumerate() {
             if branch && i == ops.len() - 1 {
@@ -235,7 +245,8 @@ impl Block {
                 if s != SLOT_ZERO && ready[s as usize].is_none() && !seen[s as usize] {
                     seen[s as usize] = true;
                     if !always_ready(s, issue) {
-                        live_in.push((s, issue));
+                        live_in[n_live_in] = (s, issue);
+                        n_live_in += 1;
                     }
                 }
             }
@@ -247,16 +258,17 @@ impl Block {
             });
             clock = issue + 1;
         }
+        let live_in = &live_in[..n_live_in];
         let first_reads = live_in.iter().take_while(|&&(_, at)| at == 0).count() as u8;
         let n = insns.len();
         let guard = if n >= 2 { insns[n - 2].issue + 1 } else { 0 };
         Block {
             insns: insns.into_boxed_slice(),
             branch,
-            live_in: live_in.into_boxed_slice(),
+            live_in: live_in.into(),
             first_reads,
-            out: written(&ready).into_boxed_slice(),
-            out_skip: out_skip.into_boxed_slice(),
+            out: written(&ready),
+            out_skip,
             guard,
             compiled: None,
             runs: 0,
@@ -273,7 +285,7 @@ impl Block {
         for insn in &self.insns[..=i] {
             ready[insn.t.dst as usize] = Some(insn.issue + insn.t.latency as u32);
         }
-        written(&ready)
+        written(&ready).into_vec()
     }
 
     /// Whether instruction `i` is the delay slot of a side exit's branch
@@ -329,11 +341,16 @@ pub(crate) fn settled_by_end(s: u8, at: u32, end: u32) -> bool {
 }
 
 /// The slots written so far with their ready offsets (the sink included,
-/// so the scoreboard ends exactly as the per-instruction path leaves it).
-fn written(ready: &[Option<u32>; SLOTS]) -> Vec<(u8, u32)> {
-    ready
-        .iter()
-        .enumerate()
-        .filter_map(|(s, r)| r.map(|r| (s as u8, r)))
-        .collect()
+/// so the scoreboard ends exactly as the per-instruction path leaves it),
+/// in one allocation of their number.
+fn written(ready: &[Option<u32>; SLOTS]) -> Box<[(u8, u32)]> {
+    let n = ready.iter().filter(|r| r.is_some()).count();
+    let mut out = Vec::with_capacity(n);
+    out.extend(
+        ready
+            .iter()
+            .enumerate()
+            .filter_map(|(s, r)| r.map(|r| (s as u8, r))),
+    );
+    out.into_boxed_slice()
 }
