@@ -686,12 +686,13 @@ impl Emitter<'_> {
                 (super::jump_index(pc) * size_of::<JumpEntry>()) as i32,
             ),
             None => {
-                // `jump_index(next)` times the entry's size, in one shift
-                // and one mask (entries are 16 bytes, so 4 bytes of PC
-                // make 16 of table).
+                // `jump_index(next)` times the entry's size, in one
+                // rotation and one mask (entries are 16 bytes, so 4 bytes
+                // of PC make 16 of table; the bits rotated round are
+                // masked off, and BMI2 rotates into another register).
                 const SCALE: u32 = size_of::<JumpEntry>().trailing_zeros() - 2;
                 const _: () = assert!(size_of::<JumpEntry>() == 4 << SCALE);
-                let off = self.b.ins().ishl_imm(next, SCALE as i64);
+                let off = self.b.ins().rotl_imm(next, SCALE as i64);
                 let mask = ((JUMP_ENTRIES - 1) * size_of::<JumpEntry>()) as i64;
                 let off = self.b.ins().band_imm(off, mask);
                 let off = self.b.ins().uextend(self.ptr, off);

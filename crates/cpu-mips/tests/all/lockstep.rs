@@ -742,6 +742,50 @@ fn a_chained_block_that_ends_early_is_finished_from_its_own_instructions() {
     laps_in_lockstep(&words, &regs, &[90, 4000, 333], 2000);
 }
 
+/// A jump through a register whose high word is not its low word's sign
+/// (the 64-bit logical operations keep such a value in 32-bit mode too):
+/// the target is folded to a kernel address, as the interpreter folds it,
+/// and the fetch raises an address error on every tier. (Compiled code
+/// folds on a cold path, which jumping to the low word alone would skip.)
+#[test]
+fn a_jump_through_a_register_not_sign_extended_is_folded_on_every_tier() {
+    let t4 = Gpr::new(12);
+    let words = [
+        // The loop: $t0 = $t3 (its start) until $t9 runs out, then $t3
+        // with $s1's high word.
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::SLTIU, mips::T9, mips::T1, 1),
+        special(funct::SUBU, mips::ZERO, mips::T1, mips::T2, 0),
+        special(funct::AND, mips::S1, mips::T2, t4, 0),
+        mips::or(mips::T0, mips::T3, t4),
+        mips::jr(mips::T0),
+        mips::nop(),
+    ];
+    let mut regs = [0u64; 25];
+    regs[10] = CODE as u64; // $t3
+    regs[16] = 1 << 32; // $s1
+    regs[24] = 40; // $t9
+    let run = |engine| {
+        let (mut cpu, mut mem) = machine(engine, DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs);
+        let stop = cpu.run(&mut mem, &mut (), 60_000);
+        (stop, cpu)
+    };
+    let (stop, interp) = run(Engine::Interp);
+    let StopReason::Exception(e) = stop else {
+        panic!("the interpreter stopped with {stop:?}");
+    };
+    assert_eq!(
+        (e.code, interp.pc()),
+        (cpu_mips::ExcCode::AdEL, CODE | 0x8000_0000)
+    );
+    for engine in TIERS {
+        let (s, cpu) = run(engine);
+        assert_eq!(s, stop, "{engine:?}");
+        let diff = interp.differences(&cpu);
+        assert!(diff.is_empty(), "{engine:?}: {diff:?}");
+    }
+}
+
 /// Accesses through one base register that cross into the next page (its
 /// first visit misses the soft TLB), come back to the first page, and at
 /// the last lap one is misaligned (Address Error): each must find its own

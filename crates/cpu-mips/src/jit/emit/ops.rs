@@ -434,9 +434,21 @@ impl Emitter<'_> {
         let lo = self.b.ins().ireduce(I32, v);
         let back = self.b.ins().sextend(I64, lo);
         let ok = self.b.ins().icmp(IntCC::Equal, back, v);
+        // Folding is for registers a program never holds in 32-bit mode:
+        // a cold path, not a select on every jump.
+        let fold = self.b.create_block();
+        let join = self.b.create_block();
+        let target = self.b.append_block_param(join, I32);
+        self.b.ins().brif(ok, join, &[lo], fold, &[]);
+        self.b.seal_block(fold);
+        self.b.switch_to_block(fold);
+        self.b.set_cold_block(fold);
         let high = self.c32(0x8000_0000);
         let folded = self.b.ins().bor(lo, high);
-        self.b.ins().select(ok, lo, folded)
+        self.b.ins().jump(join, &[folded]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        target
     }
     /// A conditional branch on `cond` (an I8 truth value).
     fn conditional(&mut self, i: usize, cond: Value, target: u32, likely: bool) {
@@ -510,7 +522,10 @@ impl Emitter<'_> {
         let size = size_of::<TlbEntry>();
         let off = if size.is_power_of_two() && size.trailing_zeros() <= PAGE_SHIFT {
             let shift = PAGE_SHIFT - size.trailing_zeros();
-            let scaled = self.b.ins().ushr_imm(ea, shift as i64);
+            // A rotation, not a shift: the bits the mask keeps are the
+            // same, and a host with BMI2 rotates into another register
+            // (`rorx`) where a shift would first copy the address.
+            let scaled = self.b.ins().rotr_imm(ea, shift as i64);
             self.b
                 .ins()
                 .band_imm(scaled, ((TLB_ENTRIES - 1) * size) as i64)
