@@ -578,29 +578,15 @@ impl Emitter<'_> {
                 self.b.ins().iadd(end, bubbles)
             }
         };
-        self.set_field(CYCLES, end);
-        let retired = self.field(I64, RETIRED);
-        let retired = self.b.ins().iadd_imm(retired, n as i64);
-        self.set_field(RETIRED, retired);
         let least_end = block.insns[n - 1].issue + ISSUE_CYCLES as u32;
-        for &(slot, at) in block.out.iter() {
-            if !settled_by_end(slot, at, least_end) {
-                let ready = self.b.ins().iadd_imm(entry, at as i64);
-                self.set_field(slot_offset(slot), ready);
-            }
-        }
+        self.retire(entry, end, n, &block.out, least_end);
         if let Some((state, header)) = lap {
             // Round again when the branch went back and chaining (here, to
             // itself) is allowed.
             let allowed = self.field(I8, CHAIN);
             let allowed = self.b.ins().uextend(I64, allowed);
             let again = self.b.ins().band(allowed, taken);
-            let back = self.b.create_block();
-            let out = self.b.create_block();
-            self.b.ins().brif(again, back, &[], out, &[]);
-            self.b.seal_block(back);
-            self.b.seal_block(out);
-            self.b.switch_to_block(back);
+            let out = self.split(again);
             self.go_round(state, header);
             self.b.switch_to_block(out);
         }
@@ -626,6 +612,36 @@ impl Emitter<'_> {
         self.leave_for(next_now, next, n - 1);
     }
 
+    /// Branches on `cond` to two new blocks: goes on in the one taken when
+    /// it holds, and returns the other.
+    fn split(&mut self, cond: Value) -> cranelift_codegen::ir::Block {
+        let then = self.b.create_block();
+        let other = self.b.create_block();
+        self.b.ins().brif(cond, then, &[], other, &[]);
+        self.b.seal_block(then);
+        self.b.seal_block(other);
+        self.b.switch_to_block(then);
+        other
+    }
+
+    /// The timing of a block's run that retired its first `n`
+    /// instructions, entered at `entry`: the clock at `end`, the retired
+    /// count, and the slots `out` names ready at their offsets (those no
+    /// later instruction can tell from the old ones, by `least_end`, left
+    /// out: see `block::settled_by_end`).
+    fn retire(&mut self, entry: Value, end: Value, n: usize, out: &[(u8, u32)], least_end: u32) {
+        self.set_field(CYCLES, end);
+        let retired = self.field(I64, RETIRED);
+        let retired = self.b.ins().iadd_imm(retired, n as i64);
+        self.set_field(RETIRED, retired);
+        for &(slot, at) in out {
+            if !settled_by_end(slot, at, least_end) {
+                let ready = self.b.ins().iadd_imm(entry, at as i64);
+                self.set_field(slot_offset(slot), ready);
+            }
+        }
+    }
+
     /// After the delay slot `i` of a side exit's branch (see
     /// `block::side_exit`): when the branch was taken, the block ends here
     /// exactly as a block that ended with this slot (the clock, retired
@@ -633,28 +649,14 @@ impl Emitter<'_> {
     /// [`Emitter::complete`]); else it goes on with the branch not taken.
     fn side_exit(&mut self, block: &Block, i: usize, entry: Value) {
         let taken = self.taken_value();
-        let exit = self.b.create_block();
-        let on = self.b.create_block();
-        self.b.ins().brif(taken, exit, &[], on, &[]);
-        self.b.seal_block(exit);
-        self.b.seal_block(on);
-        self.b.switch_to_block(exit);
+        let on = self.split(taken);
         self.taken_now = Some(true);
         let least_end = block.insns[i].issue + ISSUE_CYCLES as u32;
         let end = self
             .b
             .ins()
             .iadd_imm(entry, (least_end as u64 + BRANCH_BUBBLES) as i64);
-        self.set_field(CYCLES, end);
-        let retired = self.field(I64, RETIRED);
-        let retired = self.b.ins().iadd_imm(retired, i as i64 + 1);
-        self.set_field(RETIRED, retired);
-        for (slot, at) in block.out_after(i) {
-            if !settled_by_end(slot, at, least_end) {
-                let ready = self.b.ins().iadd_imm(entry, at as i64);
-                self.set_field(slot_offset(slot), ready);
-            }
-        }
+        self.retire(entry, end, i + 1, &block.out_after(i), least_end);
         self.write_back();
         let next_now = self.target_now;
         let next = match next_now {
@@ -797,12 +799,8 @@ impl Emitter<'_> {
     /// [`Emitter::finish_exits`]), which leaves the rest: less code for
     /// Cranelift to compile and the cache to keep.
     fn leave_if(&mut self, cond: Value, i: usize, kind: impl FnOnce(&mut Self) -> Value) {
-        let exit = self.b.create_block();
-        let cont = self.b.create_block();
-        self.b.ins().brif(cond, exit, &[], cont, &[]);
-        self.b.seal_block(exit);
-        self.b.seal_block(cont);
-        self.b.switch_to_block(exit);
+        let cont = self.split(cond);
+        let exit = self.b.current_block().expect("split switched to a block");
         self.b.set_cold_block(exit);
         self.leave_sp();
         let base = self.result(0, i);
