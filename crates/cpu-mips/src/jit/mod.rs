@@ -97,7 +97,7 @@ pub(crate) const JUMP_ENTRIES: usize = 16384;
 
 /// One entry of the jump table compiled blocks chain through: the block
 /// that starts at `pc`, by the address of its code (16 bytes: compiled
-/// code scales an index by a shift; the run loop keeps the `Block`s beside
+/// code scales an index by a rotation; the run loop keeps the `Block`s beside
 /// the table, `Jit::blocks`). An entry with no block holds a PC of another
 /// entry (see [`empty_entry`]), which no jump looked up here can equal,
 /// whatever its target (0xffffffff too), and the code of a function that

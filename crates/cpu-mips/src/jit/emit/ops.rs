@@ -517,7 +517,7 @@ impl Emitter<'_> {
     /// computed.
     fn direct_at(&mut self, i: usize, ea: Value, bytes: u32, table: i32, miss: u32) -> Value {
         // The entry's offset in the table: (page number mod entries) times
-        // the entry's size, in one shift and one mask where the size is a
+        // the entry's size, in one rotation and one mask where the size is a
         // power of two.
         let size = size_of::<TlbEntry>();
         let off = if size.is_power_of_two() && size.trailing_zeros() <= PAGE_SHIFT {
