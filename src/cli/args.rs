@@ -71,7 +71,7 @@ pub struct MachineArgs {
     #[arg(long, value_name = "MHZ", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=4_000))]
     pub cpu_mhz: u64,
     /// How instructions execute: interp (one at a time, the reference),
-    /// block (whole basic blocks) or jit (hot blocks compiled to host
+    /// block (whole blocks at a time) or jit (hot blocks compiled to host
     /// code); every engine gives the same cycles, profiles and results.
     #[arg(long, value_name = "ENGINE", default_value_t = Engine::default(), value_parser = str::parse::<Engine>)]
     pub engine: Engine,

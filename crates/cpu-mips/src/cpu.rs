@@ -104,9 +104,10 @@ impl Default for CpuConfig {
 pub enum Engine {
     /// One instruction at a time: the reference.
     Interp,
-    /// Whole basic blocks with a precomputed schedule, falling back to the
-    /// interpreter where that schedule does not hold. Runs the interpreter
-    /// whenever an [`Observer`](crate::Observer) wants every instruction.
+    /// Whole blocks (straight code, through branches not taken) with a
+    /// precomputed schedule, falling back to the interpreter where that
+    /// schedule does not hold. Runs the interpreter whenever an
+    /// [`Observer`](crate::Observer) wants every instruction.
     Block,
     /// The block tier, with hot blocks compiled to host code (Cranelift).
     /// Where the host has no Cranelift backend it is the block tier.

@@ -11,9 +11,9 @@
 //! - `run`: [`Cpu::run`] and [`Cpu::step`]: a run enters its engine's tier.
 //! - `interp`: the interpreter ([`Engine::Interp`]), the hot loop every
 //!   other tier is held to.
-//! - `block/`: the block tier ([`Engine::Block`]): basic blocks with a
-//!   precomputed schedule (`block`), run as units (`block::run`). No unsafe
-//!   code, no Cranelift type.
+//! - `block/`: the block tier ([`Engine::Block`]): blocks (straight code,
+//!   through branches not taken) with a precomputed schedule (`block`),
+//!   run as units (`block::run`). No unsafe code, no Cranelift type.
 //! - `jit/`: the compiled tier ([`Engine::Jit`]): when a block is compiled
 //!   and the entry into its code (`tier`), hot blocks translated to host
 //!   code with Cranelift (`emit`), the helpers it calls, its soft TLB for
