@@ -319,13 +319,16 @@ pub(super) fn translate(
     while i < block.insns.len() {
         let op = &block.insns[i].op;
         let next = block.insns.get(i + 1).map(|x| &x.op);
+        // A side exit's slot is never the first of a pair: the exit comes
+        // right after it.
+        let slot = block.side_exit_slot(i);
         let pair = next.and_then(|next| ops::unaligned_pair(op, next));
-        if let Some((rt, base, off, store)) = pair.filter(|_| !block.side_exit_slot(i)) {
+        if let Some((rt, base, off, store)) = pair.filter(|_| !slot) {
             e.unaligned_word(i, rt, base, off, store);
             i += 2;
         } else {
             e.op(i, op, pc0.wrapping_add(4 * i as u32));
-            if block.side_exit_slot(i) {
+            if slot {
                 e.side_exit(block, i, entry_cycle);
             }
             i += 1;
@@ -586,7 +589,7 @@ impl Emitter<'_> {
             let allowed = self.field(I8, CHAIN);
             let allowed = self.b.ins().uextend(I64, allowed);
             let again = self.b.ins().band(allowed, taken);
-            let out = self.split(again);
+            let (_, out) = self.split(again);
             self.go_round(state, header);
             self.b.switch_to_block(out);
         }
@@ -612,16 +615,19 @@ impl Emitter<'_> {
         self.leave_for(next_now, next, n - 1);
     }
 
-    /// Branches on `cond` to two new blocks: goes on in the one taken when
-    /// it holds, and returns the other.
-    fn split(&mut self, cond: Value) -> cranelift_codegen::ir::Block {
+    /// Branches on `cond` to two new blocks and goes on in the one taken
+    /// when it holds: (that one, the other).
+    fn split(
+        &mut self,
+        cond: Value,
+    ) -> (cranelift_codegen::ir::Block, cranelift_codegen::ir::Block) {
         let then = self.b.create_block();
         let other = self.b.create_block();
         self.b.ins().brif(cond, then, &[], other, &[]);
         self.b.seal_block(then);
         self.b.seal_block(other);
         self.b.switch_to_block(then);
-        other
+        (then, other)
     }
 
     /// The timing of a block's run that retired its first `n`
@@ -649,7 +655,7 @@ impl Emitter<'_> {
     /// [`Emitter::complete`]); else it goes on with the branch not taken.
     fn side_exit(&mut self, block: &Block, i: usize, entry: Value) {
         let taken = self.taken_value();
-        let on = self.split(taken);
+        let (_, on) = self.split(taken);
         self.taken_now = Some(true);
         let least_end = block.insns[i].issue + ISSUE_CYCLES as u32;
         let end = self
@@ -799,8 +805,7 @@ impl Emitter<'_> {
     /// [`Emitter::finish_exits`]), which leaves the rest: less code for
     /// Cranelift to compile and the cache to keep.
     fn leave_if(&mut self, cond: Value, i: usize, kind: impl FnOnce(&mut Self) -> Value) {
-        let cont = self.split(cond);
-        let exit = self.b.current_block().expect("split switched to a block");
+        let (exit, cont) = self.split(cond);
         self.b.set_cold_block(exit);
         self.leave_sp();
         let base = self.result(0, i);

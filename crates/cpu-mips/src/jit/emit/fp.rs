@@ -177,15 +177,9 @@ impl Emitter<'_> {
         let safe = self.safe_result(wide, bits);
         let ok = self.b.ins().band(ok, safe);
 
-        let fast = self.b.create_block();
-        let slow = self.b.create_block();
-        let done = self.b.create_block();
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
-        self.b.seal_block(fast);
-        self.b.seal_block(slow);
-
         // Fast: Cause = Inexact or nothing, Flags |= Cause, the result.
-        self.b.switch_to_block(fast);
+        let (_, slow) = self.split(ok);
+        let done = self.b.create_block();
         let cause = (1 << fcsr::CAUSE_SHIFT | 1 << fcsr::FLAGS_SHIFT) as i64;
         let inexact = self.b.ins().uextend(I32, inexact);
         let raised = self.b.ins().imul_imm(inexact, cause);
