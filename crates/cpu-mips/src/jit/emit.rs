@@ -40,6 +40,7 @@ use std::mem::offset_of;
 
 mod fp;
 mod ops;
+mod pages;
 mod self_loop;
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -300,6 +301,7 @@ pub(super) fn translate(
         pc0,
         shared_exit: None,
         tlb,
+        pages: pages::Pages::NONE,
         transfer_sp: None,
     };
     // A block that branches to itself loops inside its function.
@@ -378,6 +380,8 @@ struct Emitter<'f> {
     /// The soft TLB's address, loaded at the entry of a block with loads
     /// or stores.
     tlb: Option<Value>,
+    /// Pages found in the soft TLB so far, by base register (see `pages`).
+    pages: pages::Pages,
     /// $sp at the block's call, return or jump, once emitted.
     transfer_sp: Option<Value>,
 }
@@ -438,6 +442,7 @@ impl Emitter<'_> {
         self.b.use_var(cached_var(c))
     }
     fn set_reg(&mut self, c: usize, v: Value) {
+        self.pages.written(c);
         self.b.def_var(cached_var(c), v);
         self.cache.known[c] = true;
         if self.store_now {

@@ -21,6 +21,9 @@
 //!   copies one it cannot prove aligned.
 //! - `side_exit`: a block that goes on past a conditional branch not
 //!   taken (see `block::side_exit`), ending at the branch's target.
+//! - `same_page`: loads and stores through $sp after the first of each
+//!   kind, which compare with the page it found instead of looking their
+//!   own up (see `emit::pages`).
 //!
 //! The IR holds no address of the process (see
 //! `compiled_code_holds_no_address_of_the_process_that_compiled_it`), so
@@ -96,6 +99,7 @@ const A1: u32 = 5;
 const T0: u32 = 8;
 const T1: u32 = 9;
 const T2: u32 = 10;
+const SP: u32 = 29;
 
 /// The block at [`CODE`] of `words`, built as the block tier builds it.
 pub(super) fn block_of(words: &[u32]) -> Block {
@@ -262,6 +266,22 @@ fn unaligned_word_accesses_are_inline() {
             itype(0x2e, A1, T0, 5),  // swr   t0, 5(a1)
             special(0x08, 31, 0, 0), // jr    ra
             NOP,                     // nop
+        ],
+    );
+}
+
+#[test]
+fn an_access_through_a_register_on_a_page_already_found_compares_with_it() {
+    check(
+        "same_page",
+        &[
+            itype(0x23, SP, T0, 16),   // lw    t0, 16(sp)
+            itype(0x23, SP, T1, 20),   // lw    t1, 20(sp)
+            special(0x21, T0, T1, T2), // addu  t2, t0, t1
+            itype(0x2b, SP, T2, 24),   // sw    t2, 24(sp)
+            itype(0x2b, SP, T2, 28),   // sw    t2, 28(sp)
+            special(0x08, 31, 0, 0),   // jr    ra
+            NOP,                       // nop
         ],
     );
 }

@@ -807,6 +807,34 @@ fn accesses_across_a_page_boundary_find_each_its_own_page() {
     laps_in_lockstep(&words, &regs, &[70, 5000, 211], 2000);
 }
 
+/// Accesses through one register after a narrower one (a byte, then a
+/// halfword and words): compiled code compares a later access with the
+/// page the first one found, but the byte proved nothing of the
+/// register's alignment, so each wider access checks its own. At the last
+/// lap the register is odd and the halfword is misaligned (Address Error).
+#[test]
+fn an_access_after_a_narrower_one_through_the_same_register_checks_its_own_alignment() {
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        // $t0 = $s0, or $s0 + 1 at the last lap.
+        itype(opcode::SLTIU, mips::T9, mips::T2, 1),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+        itype(opcode::LB, mips::T0, mips::A2, 0),
+        itype(opcode::LH, mips::T0, mips::A3, 2),
+        mips::lw(mips::V0, 4, mips::T0),
+        mips::lw(mips::V1, 8, mips::T0),
+        mips::addu(mips::T1, mips::V0, mips::A3),
+        mips::sw(mips::T1, 12, mips::T0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-10i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[15] = (DATA + 64) as u64; // $s0
+    regs[24] = 300; // $t9
+    laps_in_lockstep(&words, &regs, &[70, 5000, 211], 2000);
+}
+
 /// A load from a page of decoded code, then a store into it through the
 /// same base register: the page is in the soft TLB's load table, but not
 /// in its store table, so the store leaves compiled code and drops the

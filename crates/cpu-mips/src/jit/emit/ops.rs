@@ -258,6 +258,8 @@ impl Emitter<'_> {
     /// (at `pc`; the helper finds its `Block` by the block's first
     /// address): its status.
     pub(super) fn call_helper_exec(&mut self, i: usize, pc: u32) -> Value {
+        // It may fill or empty the soft TLB.
+        self.pages = pages::Pages::NONE;
         let callee = self.helper(HELPER_EXEC);
         let index = self.c32(i as u32);
         let pc = self.c32(pc);
@@ -489,7 +491,9 @@ impl Emitter<'_> {
     /// in `Cpu::jit_exit.value`: the block tier runs the rest of the block
     /// and fills the table (see `tier`). Compiled code makes no call for
     /// memory, so a block without `execute` calls keeps every value in a
-    /// register the call would have taken.
+    /// register the call would have taken. An access through a register
+    /// an earlier one in the block went through first compares its address
+    /// with that page (see `pages`).
     fn direct(
         &mut self,
         i: usize,
@@ -499,8 +503,35 @@ impl Emitter<'_> {
         table: i32,
         miss: u32,
     ) -> Value {
-        let ea = self.effective_address(base, off);
-        self.direct_at(i, ea, bytes, table, miss)
+        let write = table == TLB_WRITE;
+        let near = self
+            .pages
+            .get(base, write)
+            .and_then(|seen| Some((seen, seen.distance(off, bytes)?)));
+        let (addend, ea) = match near {
+            Some((seen, d)) => {
+                let in_page = self.in_page(base, write, seen);
+                let addend = self.on_page(seen.addend, in_page, d, |e| {
+                    let ea = e.effective_address(base, off);
+                    e.lookup(i, ea, bytes, table, miss)
+                });
+                (addend, self.effective_address(base, off))
+            }
+            None => {
+                let ea = self.effective_address(base, off);
+                let addend = self.lookup(i, ea, bytes, table, miss);
+                let seen = pages::Seen {
+                    addend,
+                    ea,
+                    off,
+                    bytes,
+                    in_page: None,
+                };
+                self.pages.note(base, write, seen);
+                (addend, ea)
+            }
+        };
+        self.host_address(addend, ea)
     }
 
     /// `base + off` (an I64).
@@ -513,9 +544,9 @@ impl Emitter<'_> {
         }
     }
 
-    /// [`Emitter::direct`] for the `bytes` at `ea`, an address the caller
-    /// computed.
-    fn direct_at(&mut self, i: usize, ea: Value, bytes: u32, table: i32, miss: u32) -> Value {
+    /// The soft TLB's page for the `bytes` at `ea`, an address the caller
+    /// computed, or the block left at `i` (see [`Emitter::direct`]).
+    fn lookup(&mut self, i: usize, ea: Value, bytes: u32, table: i32, miss: u32) -> Value {
         // The entry's offset in the table: (page number mod entries) times
         // the entry's size, in one rotation and one mask where the size is a
         // power of two.
@@ -543,18 +574,73 @@ impl Emitter<'_> {
             .tlb
             .expect("a block with an access loads the TLB's address");
         let e = self.b.ins().iadd(tlb, off);
-        let keep = (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1);
-        let masked = self.b.ins().band_imm(ea, keep);
+        // The page and the low bits that must be clear: equal to the tag
+        // (whose low bits are clear) only for an aligned access on its page.
+        let masked = self.b.ins().band_imm(ea, page_mask(bytes));
         let tag = self.b.ins().load(I64, Self::flags(), e, table + TLB_TAG);
         let missed = self.b.ins().icmp(IntCC::NotEqual, masked, tag);
         self.leave_if(missed, i, |e| {
             e.set_field(EXIT_VALUE, ea);
             e.imm((miss as i64) << status::KIND_SHIFT)
         });
-        let addend = self
-            .b
+        self.b
             .ins()
-            .load(self.ptr, Self::flags(), e, table + TLB_ADDEND);
+            .load(self.ptr, Self::flags(), e, table + TLB_ADDEND)
+    }
+
+    /// Where in its page the anchor `seen` (through `base`, in the write
+    /// table or not) was, computed for its first follower.
+    fn in_page(&mut self, base: Reg, write: bool, seen: pages::Seen) -> Value {
+        if let Some(v) = seen.in_page {
+            return v;
+        }
+        let v = self.b.ins().band_imm(seen.ea, (1 << PAGE_SHIFT) - 1);
+        let seen = pages::Seen {
+            in_page: Some(v),
+            ..seen
+        };
+        self.pages.note(base, write, seen);
+        v
+    }
+
+    /// `addend`, the host addend of the page an anchor found `in_page`
+    /// into it, when an access `d` bytes from the anchor is on that page
+    /// too; else, on a cold path, what `lookup` finds (see `pages`).
+    fn on_page(
+        &mut self,
+        addend: Value,
+        in_page: Value,
+        d: i64,
+        lookup: impl FnOnce(&mut Self) -> Value,
+    ) -> Value {
+        let page = 1 << PAGE_SHIFT;
+        let other_page = match d {
+            0 => return addend,
+            1.. => self
+                .b
+                .ins()
+                .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, in_page, page - d),
+            _ => self.b.ins().icmp_imm(IntCC::UnsignedLessThan, in_page, -d),
+        };
+        let other = self.b.create_block();
+        self.b.set_cold_block(other);
+        let join = self.b.create_block();
+        let found = self.b.append_block_param(join, self.ptr);
+        self.b.ins().brif(other_page, other, &[], join, &[addend]);
+        self.b.seal_block(other);
+        self.b.switch_to_block(other);
+        let there = lookup(self);
+        // The lookup's hit path is as cold as its miss.
+        let hit = self.b.current_block().expect("the lookup goes on");
+        self.b.set_cold_block(hit);
+        self.b.ins().jump(join, &[there]);
+        self.b.seal_block(join);
+        self.b.switch_to_block(join);
+        found
+    }
+
+    /// The host address of guest address `ea` on a page with `addend`.
+    fn host_address(&mut self, addend: Value, ea: Value) -> Value {
         let ea = if self.ptr == I64 {
             ea
         } else {
@@ -584,7 +670,8 @@ impl Emitter<'_> {
             e.set_field(EXIT_VALUE, ea);
             e.imm((miss as i64) << status::KIND_SHIFT)
         });
-        let host = self.direct_at(i, ea, 1, table, miss);
+        let addend = self.lookup(i, ea, 1, table, miss);
+        let host = self.host_address(addend, ea);
         // Not `aligned`, unlike every other access compiled code makes.
         let flags = MemFlags::new().with_notrap();
         if store {
@@ -640,6 +727,13 @@ impl Emitter<'_> {
         let n = if bytes > 1 { self.b.ins().bswap(n) } else { n };
         self.b.ins().store(Self::flags(), n, p, 0);
     }
+}
+
+/// The bits of an address that must equal a page's tag for an aligned
+/// access of `bytes` on it: the page number and the low bits an aligned
+/// address has clear.
+fn page_mask(bytes: u32) -> i64 {
+    (-1i64 << PAGE_SHIFT) | (bytes as i64 - 1)
 }
 
 /// Two instructions that together load or store the unaligned word at
