@@ -271,15 +271,19 @@ impl Cpu {
         // Only a branch returns anything but Next or CodeWritten; `taken`
         // is its target once it is taken, so that a fault or store in the
         // delay slot sees it. A slot run after a taken branch ends the
-        // block there (a side exit, when it is not the last instruction).
+        // block there (a side exit, when it is not the last instruction):
+        // the run stops before `end`, the instruction after that slot.
         let n = b.insns.len();
-        for (i, insn) in b.insns.iter().enumerate().skip(from) {
+        let mut end = if taken.is_some() { n.min(from + 1) } else { n };
+        let mut i = from;
+        while i < end {
+            let insn = &b.insns[i];
             let pc = pc0.wrapping_add(4 * i as u32);
-            let in_slot_taken = taken.is_some();
             match self.execute(insn.op, pc, mem) {
                 Ok(Flow::Next | Flow::NoBranch) => {}
                 Ok(Flow::Branch(target)) => {
                     taken = Some(target);
+                    end = end.min(i + 2);
                     if O::TRANSFERS {
                         let sp = self.r(Reg::SP) as u32;
                         report_transfer(obs, &insn.op, pc, target, sp);
@@ -289,11 +293,13 @@ impl Cpu {
                 Ok(Flow::CodeWritten) => return (Body::CodeWritten(i), taken),
                 Err(f) => return (Body::Fault(i, f), taken),
             }
-            if in_slot_taken && i + 1 < n {
-                return (Body::Exit(i), taken);
-            }
+            i += 1;
         }
-        (Body::Done, taken)
+        if end < n {
+            (Body::Exit(end - 1), taken)
+        } else {
+            (Body::Done, taken)
+        }
     }
 
     /// Applies the timing of `b`, whose first instruction issued at cycle
