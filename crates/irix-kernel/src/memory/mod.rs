@@ -128,23 +128,26 @@ impl MappedObject {
 /// copied first, which the budget must hold.
 #[inline(always)]
 fn writable_data<'a>(page: &'a mut Page, budget: &Budget) -> Option<&'a mut PageData> {
-    if Rc::get_mut(&mut page.data).is_none() {
-        if budget.charge(PAGE_COST).is_err() {
-            budget.set_exhausted();
-            return None;
-        }
-        budget.add_work(cost::PAGE_CYCLES);
-        // The page's bytes move. Compiled code may hold the shared bytes
-        // only of a page without write permission (`direct_page` hands out
-        // a writable page only while no one shares it), which only the
-        // kernel's own copies write: only then does the soft TLB have to
-        // let go. A program's first store to each fresh page of its heap
-        // or stack (the zero page copied) no longer empties it (a warm IDO
-        // cc of sm64's behavior_script.c: emptied 217 times, not 565;
-        // 22 K misses, not 44 K).
-        if !page.perms.contains(Perms::W) {
-            budget.new_epoch();
-        }
+    if Rc::get_mut(&mut page.data).is_some() {
+        // The usual case, a page that is already the process's own: no
+        // call (`Rc::make_mut`, which checks again, is not inlined).
+        return Rc::get_mut(&mut page.data);
+    }
+    if budget.charge(PAGE_COST).is_err() {
+        budget.set_exhausted();
+        return None;
+    }
+    budget.add_work(cost::PAGE_CYCLES);
+    // The page's bytes move. Compiled code may hold the shared bytes
+    // only of a page without write permission (`direct_page` hands out
+    // a writable page only while no one shares it), which only the
+    // kernel's own copies write: only then does the soft TLB have to
+    // let go. A program's first store to each fresh page of its heap
+    // or stack (the zero page copied) no longer empties it (a warm IDO
+    // cc of sm64's behavior_script.c: emptied 217 times, not 565;
+    // 22 K misses, not 44 K).
+    if !page.perms.contains(Perms::W) {
+        budget.new_epoch();
     }
     Some(Rc::make_mut(&mut page.data))
 }
@@ -778,15 +781,14 @@ impl AddressSpace {
 
     #[inline(always)]
     fn store<const N: usize>(&mut self, addr: u32, bytes: [u8; N]) -> Result<(), MemFault> {
-        if self.page(addr).is_none() {
-            return self.store_cold(addr, bytes);
-        }
         let (d, s) = slot(addr);
-        let page = self
+        let Some(page) = self
             .dirs
             .get_mut(d)
             .and_then(|dir| dir.as_mut()?[s].as_mut())
-            .ok_or(MemFault::Unmapped)?;
+        else {
+            return self.store_cold(addr, bytes);
+        };
         if !page.perms.contains(Perms::W) {
             return Err(MemFault::Protection);
         }
