@@ -280,12 +280,12 @@ impl Block {
     /// Ready offsets of the slots instructions `..=i` write (the last
     /// writer's): the scoreboard a side exit after instruction `i` leaves,
     /// as [`Block::out`] is the block's.
-    pub fn out_after(&self, i: usize) -> Vec<(u8, u32)> {
+    pub fn out_after(&self, i: usize) -> Box<[(u8, u32)]> {
         let mut ready: [Option<u32>; SLOTS] = [None; SLOTS];
         for insn in &self.insns[..=i] {
             ready[insn.t.dst as usize] = Some(insn.issue + insn.t.latency as u32);
         }
-        written(&ready).into_vec()
+        written(&ready)
     }
 
     /// Whether instruction `i` is the delay slot of a side exit's branch
