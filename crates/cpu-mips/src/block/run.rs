@@ -271,19 +271,22 @@ impl Cpu {
         // Only a branch returns anything but Next or CodeWritten; `taken`
         // is its target once it is taken, so that a fault or store in the
         // delay slot sees it. A slot run after a taken branch ends the
-        // block there (a side exit, when it is not the last instruction):
-        // the run stops before `end`, the instruction after that slot.
+        // block there (a side exit, when it is not the last instruction).
+        // `rest` holds the instructions still to run: the taken branch
+        // cuts it to its slot, so the loop itself tests nothing but its
+        // end (and indexes nothing).
         let n = b.insns.len();
-        let mut end = if taken.is_some() { n.min(from + 1) } else { n };
+        let end = if taken.is_some() { n.min(from + 1) } else { n };
+        let mut rest = b.insns[from..end].iter();
         let mut i = from;
-        while i < end {
-            let insn = &b.insns[i];
+        while let Some(insn) = rest.next() {
             let pc = pc0.wrapping_add(4 * i as u32);
             match self.execute(insn.op, pc, mem) {
                 Ok(Flow::Next | Flow::NoBranch) => {}
                 Ok(Flow::Branch(target)) => {
                     taken = Some(target);
-                    end = end.min(i + 2);
+                    let slot = rest.as_slice();
+                    rest = slot[..slot.len().min(1)].iter();
                     if O::TRANSFERS {
                         let sp = self.r(Reg::SP) as u32;
                         report_transfer(obs, &insn.op, pc, target, sp);
@@ -295,8 +298,8 @@ impl Cpu {
             }
             i += 1;
         }
-        if end < n {
-            (Body::Exit(end - 1), taken)
+        if i < n {
+            (Body::Exit(i - 1), taken)
         } else {
             (Body::Done, taken)
         }
