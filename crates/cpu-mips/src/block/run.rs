@@ -278,9 +278,11 @@ impl Cpu {
         let n = b.insns.len();
         let end = if taken.is_some() { n.min(from + 1) } else { n };
         let mut rest = b.insns[from..end].iter();
-        let mut i = from;
+        // The PC is the one counter the loop keeps: an instruction's index
+        // is its distance from `pc0`, worked out only where the run stops.
+        let at = |pc: u32| (pc.wrapping_sub(pc0) >> 2) as usize;
+        let mut pc = pc0.wrapping_add(4 * from as u32);
         while let Some(insn) = rest.next() {
-            let pc = pc0.wrapping_add(4 * i as u32);
             match self.execute(insn.op, pc, mem) {
                 Ok(Flow::Next | Flow::NoBranch) => {}
                 Ok(Flow::Branch(target)) => {
@@ -292,12 +294,13 @@ impl Cpu {
                         report_transfer(obs, &insn.op, pc, target, sp);
                     }
                 }
-                Ok(Flow::Skip) => return (Body::Skip(i), None),
-                Ok(Flow::CodeWritten) => return (Body::CodeWritten(i), taken),
-                Err(f) => return (Body::Fault(i, f), taken),
+                Ok(Flow::Skip) => return (Body::Skip(at(pc)), None),
+                Ok(Flow::CodeWritten) => return (Body::CodeWritten(at(pc)), taken),
+                Err(f) => return (Body::Fault(at(pc), f), taken),
             }
-            i += 1;
+            pc = pc.wrapping_add(4);
         }
+        let i = at(pc);
         if i < n {
             (Body::Exit(i - 1), taken)
         } else {
