@@ -283,7 +283,7 @@ impl Cpu {
         let at = |pc: u32| (pc.wrapping_sub(pc0) >> 2) as usize;
         let mut pc = pc0.wrapping_add(4 * from as u32);
         while let Some(insn) = rest.next() {
-            match self.execute(insn.op, pc, mem) {
+            match self.execute_ref(&insn.op, pc, mem) {
                 Ok(Flow::Next | Flow::NoBranch) => {}
                 Ok(Flow::Branch(target)) => {
                     taken = Some(target);

@@ -57,8 +57,19 @@ impl Cpu {
         pc: u32,
         mem: &mut M,
     ) -> Result<Flow, Fault> {
+        self.execute_ref(&op, pc, mem)
+    }
+
+    /// [`Cpu::execute`] of an instruction read in place.
+    #[inline(always)]
+    pub(crate) fn execute_ref<M: Memory>(
+        &mut self,
+        op: &Op,
+        pc: u32,
+        mem: &mut M,
+    ) -> Result<Flow, Fault> {
         use Op::*;
-        match op {
+        match *op {
             Sll { rd, rt, sa } => self.sll(rd, rt, sa),
             Srl { rd, rt, sa } => self.srl(rd, rt, sa),
             Sra { rd, rt, sa } => self.sra(rd, rt, sa),
