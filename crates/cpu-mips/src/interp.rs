@@ -14,11 +14,11 @@
 
 use crate::code_cache::{Entry, PageStore, PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
-use crate::decode::decode_for_mode;
+use crate::decode::{decode_for_mode, Op};
 use crate::exec::{load_fault, USER_TOP};
 use crate::insn::Reg;
 use crate::pipeline::{Fault, Flow};
-use crate::timing::{BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
+use crate::timing::{operands, BRANCH_BUBBLES, ISSUE_CYCLES, NULLIFIED_SLOT_CYCLES};
 use crate::{ExcCode, MemFault, Memory, Observer, StopReason, Transfer};
 
 /// An instruction fetch the embedder refused: TLBL either way (a fetch TLB
@@ -62,16 +62,16 @@ impl Cpu {
             let page = pages.page(page_no);
             let written: u32 = loop {
                 let idx = (pc >> 2) as usize & (PAGE_WORDS - 1);
-                let mut e = page.entries[idx];
-                let op = match e.op {
+                // Read in place (see `Cpu::execute_ref`), decoded on first use.
+                let Entry { op: slot, t } = &mut page.entries[idx];
+                let op: &Op = match slot {
                     Some(op) => op,
                     None => match mem.fetch32(pc) {
                         Ok(word) => {
                             let op = decode_for_mode(word, mode64);
-                            e = Entry::new(op);
-                            page.entries[idx] = e;
+                            *t = operands(&op);
                             self.mark_code(page_no);
-                            op
+                            slot.insert(op)
                         }
                         Err(f) => {
                             fault = Some(fetch_fault(f, pc));
@@ -79,15 +79,16 @@ impl Cpu {
                         }
                     },
                 };
-                let issue = self.scoreboard.issue_cycle(cycles, &e.t);
-                let flow = match self.execute(op, pc, mem) {
+                let t = &*t;
+                let issue = self.scoreboard.issue_cycle(cycles, t);
+                let flow = match self.execute_ref(op, pc, mem) {
                     Ok(flow) => flow,
                     Err(f) => {
                         fault = Some(f);
                         break 'outer;
                     }
                 };
-                self.scoreboard.retire(issue, &e.t);
+                self.scoreboard.retire(issue, t);
                 let this_pc = pc;
                 let was_in_delay = in_delay;
                 let mut charged = issue + ISSUE_CYCLES - cycles;
@@ -107,7 +108,7 @@ impl Cpu {
                     }
                     Flow::Branch(target) => {
                         if O::TRANSFERS {
-                            if let Some(kind) = Transfer::kind_of(&op) {
+                            if let Some(kind) = Transfer::kind_of(op) {
                                 obs.transfer(Transfer {
                                     kind,
                                     site: this_pc,
