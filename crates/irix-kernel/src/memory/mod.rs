@@ -92,7 +92,9 @@ const SPACE_COST: u64 = (DIR_ENTRIES * std::mem::size_of::<Option<Box<Directory>
 /// the caller checks [`AddressSpace::table_bytes`] fits the budget first.
 pub struct AddressSpace {
     regions: Regions,
-    dirs: Vec<Option<Box<Directory>>>,
+    /// By the address's top ten bits: a fixed array, so a 32-bit address
+    /// indexes it with no bounds check.
+    dirs: Box<[Option<Box<Directory>>; DIR_ENTRIES]>,
     budget: Rc<Budget>,
     /// What this space has charged for its directories and regions.
     charged: u64,
@@ -245,7 +247,7 @@ impl AddressSpace {
         budget.new_epoch();
         AddressSpace {
             regions: Regions::default(),
-            dirs: vec![None; DIR_ENTRIES],
+            dirs: Box::new([const { None }; DIR_ENTRIES]),
             budget,
             charged: SPACE_COST,
             objects: Vec::new(),
@@ -297,13 +299,13 @@ impl AddressSpace {
     #[inline(always)]
     fn page(&self, addr: u32) -> Option<&Page> {
         let (d, s) = slot(addr);
-        self.dirs.get(d)?.as_ref()?[s].as_ref()
+        self.dirs[d].as_ref()?[s].as_ref()
     }
 
     #[inline(always)]
     fn page_mut(&mut self, addr: u32) -> Option<&mut Page> {
         let (d, s) = slot(addr);
-        self.dirs.get_mut(d)?.as_mut()?[s].as_mut()
+        self.dirs[d].as_mut()?[s].as_mut()
     }
 
     /// Takes the page holding `addr` out of the table (the region stays
@@ -782,11 +784,7 @@ impl AddressSpace {
     #[inline(always)]
     fn store<const N: usize>(&mut self, addr: u32, bytes: [u8; N]) -> Result<(), MemFault> {
         let (d, s) = slot(addr);
-        let Some(page) = self
-            .dirs
-            .get_mut(d)
-            .and_then(|dir| dir.as_mut()?[s].as_mut())
-        else {
+        let Some(page) = self.dirs[d].as_mut().and_then(|dir| dir[s].as_mut()) else {
             return self.store_cold(addr, bytes);
         };
         if !page.perms.contains(Perms::W) {
