@@ -82,6 +82,10 @@ pub(crate) struct Block {
     /// The same without the delay slot: a branch-likely not taken
     /// nullifies it.
     pub out_skip: Box<[(u8, u32)]>,
+    /// For each side exit (see [`Block::side_exit_slot`]), its slot's
+    /// index and [`Block::out_after`] that slot: what a run that leaves
+    /// there sets, instead of replaying every instruction before it.
+    pub side_outs: Box<[(u32, Box<[(u8, u32)]>)]>,
     /// The clock after the second-to-last instruction, from the entry: the
     /// block may run as a unit only if this is before the deadline (the
     /// per-instruction path would otherwise stop inside it).
@@ -230,6 +234,7 @@ impl Block {
         let mut n_live_in = 0;
         let mut insns = Vec::with_capacity(ops.len());
         let mut out_skip = Box::default();
+        let mut side_outs = Vec::new();
         let mut clock = 0u32;
         for (i, e) in ops.iter().enumerate() {
             if branch && i == ops.len() - 1 {
@@ -251,6 +256,10 @@ impl Block {
                 }
             }
             ready[e.t.dst as usize] = Some(issue + e.t.latency as u32);
+            // As `Block::side_exit_slot`, on the entries.
+            if i > 0 && i + 1 < ops.len() && ops[i - 1].op.is_some_and(|op| op.has_delay_slot()) {
+                side_outs.push((i as u32, written(&ready)));
+            }
             insns.push(BlockInsn {
                 op: e.op.expect("blocks hold decoded entries"),
                 t: e.t,
@@ -269,6 +278,7 @@ impl Block {
             first_reads,
             out: written(&ready),
             out_skip,
+            side_outs: side_outs.into(),
             guard,
             compiled: None,
             runs: 0,
@@ -286,6 +296,15 @@ impl Block {
             ready[insn.t.dst as usize] = Some(insn.issue + insn.t.latency as u32);
         }
         written(&ready)
+    }
+
+    /// [`Block::out_after`] the side exit whose slot is instruction `i`,
+    /// as built with the block; `None` if `i` is no side exit's slot.
+    pub fn side_out(&self, i: usize) -> Option<&[(u8, u32)]> {
+        self.side_outs
+            .iter()
+            .find(|&&(at, _)| at as usize == i)
+            .map(|(_, out)| &**out)
     }
 
     /// Whether instruction `i` is the delay slot of a side exit's branch

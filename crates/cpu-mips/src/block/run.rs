@@ -348,7 +348,14 @@ impl Cpu {
                 if b.compiled.is_none() {
                     self.retired_block_tier += (i + 1) as u64;
                 }
-                self.replay_scoreboard(b, entry, i + 1);
+                match b.side_out(i) {
+                    Some(out) => {
+                        for &(slot, at) in out {
+                            self.scoreboard.set_ready(slot, entry + at as u64);
+                        }
+                    }
+                    None => self.replay_scoreboard(b, entry, i + 1),
+                }
                 self.continue_at(taken.expect("a side exit's branch was taken"));
                 obs.retire_block(pc0, (i + 1) as u64, self.cycles - before);
                 BlockEnd::Done

@@ -323,6 +323,28 @@ fn a_block_goes_on_past_a_branch_not_taken_up_to_where_it_joins() {
     }
 }
 
+#[test]
+fn a_side_exit_leaves_the_scoreboard_its_instructions_wrote_as_built_with_the_block() {
+    let words = [
+        itype(0x23, A0, T1, 0),     // lw    t1, 0(a0)
+        special(0x21, T1, T1, T2),  // addu  t2, t1, t1
+        itype(0x05, T2, 0, 0xfffd), // bne   t2, zero, -3 (a loop's exit test)
+        itype(0x23, A0, T0, 4),     // lw    t0, 4(a0) (its slot)
+        itype(0x23, A1, T1, 8),     // lw    t1, 8(a1)
+        special(0x08, 31, 0, 0),    // jr    ra
+        NOP,                        // nop
+    ];
+    let block = block_of(&words);
+    assert_eq!(block.insns.len(), 7);
+    assert!(block.side_exit_slot(3));
+    for i in 0..block.insns.len() {
+        let built = block.side_out(i).map(<[_]>::to_vec);
+        let want = block.side_exit_slot(i).then(|| block.out_after(i).to_vec());
+        assert_eq!(built, want, "instruction {i}");
+    }
+    assert!(block.side_out(3).is_some_and(|out| out.len() >= 3), "t0, t1 and t2 at least");
+}
+
 /// The machine code of `block`'s function, compiled by `jit`.
 fn code_of(jit: &mut Jit, block: &Block) -> Vec<u8> {
     let (sig, emit) = block_function(&jit.isa, jit.fma, block, CODE, status::CU1 | status::FR);
