@@ -342,7 +342,10 @@ fn a_side_exit_leaves_the_scoreboard_its_instructions_wrote_as_built_with_the_bl
         let want = block.side_exit_slot(i).then(|| block.out_after(i).to_vec());
         assert_eq!(built, want, "instruction {i}");
     }
-    assert!(block.side_out(3).is_some_and(|out| out.len() >= 3), "t0, t1 and t2 at least");
+    assert!(
+        block.side_out(3).is_some_and(|out| out.len() >= 3),
+        "t0, t1 and t2 at least"
+    );
 }
 
 /// The machine code of `block`'s function, compiled by `jit`.
