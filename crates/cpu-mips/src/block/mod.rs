@@ -60,6 +60,9 @@ pub(crate) struct BlockInsn {
     pub issue: u32,
 }
 
+/// Slots with the offset, from a block's entry, at which each is ready.
+pub(crate) type SlotTimes = Box<[(u8, u32)]>;
+
 /// A block and its static schedule.
 #[derive(Clone, Debug)]
 pub(crate) struct Block {
@@ -78,14 +81,14 @@ pub(crate) struct Block {
     pub first_reads: u8,
     /// Ready offsets of the slots the block writes (the last writer's), for
     /// a block that ran to its end.
-    pub out: Box<[(u8, u32)]>,
+    pub out: SlotTimes,
     /// The same without the delay slot: a branch-likely not taken
     /// nullifies it.
-    pub out_skip: Box<[(u8, u32)]>,
+    pub out_skip: SlotTimes,
     /// For each side exit (see [`Block::side_exit_slot`]), its slot's
     /// index and [`Block::out_after`] that slot: what a run that leaves
     /// there sets, instead of replaying every instruction before it.
-    pub side_outs: Box<[(u32, Box<[(u8, u32)]>)]>,
+    pub side_outs: Box<[(u32, SlotTimes)]>,
     /// The clock after the second-to-last instruction, from the entry: the
     /// block may run as a unit only if this is before the deadline (the
     /// per-instruction path would otherwise stop inside it).
@@ -290,7 +293,7 @@ impl Block {
     /// Ready offsets of the slots instructions `..=i` write (the last
     /// writer's): the scoreboard a side exit after instruction `i` leaves,
     /// as [`Block::out`] is the block's.
-    pub fn out_after(&self, i: usize) -> Box<[(u8, u32)]> {
+    pub fn out_after(&self, i: usize) -> SlotTimes {
         let mut ready: [Option<u32>; SLOTS] = [None; SLOTS];
         for insn in &self.insns[..=i] {
             ready[insn.t.dst as usize] = Some(insn.issue + insn.t.latency as u32);
@@ -362,7 +365,7 @@ pub(crate) fn settled_by_end(s: u8, at: u32, end: u32) -> bool {
 /// The slots written so far with their ready offsets (the sink included,
 /// so the scoreboard ends exactly as the per-instruction path leaves it),
 /// in one allocation of their number.
-fn written(ready: &[Option<u32>; SLOTS]) -> Box<[(u8, u32)]> {
+fn written(ready: &[Option<u32>; SLOTS]) -> SlotTimes {
     let n = ready.iter().filter(|r| r.is_some()).count();
     let mut out = Vec::with_capacity(n);
     out.extend(
