@@ -86,8 +86,8 @@ pub(crate) struct Block {
     /// nullifies it.
     pub out_skip: SlotTimes,
     /// For each side exit (see [`Block::side_exit_slot`]), its slot's
-    /// index and [`Block::out_after`] that slot: what a run that leaves
-    /// there sets, instead of replaying every instruction before it.
+    /// index and [`Block::side_out`] there: what a run that leaves there
+    /// sets, instead of replaying every instruction before it.
     pub side_outs: Box<[(u32, SlotTimes)]>,
     /// The clock after the second-to-last instruction, from the entry: the
     /// block may run as a unit only if this is before the deadline (the
@@ -291,8 +291,9 @@ impl Block {
     }
 
     /// Ready offsets of the slots instructions `..=i` write (the last
-    /// writer's): the scoreboard a side exit after instruction `i` leaves,
-    /// as [`Block::out`] is the block's.
+    /// writer's), worked out from the instructions: what [`Block::side_out`]
+    /// must hold (the test oracle of its list).
+    #[cfg(test)]
     pub fn out_after(&self, i: usize) -> SlotTimes {
         let mut ready: [Option<u32>; SLOTS] = [None; SLOTS];
         for insn in &self.insns[..=i] {
@@ -301,13 +302,20 @@ impl Block {
         written(&ready)
     }
 
-    /// [`Block::out_after`] the side exit whose slot is instruction `i`,
-    /// as built with the block; `None` if `i` is no side exit's slot.
-    pub fn side_out(&self, i: usize) -> Option<&[(u8, u32)]> {
+    /// The scoreboard a side exit whose slot is instruction `i` leaves, as
+    /// [`Block::out`] is the block's: the ready offsets of the slots
+    /// instructions `..=i` write (the last writer's), built with the block.
+    /// Only a side exit's slot has one (a run leaves early only there, see
+    /// [`Block::side_exit_slot`]); any other `i` gets none.
+    pub fn side_out(&self, i: usize) -> &[(u8, u32)] {
+        debug_assert!(
+            self.side_exit_slot(i),
+            "instruction {i} is no side exit's slot"
+        );
         self.side_outs
             .iter()
             .find(|&&(at, _)| at as usize == i)
-            .map(|(_, out)| &**out)
+            .map_or(&[], |(_, out)| &**out)
     }
 
     /// Whether instruction `i` is the delay slot of a side exit's branch

@@ -333,9 +333,7 @@ impl Cpu {
                 if b.compiled.is_none() {
                     self.retired_block_tier += n as u64;
                 }
-                for &(slot, at) in b.out.iter() {
-                    self.scoreboard.set_ready(slot, entry + at as u64);
-                }
+                self.set_ready_from(entry, &b.out);
                 self.continue_at(taken.unwrap_or(pc0.wrapping_add(4 * n as u32)));
                 obs.retire_block(pc0, n as u64, self.cycles - before);
                 BlockEnd::Done
@@ -348,14 +346,7 @@ impl Cpu {
                 if b.compiled.is_none() {
                     self.retired_block_tier += (i + 1) as u64;
                 }
-                match b.side_out(i) {
-                    Some(out) => {
-                        for &(slot, at) in out {
-                            self.scoreboard.set_ready(slot, entry + at as u64);
-                        }
-                    }
-                    None => self.replay_scoreboard(b, entry, i + 1),
-                }
+                self.set_ready_from(entry, b.side_out(i));
                 self.continue_at(taken.expect("a side exit's branch was taken"));
                 obs.retire_block(pc0, (i + 1) as u64, self.cycles - before);
                 BlockEnd::Done
@@ -368,9 +359,7 @@ impl Cpu {
                 if b.compiled.is_none() {
                     self.retired_block_tier += (n - 1) as u64;
                 }
-                for &(slot, at) in b.out_skip.iter() {
-                    self.scoreboard.set_ready(slot, entry + at as u64);
-                }
+                self.set_ready_from(entry, &b.out_skip);
                 self.continue_at(pc0.wrapping_add(4 * n as u32));
                 obs.retire_block(pc0, (n - 1) as u64, self.cycles - before);
                 BlockEnd::Done
@@ -395,6 +384,15 @@ impl Cpu {
         self.next_pc = pc.wrapping_add(4);
         self.in_delay_slot = false;
         self.pending_bubbles = 0;
+    }
+
+    /// Sets each slot of `times` ready at its offset from `entry` (a
+    /// block's outgoing scoreboard, see `Block::out`).
+    #[inline(always)]
+    fn set_ready_from(&mut self, entry: u64, times: &[(u8, u32)]) {
+        for &(slot, at) in times {
+            self.scoreboard.set_ready(slot, entry + at as u64);
+        }
     }
 
     /// Replays the scoreboard writes of instructions `..upto` of `b`.

@@ -667,15 +667,7 @@ impl Emitter<'_> {
             .b
             .ins()
             .iadd_imm(entry, (least_end as u64 + BRANCH_BUBBLES) as i64);
-        let computed;
-        let out = match block.side_out(i) {
-            Some(out) => out,
-            None => {
-                computed = block.out_after(i);
-                &computed
-            }
-        };
-        self.retire(entry, end, i + 1, out, least_end);
+        self.retire(entry, end, i + 1, block.side_out(i), least_end);
         self.write_back();
         let next_now = self.target_now;
         let next = match next_now {

@@ -337,15 +337,12 @@ fn a_side_exit_leaves_the_scoreboard_its_instructions_wrote_as_built_with_the_bl
     let block = block_of(&words);
     assert_eq!(block.insns.len(), 7);
     assert!(block.side_exit_slot(3));
-    for i in 0..block.insns.len() {
-        let built = block.side_out(i).map(<[_]>::to_vec);
-        let want = block.side_exit_slot(i).then(|| block.out_after(i).to_vec());
-        assert_eq!(built, want, "instruction {i}");
-    }
-    assert!(
-        block.side_out(3).is_some_and(|out| out.len() >= 3),
-        "t0, t1 and t2 at least"
-    );
+    let slots: Vec<usize> = (0..block.insns.len())
+        .filter(|&i| block.side_exit_slot(i))
+        .collect();
+    assert_eq!(slots, [3], "one side exit");
+    assert_eq!(block.side_out(3), &*block.out_after(3));
+    assert!(block.side_out(3).len() >= 3, "t0, t1 and t2 at least");
 }
 
 /// The machine code of `block`'s function, compiled by `jit`.
