@@ -302,7 +302,7 @@ pub(super) fn translate(
         shared_exit: None,
         tlb,
         pages: pages::Pages::NONE,
-        transfer_sp: None,
+        transfer_sp: TransferSp::None,
     };
     // A block that branches to itself loops inside its function.
     let lap = self_loop::loops_to_itself(block, pc0).then(|| {
@@ -383,7 +383,22 @@ struct Emitter<'f> {
     /// Pages found in the soft TLB so far, by base register (see `pages`).
     pages: pages::Pages,
     /// $sp at the block's call, return or jump, once emitted.
-    transfer_sp: Option<Value>,
+    transfer_sp: TransferSp,
+}
+
+/// Where $sp as it was at the block's call, return or jump is, for an
+/// observer of transfers (the exits that return to the run loop leave it
+/// in `Cpu::jit_exit`; a chained block needs none).
+#[derive(Clone, Copy)]
+enum TransferSp {
+    /// No transfer has run.
+    None,
+    /// Still in $sp: no instruction wrote it since (the usual case: the
+    /// delay slot leaves it alone), so only the exits read it.
+    InSp,
+    /// Kept from before a later write to $sp (a return whose delay slot
+    /// pops the frame).
+    Kept(Value),
 }
 
 /// Cached registers: GPRs 1-31, HI and LO.
@@ -442,6 +457,10 @@ impl Emitter<'_> {
         self.b.use_var(cached_var(c))
     }
     fn set_reg(&mut self, c: usize, v: Value) {
+        if c == Reg::SP.idx() && matches!(self.transfer_sp, TransferSp::InSp) {
+            let sp = self.sp_now();
+            self.transfer_sp = TransferSp::Kept(sp);
+        }
         self.pages.written(c);
         self.b.def_var(cached_var(c), v);
         self.cache.known[c] = true;
@@ -689,7 +708,10 @@ impl Emitter<'_> {
         // Chain to the next block when it is compiled: a tail call, so
         // chains of any length take no stack. (Where chaining is not
         // allowed, the jump table holds no block: `JitCache::unlinked_table`.)
+        // The return is the cold path: out of the way of the chain, so
+        // that a block's hot code takes fewer cache lines.
         let done = self.b.create_block();
+        self.b.set_cold_block(done);
         let base = self.field(self.ptr, JUMP);
         // The entry's address, as a value and a constant offset (folded
         // into the loads where the next PC is known).
@@ -740,9 +762,24 @@ impl Emitter<'_> {
     /// Leaves $sp as it was at the block's transfer, once that ran (see
     /// `transfer_sp`).
     fn leave_sp(&mut self) {
-        if let Some(sp) = self.transfer_sp {
-            self.set_field(EXIT_SP, sp);
-        }
+        let sp = match self.transfer_sp {
+            TransferSp::None => return,
+            TransferSp::InSp => self.sp_now(),
+            TransferSp::Kept(sp) => sp,
+        };
+        self.set_field(EXIT_SP, sp);
+    }
+
+    /// $sp's low word as it is now, read where it is without caching it
+    /// (this may be on one path only, such as an exit).
+    fn sp_now(&mut self) -> Value {
+        let c = Reg::SP.idx();
+        let v = if self.cache.known[c] {
+            self.b.use_var(cached_var(c))
+        } else {
+            self.field(I64, cached_offset(c))
+        };
+        self.b.ins().ireduce(I32, v)
     }
 
     /// Leaves `pc` (an I32) as the PC for the caller (a chained block

@@ -413,7 +413,7 @@ impl Emitter<'_> {
     /// the run loop leave it (`leave_sp`); a chained block needs none.
     fn transfer_sp(&mut self, op: &Op) {
         if Transfer::kind_of(op).is_some() {
-            self.transfer_sp = Some(self.gpr32(Reg::SP));
+            self.transfer_sp = TransferSp::InSp;
         }
     }
     fn jump_to(&mut self, op: &Op, target: u32) {
