@@ -109,7 +109,7 @@ impl Cpu {
             if self.cycles >= deadline {
                 return StopReason::Deadline;
             }
-            if self.jit.busy() {
+            if self.jit.any_back() {
                 self.install_compiled(pages, &helpers);
             }
             let pc = self.pc;

@@ -350,10 +350,11 @@ impl JitCache {
         self.worker.as_mut().is_some_and(|w| w.send(job))
     }
 
-    /// Whether jobs are out on the compiler thread.
+    /// Whether the compiler thread has sent back a job not yet taken
+    /// (see `finished`).
     #[inline(always)]
-    pub fn busy(&self) -> bool {
-        self.worker.as_ref().is_some_and(Worker::busy)
+    pub fn any_back(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::any_back)
     }
 
     /// A job the compiler thread finished, if one is back (`wait`: waits
