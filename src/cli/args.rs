@@ -22,7 +22,13 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run an IRIX program: irix-emu run \[OPTIONS\] PROGRAM \[ARGS...\]
+    /// Run an IRIX program. (The text clap shows is `about`: a doc comment
+    /// would need its brackets escaped for rustdoc, and clap would show
+    /// the escapes.)
+    #[command(
+        about = "Run an IRIX program: irix-emu run [OPTIONS] PROGRAM [ARGS...]",
+        long_about = None
+    )]
     Run(RunArgs),
     /// Run a program with the kernel profiling it from outside; write gmon.out.
     Prof(ProfArgs),

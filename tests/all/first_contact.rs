@@ -62,6 +62,26 @@ fn the_manual_page_is_roff_with_every_command_and_option() {
     );
 }
 
+/// The help, the list of commands and the manual page show `run`'s usage
+/// as typed: brackets, not the backslashes rustdoc would want before them.
+#[test]
+fn the_help_shows_runs_usage_with_plain_brackets() {
+    let usage = "irix-emu run [OPTIONS] PROGRAM [ARGS...]";
+    for args in [&["--help"][..], &["run", "--help"]] {
+        let r = emu(args);
+        assert_eq!(r.status, Status::Code(0), "{}", r.stderr);
+        let text = String::from_utf8_lossy(&r.stdout);
+        assert!(text.contains(usage), "{args:?}: {text}");
+        assert!(!text.contains('\\'), "{args:?}: {text}");
+    }
+    let r = emu(&["man", "run"]);
+    let page = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        page.contains("irix\\-emu run [OPTIONS] PROGRAM [ARGS...]"),
+        "{page}"
+    );
+}
+
 #[test]
 fn each_command_points_its_errors_at_its_own_help() {
     for (command, args) in [
