@@ -638,8 +638,10 @@ fn a_first_instruction_waiting_for_a_load_stalls_its_block_as_a_unit() {
     let words = [
         mips::lui(mips::S0, (DATA >> 16) as u16),
         mips::addiu(mips::T9, mips::ZERO, 2000),
-        // The loop: a branch never taken, with the load in its slot...
-        itype(opcode::BNE, mips::ZERO, mips::ZERO, 0),
+        // The loop: a branch never taken to just past its slot (so that a
+        // block ends after the slot, where the taken path joins), with the
+        // load in its slot...
+        itype(opcode::BNE, mips::A1, mips::ZERO, 1),
         mips::lw(mips::T0, 0, mips::S0),
         // ...then a block whose first instruction reads it at once.
         mips::addu(mips::V0, mips::V0, mips::T0),
