@@ -259,8 +259,8 @@ impl Block {
                 }
             }
             ready[e.t.dst as usize] = Some(issue + e.t.latency as u32);
-            // As `Block::side_exit_slot`, on the entries.
-            if i > 0 && i + 1 < ops.len() && ops[i - 1].op.is_some_and(|op| op.has_delay_slot()) {
+            let after_branch = || ops[i - 1].op.is_some_and(|op| op.has_delay_slot());
+            if side_exit_slot_at(i, ops.len(), after_branch) {
                 side_outs.push((i as u32, written(&ready)));
             }
             insns.push(BlockInsn {
@@ -321,7 +321,9 @@ impl Block {
     /// Whether instruction `i` is the delay slot of a side exit's branch
     /// (a branch before the block's last one, see [`side_exit`]).
     pub fn side_exit_slot(&self, i: usize) -> bool {
-        i > 0 && i + 1 < self.insns.len() && self.insns[i - 1].op.has_delay_slot()
+        side_exit_slot_at(i, self.insns.len(), || {
+            self.insns[i - 1].op.has_delay_slot()
+        })
     }
 
     /// The cycle at which the first instruction issues when the block is
@@ -368,6 +370,14 @@ fn always_ready(s: u8, first_use: u32) -> bool {
 pub(crate) fn settled_by_end(s: u8, at: u32, end: u32) -> bool {
     s == SLOT_SINK
         || (s > SLOT_ZERO && s < SLOT_HILO && at <= end && end + 1 >= MAX_GPR_LATENCY as u32)
+}
+
+/// Whether instruction `i` of a block of `n` is a side exit's delay slot:
+/// the instruction before it (`after_branch`, asked only when there is
+/// one) has a delay slot, and it is not the block's last. The one test,
+/// for the built block and for its entries while its schedule is built.
+fn side_exit_slot_at(i: usize, n: usize, after_branch: impl FnOnce() -> bool) -> bool {
+    i > 0 && i + 1 < n && after_branch()
 }
 
 /// The slots written so far with their ready offsets (the sink included,
