@@ -145,7 +145,8 @@ impl std::str::FromStr for Engine {
     }
 }
 
-/// One R4000 in user mode.
+/// One R4000 in user mode. About 34 KiB (the compiled tier's soft TLB is
+/// inside it): an embedder that moves CPUs around keeps them boxed.
 #[derive(Clone)]
 pub struct Cpu {
     /// General-purpose registers, 64 bits wide; `gpr[0]` reads as zero.
@@ -201,8 +202,11 @@ pub struct Cpu {
     pub(crate) jit: JitCache,
     /// What a compiled block leaves for its caller besides its result.
     pub(crate) jit_exit: JitExit,
-    /// Guest pages compiled code reads and writes directly.
-    pub(crate) tlb: Box<Tlb>,
+    /// Guest pages compiled code reads and writes directly. Inside the
+    /// `Cpu` (32 KiB), not boxed: compiled code reaches an entry at a
+    /// constant offset from the `Cpu` it is entered with, so no host
+    /// register holds the table's address.
+    pub(crate) tlb: Tlb,
     /// The memory's `direct_epoch` the soft TLB was filled under.
     pub(crate) tlb_epoch: Option<u64>,
     /// Whether compiled blocks may chain to each other (this run): only
@@ -244,10 +248,6 @@ impl Drop for Cpu {
 }
 
 impl Cpu {
-    /// Host bytes every `Cpu` allocates besides its own structure: the
-    /// compiled tier's soft TLB (for an embedder's memory accounting).
-    pub const HEAP_BYTES: usize = std::mem::size_of::<Tlb>();
-
     /// A CPU in user mode (KSU = user), FPU usable (CU1), FR and UX set
     /// when `config.mode64`; all registers zero, PC 0.
     pub fn new(config: CpuConfig) -> Cpu {
@@ -276,7 +276,7 @@ impl Cpu {
             written_code_page: 0,
             jit: JitCache::default(),
             jit_exit: JitExit::default(),
-            tlb: Box::default(),
+            tlb: Tlb::default(),
             tlb_epoch: None,
             jit_chain: false,
             jit_links: JitLinks::default(),

@@ -42,7 +42,7 @@ const AT_ENTRY: u32 = 9;
 /// A freshly built image: memory and registers, ready to run.
 pub struct Image {
     pub mem: AddressSpace,
-    pub cpu: Cpu,
+    pub cpu: Box<Cpu>,
     pub brk: u32,
     pub stack_limit: u32,
 }
@@ -107,7 +107,7 @@ pub fn build(
     };
     let sp = write_start_stack(&mut mem, exe, base, argv, envp)?;
 
-    let mut cpu = Cpu::new(cpu_config);
+    let mut cpu = Box::new(Cpu::new(cpu_config));
     cpu.gpr[29] = sp as i32 as i64 as u64; // $sp -> argc
     cpu.gpr[2] = 0; // $v0: no atexit function
     cpu.gpr[31] = 0; // $ra

@@ -104,7 +104,9 @@ pub struct Process {
     pub ppid: Pid,
     /// The program name for messages ("irix-emu: prog: killed by ...").
     pub name: String,
-    pub cpu: Cpu,
+    /// Boxed: a `Cpu` holds its soft TLB (32 KiB), and the scheduler
+    /// takes a process out of its table and puts it back every slice.
+    pub cpu: Box<Cpu>,
     pub mem: AddressSpace,
     pub fds: FdTable,
     /// The current directory, an absolute guest path.

@@ -105,9 +105,9 @@ fn inlined_fp(op: &Op, fma: bool) -> bool {
         _ => false,
     }
 }
-/// Where the soft TLB's address is (it is boxed: a `Cpu` moves with its
-/// process, and its tables are 32 KiB); the tables are at `TLB_READ` and
-/// `TLB_WRITE` in it.
+/// Where the soft TLB is in the `Cpu` (inside it, so compiled code needs no
+/// register for its address; an embedder boxes the `Cpu`, whose tables are
+/// 32 KiB); the tables are at `TLB_READ` and `TLB_WRITE` in it.
 const TLB: i32 = offset_of!(Cpu, tlb) as i32;
 const TLB_READ: i32 = offset_of!(Tlb, read) as i32;
 const TLB_WRITE: i32 = offset_of!(Tlb, write) as i32;
@@ -276,13 +276,6 @@ pub(super) fn translate(
     for c in 0..CACHED {
         b.declare_var(cached_var(c), I64);
     }
-    // The soft TLB's box never moves while compiled code runs: one load a
-    // block, at its entry so that it dominates every access (in a loop
-    // too).
-    let tlb = block.insns.iter().any(|i| i.op.accesses_memory()).then(|| {
-        b.ins()
-            .load(ptr, Emitter::flags().with_readonly(), cpu, TLB - BIAS)
-    });
     let mut e = Emitter {
         b,
         cpu,
@@ -300,7 +293,6 @@ pub(super) fn translate(
         store_now: !self_loop::loops_to_itself(block, pc0),
         pc0,
         shared_exit: None,
-        tlb,
         pages: pages::Pages::NONE,
         transfer_sp: TransferSp::None,
     };
@@ -377,9 +369,6 @@ struct Emitter<'f> {
     /// write nothing back. A block that loops to itself keeps its
     /// registers in variables from lap to lap instead (see `self_loop`).
     store_now: bool,
-    /// The soft TLB's address, loaded at the entry of a block with loads
-    /// or stores.
-    tlb: Option<Value>,
     /// Pages found in the soft TLB so far, by base register (see `pages`).
     pages: pages::Pages,
     /// $sp at the block's call, return or jump, once emitted.

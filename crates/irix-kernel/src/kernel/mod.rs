@@ -151,11 +151,11 @@ pub const FIRST_PID: Pid = 100;
 /// The parent of orphans (init).
 pub const INIT_PID: Pid = 1;
 /// Host bytes a process is charged to the memory budget besides its
-/// address space: its structure, its CPU's soft TLB, and its CPU's
-/// decoded-code cache (the 64 KiB bitmap of code pages and a decoded
-/// page, an estimate).
+/// address space: its structure, its CPU (boxed, with the soft TLB inside),
+/// and its CPU's decoded-code cache (the 64 KiB bitmap of code pages and a
+/// decoded page, an estimate).
 pub(crate) const PROCESS_COST: u64 =
-    (std::mem::size_of::<Process>() + cpu_mips::Cpu::HEAP_BYTES) as u64 + (80 << 10);
+    (std::mem::size_of::<Process>() + std::mem::size_of::<cpu_mips::Cpu>()) as u64 + (80 << 10);
 /// Host bytes a zombie is charged: its table entry.
 pub(crate) const ZOMBIE_COST: u64 = std::mem::size_of::<Zombie>() as u64 + 64;
 

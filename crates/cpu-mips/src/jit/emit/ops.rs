@@ -570,10 +570,10 @@ impl Emitter<'_> {
         } else {
             self.b.ins().ireduce(self.ptr, off)
         };
-        let tlb = self
-            .tlb
-            .expect("a block with an access loads the TLB's address");
-        let e = self.b.ins().iadd(tlb, off);
+        // The table is in the `Cpu`: its entry is at a constant offset
+        // from the `Cpu` plus `off`, one addressing mode.
+        let e = self.b.ins().iadd(self.cpu, off);
+        let table = TLB - BIAS + table;
         // The page and the low bits that must be clear: equal to the tag
         // (whose low bits are clear) only for an aligned access on its page.
         let masked = self.b.ins().band_imm(ea, page_mask(bytes));
