@@ -172,14 +172,17 @@ pub(super) fn layout_offsets() -> Vec<i64> {
 pub(super) fn block_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(I64));
     sig.returns.push(AbiParam::new(I64));
     sig
 }
 
 /// The signature of the entry from Rust: `(cpu, code) -> status`.
 pub(super) fn enter_signature(call_conv: CallConv, ptr: Type) -> Signature {
-    let mut sig = block_signature(call_conv, ptr);
+    let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(ptr));
+    sig.params.push(AbiParam::new(ptr));
+    sig.returns.push(AbiParam::new(I64));
     sig
 }
 
@@ -200,7 +203,8 @@ pub(super) fn translate_enter(
     b.seal_block(entry);
     let p = b.block_params(entry).to_vec();
     let cpu = b.ins().iadd_imm(p[0], BIAS as i64);
-    let call = b.ins().call_indirect(sig, p[1], &[cpu]);
+    let clock = b.ins().load(I64, MemFlags::trusted(), cpu, CYCLES - BIAS);
+    let call = b.ins().call_indirect(sig, p[1], &[cpu, clock]);
     let ret = b.inst_results(call)[0];
     b.ins().return_(&[ret]);
     b.finalize();
@@ -214,6 +218,9 @@ pub(super) fn translate_bail(func: &mut Function, fctx: &mut FunctionBuilderCont
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     b.seal_block(entry);
+    let p = b.block_params(entry).to_vec();
+    b.ins()
+        .store(MemFlags::trusted(), p[1], p[0], CYCLES - BIAS);
     let ret = b
         .ins()
         .iconst(I64, status::encode(status::INTERPRET, 0) as i64);
@@ -268,7 +275,7 @@ pub(super) fn translate(
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     b.seal_block(entry);
-    let cpu = b.block_params(entry)[0];
+    let (cpu, clock_in) = (b.block_params(entry)[0], b.block_params(entry)[1]);
     let taken = Variable::from_u32(0);
     b.declare_var(taken, I64);
     let target = Variable::from_u32(1);
@@ -276,11 +283,15 @@ pub(super) fn translate(
     for c in 0..CACHED {
         b.declare_var(cached_var(c), I64);
     }
+    let clock = Variable::from_u32(2 + CACHED as u32);
+    b.declare_var(clock, I64);
+    b.def_var(clock, clock_in);
     let mut e = Emitter {
         b,
         cpu,
         taken,
         target,
+        clock,
         sigs,
         ptr,
         // The FP moves are inlined only for the Status they were compiled
@@ -307,7 +318,11 @@ pub(super) fn translate(
     e.b.def_var(taken, zero);
     let zero32 = e.c32(0);
     e.b.def_var(target, zero32);
-    let now = e.field(I64, CYCLES);
+    // The clock the block was entered with, in the `Cpu` for every exit
+    // before its end and for the helpers (as the block tier's loop leaves
+    // it): a store, where a load would wait for the one before.
+    let now = e.b.use_var(clock);
+    e.set_field(CYCLES, now);
     let entry_cycle = e.check_schedule(block, now);
     let mut i = 0;
     while i < block.insns.len() {
@@ -343,6 +358,10 @@ struct Emitter<'f> {
     taken: Variable,
     /// The branch's target (an I32), once taken.
     target: Variable,
+    /// The clock (see `Cpu::cycles`): given by the caller, and passed on
+    /// to the next block, so that a chain of blocks never reads it from
+    /// the `Cpu` (which holds the block's entry clock until its end).
+    clock: Variable,
     sigs: Sigs,
     ptr: Type,
     /// Status.FR when the FP instructions are inlined (CP1 usable when
@@ -649,7 +668,7 @@ impl Emitter<'_> {
     /// later instruction can tell from the old ones, by `least_end`, left
     /// out: see `block::settled_by_end`).
     fn retire(&mut self, entry: Value, end: Value, n: usize, out: &[(u8, u32)], least_end: u32) {
-        self.set_field(CYCLES, end);
+        self.b.def_var(self.clock, end);
         let retired = self.field(I64, RETIRED);
         let retired = self.b.ins().iadd_imm(retired, n as i64);
         self.set_field(RETIRED, retired);
@@ -740,8 +759,12 @@ impl Emitter<'_> {
             at + offset_of!(JumpEntry, code) as i32,
         );
         let sig = self.sigs.block;
-        self.b.ins().return_call_indirect(sig, code, &[self.cpu]);
+        let clock = self.b.use_var(self.clock);
+        self.b
+            .ins()
+            .return_call_indirect(sig, code, &[self.cpu, clock]);
         self.b.switch_to_block(done);
+        self.store_clock();
         self.set_pc(next);
         self.leave_sp();
         let ret = self.result(status::NEXT, last);
@@ -875,6 +898,13 @@ impl Emitter<'_> {
         self.set_pc(pc0);
         let target = self.b.use_var(self.target);
         self.set_field(EXIT_TARGET, target);
+    }
+
+    /// Writes the clock to the `Cpu`: the end's, where a block that ran to
+    /// its end returns.
+    fn store_clock(&mut self) {
+        let clock = self.b.use_var(self.clock);
+        self.set_field(CYCLES, clock);
     }
 
     /// Emits the shared exit, once every exit that jumps to it is emitted:
