@@ -304,6 +304,7 @@ pub(super) fn translate(
         store_now: !self_loop::loops_to_itself(block, pc0),
         pc0,
         shared_exit: None,
+        wide_target: None,
         pages: pages::Pages::NONE,
         transfer_sp: TransferSp::None,
     };
@@ -388,6 +389,10 @@ struct Emitter<'f> {
     /// write nothing back. A block that loops to itself keeps its
     /// registers in variables from lap to lap instead (see `self_loop`).
     store_now: bool,
+    /// The register a JR or JALR took its target from (an I64), once it
+    /// ran: `target` holds its low word, folded only where it leaves the
+    /// function (see `Emitter::register_target`).
+    wide_target: Option<Value>,
     /// Pages found in the soft TLB so far, by base register (see `pages`).
     pages: pages::Pages,
     /// $sp at the block's call, return or jump, once emitted.
@@ -635,16 +640,22 @@ impl Emitter<'_> {
             (false, _) | (true, Some(false)) => Some(fall),
             (true, None) => None,
         };
+        // A jump through a register chains by the whole register (see
+        // `register_target`).
+        let mut wide = None;
         let next = match (block.branch, self.taken_now) {
-            (true, Some(true)) => self.b.use_var(self.target),
+            (true, Some(true)) => {
+                wide = self.wide_target;
+                self.b.use_var(self.target)
+            }
             (false, _) | (true, Some(false)) => after,
             (true, None) => {
-                let t = self.b.use_var(self.target);
+                let t = self.folded_target();
                 let c = self.b.ins().icmp_imm(IntCC::NotEqual, taken, 0);
                 self.b.ins().select(c, t, after)
             }
         };
-        self.leave_for(next_now, next, n - 1);
+        self.leave_for(next_now, next, wide, n - 1);
     }
 
     /// Branches on `cond` to two new blocks and goes on in the one taken
@@ -701,7 +712,7 @@ impl Emitter<'_> {
             Some(pc) => self.c32(pc),
             None => self.b.use_var(self.target),
         };
-        self.leave_for(next_now, next, i);
+        self.leave_for(next_now, next, None, i);
         self.b.switch_to_block(on);
         let zero = self.imm(0);
         self.set_taken(zero, Some(false));
@@ -711,8 +722,9 @@ impl Emitter<'_> {
     /// The end of a block's run at instruction `last` (its end, or a side
     /// exit's slot), the timing applied and the registers back in the
     /// `Cpu`: a chain to `next` (an I32; `next_now` where the compiler
-    /// knows it) or a return with NEXT.
-    fn leave_for(&mut self, next_now: Option<u32>, next: Value, last: usize) {
+    /// knows it; the low word of `wide` where a register gave it, see
+    /// `register_target`) or a return with NEXT.
+    fn leave_for(&mut self, next_now: Option<u32>, next: Value, wide: Option<Value>, last: usize) {
         // Chain to the next block when it is compiled: a tail call, so
         // chains of any length take no stack. (Where chaining is not
         // allowed, the jump table holds no block: `JitCache::unlinked_table`.)
@@ -745,8 +757,15 @@ impl Emitter<'_> {
         let pc = self
             .b
             .ins()
-            .load(I32, Self::flags(), e, at + offset_of!(JumpEntry, pc) as i32);
-        let hit = self.b.ins().icmp(IntCC::Equal, pc, next);
+            .load(I64, Self::flags(), e, at + offset_of!(JumpEntry, pc) as i32);
+        let hit = match (next_now, wide) {
+            (Some(now), _) => self.b.ins().icmp_imm(IntCC::Equal, pc, now as i64),
+            (None, Some(v)) => self.b.ins().icmp(IntCC::Equal, pc, v),
+            (None, None) => {
+                let next = self.b.ins().uextend(I64, next);
+                self.b.ins().icmp(IntCC::Equal, pc, next)
+            }
+        };
         let call = self.b.create_block();
         self.b.ins().brif(hit, call, &[], done, &[]);
         self.b.seal_block(call);
@@ -765,6 +784,10 @@ impl Emitter<'_> {
             .return_call_indirect(sig, code, &[self.cpu, clock]);
         self.b.switch_to_block(done);
         self.store_clock();
+        let next = match wide {
+            Some(v) => self.fold(next, v),
+            None => next,
+        };
         self.set_pc(next);
         self.leave_sp();
         let ret = self.result(status::NEXT, last);
@@ -869,7 +892,10 @@ impl Emitter<'_> {
             (None, Some(b)) => self.b.ins().bor_imm(base, b),
             _ => self.b.ins().bor(base, kind),
         };
-        if self.cache.dirty.iter().any(|&d| d) {
+        // (An exit after a jump through a register, in its delay slot,
+        // folds the target from that register, which the shared exit's
+        // other paths do not have.)
+        if self.cache.dirty.iter().any(|&d| d) || self.wide_target.is_some() {
             self.write_back();
             self.leave_state();
             self.b.ins().return_(&[ret]);
@@ -896,7 +922,7 @@ impl Emitter<'_> {
     fn leave_state(&mut self) {
         let pc0 = self.c32(self.pc0);
         self.set_pc(pc0);
-        let target = self.b.use_var(self.target);
+        let target = self.folded_target();
         self.set_field(EXIT_TARGET, target);
     }
 
@@ -914,6 +940,8 @@ impl Emitter<'_> {
             self.b.seal_block(x);
             self.b.switch_to_block(x);
             let word = self.b.block_params(x)[0];
+            // Only exits before any jump through a register come here.
+            self.wide_target = None;
             self.leave_state();
             self.b.ins().return_(&[word]);
         }

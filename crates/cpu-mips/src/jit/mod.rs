@@ -105,7 +105,11 @@ pub(crate) const JUMP_ENTRIES: usize = 16384;
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct JumpEntry {
-    pub pc: u32,
+    /// The block's address, zero-extended: a jump through a register
+    /// compares the whole register with it, so a register that is not a
+    /// sign-extended word (whose jump the interpreter folds to a kernel
+    /// address) finds no block.
+    pub pc: u64,
     pub code: usize,
 }
 
@@ -119,7 +123,7 @@ pub(super) fn jump_index(pc: u32) -> usize {
 /// it; `bail` returns INTERPRET.
 fn empty_entry(bail: usize, index: usize) -> JumpEntry {
     JumpEntry {
-        pc: ((index ^ 1) << 2) as u32,
+        pc: ((index ^ 1) << 2) as u64,
         code: bail,
     }
 }
@@ -255,7 +259,7 @@ impl JitCache {
             let first = jump_index(page_no << PAGE_SHIFT);
             let bail = jit.bail;
             for (i, e) in jit.jump.iter_mut().enumerate().skip(first).take(PAGE_WORDS) {
-                if e.pc >> PAGE_SHIFT == page_no && jump_index(e.pc) == i {
+                if e.pc >> PAGE_SHIFT == page_no as u64 && jump_index(e.pc as u32) == i {
                     *e = empty_entry(bail, i);
                 }
             }
@@ -288,7 +292,7 @@ impl JitCache {
     #[inline(always)]
     pub fn linked(&self, pc: u32) -> Option<JitFn> {
         let e = self.jit.as_deref()?.jump[jump_index(pc)];
-        (e.pc == pc).then_some(JitFn(e.code))
+        (e.pc == pc as u64).then_some(JitFn(e.code))
     }
 
     /// The `Block` of the compiled block at `pc` in the jump table, if the
@@ -299,7 +303,7 @@ impl JitCache {
         // SAFETY: an entry names a live block: blocks are dropped only
         // with their page's entries (`forget_page`) or the whole table
         // (`flush`).
-        (jit.jump[i].pc == pc).then(|| unsafe { &*(jit.blocks[i] as *const Block) })
+        (jit.jump[i].pc == pc as u64).then(|| unsafe { &*(jit.blocks[i] as *const Block) })
     }
 
     /// The run loop is about to run `block` (at `pc`), compiled as `f`:
@@ -312,8 +316,11 @@ impl JitCache {
     pub fn note_entry(&mut self, block: &Block, pc: u32, f: JitFn) {
         if let Some(jit) = self.jit.as_deref_mut() {
             let i = jump_index(pc);
-            if jit.jump[i].pc != pc {
-                jit.jump[i] = JumpEntry { pc, code: f.0 };
+            if jit.jump[i].pc != pc as u64 {
+                jit.jump[i] = JumpEntry {
+                    pc: pc as u64,
+                    code: f.0,
+                };
                 jit.blocks[i] = block as *const Block as usize;
             }
         }
@@ -427,7 +434,10 @@ impl Jit {
     /// `pc` from compiled code.
     fn enter_jump(&mut self, block: &Block, pc: u32, f: JitFn) {
         let i = jump_index(pc);
-        self.jump[i] = JumpEntry { pc, code: f.0 };
+        self.jump[i] = JumpEntry {
+            pc: pc as u64,
+            code: f.0,
+        };
         self.blocks[i] = block as *const Block as usize;
     }
 

@@ -755,7 +755,8 @@ fn a_chained_block_that_ends_early_is_finished_from_its_own_instructions() {
 /// (the 64-bit logical operations keep such a value in 32-bit mode too):
 /// the target is folded to a kernel address, as the interpreter folds it,
 /// and the fetch raises an address error on every tier. (Compiled code
-/// folds on a cold path, which jumping to the low word alone would skip.)
+/// chains by the whole register and folds only on its cold paths; chaining
+/// by the low word alone would run the compiled block at it.)
 #[test]
 fn a_jump_through_a_register_not_sign_extended_is_folded_on_every_tier() {
     let t4 = Gpr::new(12);

@@ -429,28 +429,36 @@ impl Emitter<'_> {
         let one = self.imm(1);
         self.set_taken(one, Some(true));
     }
-    /// The target of JR/JALR: a value outside the sign-extended 32-bit
-    /// range is folded to a kernel address, as the interpreter does.
+    /// The target of JR/JALR: the register's low word, the register kept
+    /// as the block's `wide_target`. A value outside the sign-extended
+    /// 32-bit range jumps to a kernel address (the low word with bit 31
+    /// set), as the interpreter folds it; a program never holds one in
+    /// 32-bit mode but through the 64-bit logical operations, so the fold
+    /// is made only where the target leaves the function, on its cold
+    /// paths (see `folded_target`), and a chain compares the whole
+    /// register with the jump table's PCs, which no such value equals.
     fn register_target(&mut self, rs: Reg) -> Value {
         let v = self.gpr(rs);
-        let lo = self.b.ins().ireduce(I32, v);
+        self.wide_target = Some(v);
+        self.b.ins().ireduce(I32, v)
+    }
+    /// The target as it leaves the function: folded where it came from a
+    /// register that is not a sign-extended word (see `register_target`).
+    pub(super) fn folded_target(&mut self) -> Value {
+        let lo = self.b.use_var(self.target);
+        match self.wide_target {
+            Some(v) => self.fold(lo, v),
+            None => lo,
+        }
+    }
+    /// `lo`, the low word of the register `v` a jump took its target from,
+    /// with bit 31 set unless `v` is its sign extension.
+    pub(super) fn fold(&mut self, lo: Value, v: Value) -> Value {
         let back = self.b.ins().sextend(I64, lo);
         let ok = self.b.ins().icmp(IntCC::Equal, back, v);
-        // Folding is for registers a program never holds in 32-bit mode:
-        // a cold path, not a select on every jump.
-        let fold = self.b.create_block();
-        let join = self.b.create_block();
-        let target = self.b.append_block_param(join, I32);
-        self.b.ins().brif(ok, join, &[lo], fold, &[]);
-        self.b.seal_block(fold);
-        self.b.switch_to_block(fold);
-        self.b.set_cold_block(fold);
         let high = self.c32(0x8000_0000);
         let folded = self.b.ins().bor(lo, high);
-        self.b.ins().jump(join, &[folded]);
-        self.b.seal_block(join);
-        self.b.switch_to_block(join);
-        target
+        self.b.ins().select(ok, lo, folded)
     }
     /// A conditional branch on `cond` (an I8 truth value).
     fn conditional(&mut self, i: usize, cond: Value, target: u32, likely: bool) {
