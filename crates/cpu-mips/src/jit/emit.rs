@@ -14,7 +14,7 @@
 //! `execute` through `helpers`.
 //! `self_loop` turns a block that branches to itself into a loop.
 //!
-//! A compiled block is `fn(cpu) -> u64` in Cranelift's
+//! A compiled block is `fn(cpu, clock) -> u64` in Cranelift's
 //! `tail` convention and does what the block tier does with its block,
 //! with the block's static schedule as constants. It first checks that the
 //! schedule holds (else it returns INTERPRET, having changed nothing). It
@@ -166,9 +166,10 @@ pub(super) fn layout_offsets() -> Vec<i64> {
     v
 }
 
-/// The signature of a compiled block: `(cpu) -> status`, `cpu` the
+/// The signature of a compiled block: `(cpu, clock) -> status`, `cpu` the
 /// `Cpu`'s address plus [`BIAS`] (the deadline and the jump table are in
-/// the `Cpu`, see `JitLinks`; the memory is the helper's, see `JitRun`).
+/// the `Cpu`, see `JitLinks`; the memory is the helper's, see `JitRun`),
+/// `clock` the cycle count the block starts from (see `Emitter::clock`).
 pub(super) fn block_signature(call_conv: CallConv, ptr: Type) -> Signature {
     let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(ptr));
@@ -188,7 +189,7 @@ pub(super) fn enter_signature(call_conv: CallConv, ptr: Type) -> Signature {
 
 /// The entry from Rust: calls the block whose code is its last argument
 /// (a function of the `tail` convention, as blocks chain by tail calls),
-/// with the `Cpu`'s address plus [`BIAS`].
+/// with the `Cpu`'s address plus [`BIAS`] and the `Cpu`'s clock.
 pub(super) fn translate_enter(
     func: &mut Function,
     fctx: &mut FunctionBuilderContext,
@@ -210,8 +211,9 @@ pub(super) fn translate_enter(
     b.finalize();
 }
 
-/// A block-shaped function that returns INTERPRET: what an empty jump
-/// table entry chains to.
+/// A block-shaped function that returns INTERPRET, the clock it is given
+/// left in the `Cpu`: what an empty jump table entry holds (no chain finds
+/// it: its PC is never the one looked up).
 pub(super) fn translate_bail(func: &mut Function, fctx: &mut FunctionBuilderContext, _ptr: Type) {
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();

@@ -73,7 +73,7 @@ use arena::Arena;
 const MAX_BLOCK_CODE: usize = 64 << 10;
 
 /// A compiled block: the address of its code, a function of Cranelift's
-/// `tail` convention `(cpu) -> status word` (see `status`), entered from
+/// `tail` convention `(cpu, clock) -> status word` (see `status`), entered from
 /// Rust through [`JitCache::entry`]. The run loop finds the `Block` of a
 /// block that ended early by its PC (`Cpu::compiled_block`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
