@@ -113,6 +113,13 @@ pub(crate) struct JumpEntry {
     pub code: usize,
 }
 
+impl JumpEntry {
+    /// Whether this entry is the block at `pc`'s.
+    fn is(&self, pc: u32) -> bool {
+        self.pc == pc as u64
+    }
+}
+
 /// The jump-table index of `pc`.
 pub(super) fn jump_index(pc: u32) -> usize {
     (pc >> 2) as usize & (JUMP_ENTRIES - 1)
@@ -292,7 +299,7 @@ impl JitCache {
     #[inline(always)]
     pub fn linked(&self, pc: u32) -> Option<JitFn> {
         let e = self.jit.as_deref()?.jump[jump_index(pc)];
-        (e.pc == pc as u64).then_some(JitFn(e.code))
+        e.is(pc).then_some(JitFn(e.code))
     }
 
     /// The `Block` of the compiled block at `pc` in the jump table, if the
@@ -303,7 +310,9 @@ impl JitCache {
         // SAFETY: an entry names a live block: blocks are dropped only
         // with their page's entries (`forget_page`) or the whole table
         // (`flush`).
-        (jit.jump[i].pc == pc as u64).then(|| unsafe { &*(jit.blocks[i] as *const Block) })
+        jit.jump[i]
+            .is(pc)
+            .then(|| unsafe { &*(jit.blocks[i] as *const Block) })
     }
 
     /// The run loop is about to run `block` (at `pc`), compiled as `f`:
@@ -315,13 +324,8 @@ impl JitCache {
     #[inline(always)]
     pub fn note_entry(&mut self, block: &Block, pc: u32, f: JitFn) {
         if let Some(jit) = self.jit.as_deref_mut() {
-            let i = jump_index(pc);
-            if jit.jump[i].pc != pc as u64 {
-                jit.jump[i] = JumpEntry {
-                    pc: pc as u64,
-                    code: f.0,
-                };
-                jit.blocks[i] = block as *const Block as usize;
+            if !jit.jump[jump_index(pc)].is(pc) {
+                jit.enter_jump(block, pc, f);
             }
         }
     }
@@ -432,6 +436,7 @@ impl JitCache {
 impl Jit {
     /// Makes compiled code `f` of `block` (at `pc`) the target of jumps to
     /// `pc` from compiled code.
+    #[inline]
     fn enter_jump(&mut self, block: &Block, pc: u32, f: JitFn) {
         let i = jump_index(pc);
         self.jump[i] = JumpEntry {
