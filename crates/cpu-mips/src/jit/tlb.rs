@@ -10,14 +10,19 @@
 //! embedder's `Memory` methods, and fills the table on success.
 //!
 //! An entry is laid out for the shortest check in compiled code: its tag
-//! is the page's first address, so the effective address (64 bits) with
-//! its in-page offset cleared, except the bits that must be zero for the
-//! access to be aligned, equals the tag exactly when the page is this one
-//! and the access is aligned and in user space (a misaligned address keeps
-//! a low bit, an address at or above 2 GiB or outside 32 bits a high one,
-//! and no user page's tag has either). Everything else, the address error
-//! included, is the slow path's to decide. The host address is then the
-//! entry's `addend` plus the guest address.
+//! is the page's first address, so the effective address (64 bits) and
+//! the tag differ only in the in-page offset exactly when the page is this
+//! one; and with the offset's bits cleared, except those that must be
+//! zero for the access to be aligned, they differ in none exactly when the
+//! access is also aligned and in user space (a misaligned address keeps a
+//! low bit, an address at or above 2 GiB or outside 32 bits a high one,
+//! and no user page's tag has either). Compiled code tests that on the
+//! two's exclusive or, which x86-64 computes with the tag still in memory.
+//! An empty entry's tag is a page no address looked up in it can be on
+//! (one whose index is another entry's, see [`TlbEntry::empty`]).
+//! Everything else, the address error included, is the slow path's to
+//! decide. The host address is then the entry's `addend` plus the guest
+//! address.
 //!
 //! The embedder changes mappings, permissions and copy-on-write sharing
 //! only between runs, so the tables are valid for one `Cpu::run`, or for
@@ -45,8 +50,8 @@ pub(crate) const TLB_ENTRIES: usize = 1024;
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct TlbEntry {
-    /// The guest page's first address, or `u64::MAX` when empty (which
-    /// no masked address equals, see the module's comment).
+    /// The guest page's first address (when empty, one of a page that
+    /// does not index this entry, see [`TlbEntry::empty`]).
     pub tag: u64,
     /// The host address of the page's first byte minus the page's guest
     /// address (wrapping): added to a guest address in the page, the host
@@ -55,10 +60,20 @@ pub(crate) struct TlbEntry {
 }
 
 impl TlbEntry {
-    pub const EMPTY: TlbEntry = TlbEntry {
-        tag: u64::MAX,
-        addend: 0,
-    };
+    /// Entry `i` holding no page: its tag is the first address of a page
+    /// whose index is not `i`, so no address looked up in entry `i` is on
+    /// it.
+    pub const fn empty(i: usize) -> TlbEntry {
+        TlbEntry {
+            tag: (((i ^ 1) & (TLB_ENTRIES - 1)) as u64) << PAGE_SHIFT,
+            addend: 0,
+        }
+    }
+}
+
+/// A table of empty entries.
+fn empty_table() -> [TlbEntry; TLB_ENTRIES] {
+    std::array::from_fn(TlbEntry::empty)
 }
 
 /// The load and store tables.
@@ -71,8 +86,8 @@ pub(crate) struct Tlb {
 impl Default for Tlb {
     fn default() -> Self {
         Tlb {
-            read: [TlbEntry::EMPTY; TLB_ENTRIES],
-            write: [TlbEntry::EMPTY; TLB_ENTRIES],
+            read: empty_table(),
+            write: empty_table(),
         }
     }
 }
@@ -86,8 +101,8 @@ pub(crate) fn index(page: u32) -> usize {
 impl Tlb {
     /// Forgets every page (at the start of a run).
     pub fn clear(&mut self) {
-        self.read.fill(TlbEntry::EMPTY);
-        self.write.fill(TlbEntry::EMPTY);
+        self.read = empty_table();
+        self.write = empty_table();
     }
 
     /// After a load from `addr` succeeded: enters its page for loads if
@@ -118,9 +133,9 @@ impl Tlb {
     /// Takes guest page `page` out of the store table (it now holds
     /// decoded code).
     pub fn evict_write(&mut self, page: u32) {
-        let e = &mut self.write[index(page)];
-        if e.tag == (page as u64) << PAGE_SHIFT {
-            *e = TlbEntry::EMPTY;
+        let i = index(page);
+        if self.write[i].tag == (page as u64) << PAGE_SHIFT {
+            self.write[i] = TlbEntry::empty(i);
         }
     }
 }
@@ -130,5 +145,48 @@ fn entry(addr: u32, host: NonNull<u8>) -> TlbEntry {
     TlbEntry {
         tag: base as u64,
         addend: (host.as_ptr() as usize).wrapping_sub(base as usize),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What compiled code tests (see the module's comment): an access of
+    /// `bytes` at `ea` through `e` misses when the two differ in any bit
+    /// but those of the in-page offset an aligned access may set.
+    fn misses(e: &TlbEntry, ea: u64, bytes: u64) -> bool {
+        (ea ^ e.tag) & (u64::MAX << PAGE_SHIFT | (bytes - 1)) != 0
+    }
+
+    #[test]
+    fn an_empty_entry_holds_no_page_its_index_names() {
+        for i in 0..TLB_ENTRIES {
+            let e = TlbEntry::empty(i);
+            assert_ne!(index((e.tag >> PAGE_SHIFT) as u32), i);
+            // The user page and the kernel page (sign-extended) that index
+            // entry `i`, at the lowest and highest offsets.
+            let user = (i as u64) << PAGE_SHIFT;
+            let kernel = 0xffff_ffff_8000_0000 | user;
+            for ea in [user, user | 0xfff, kernel, kernel | 0xfff] {
+                assert!(misses(&e, ea & !3, 4) && misses(&e, ea, 1), "{i} {ea:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_entry_holds_aligned_user_accesses_to_its_page_only() {
+        let page = 0x1234_5000u32;
+        let e = TlbEntry {
+            tag: page as u64,
+            addend: 0,
+        };
+        assert!(!misses(&e, page as u64 + 8, 4) && !misses(&e, page as u64 + 0xffd, 1));
+        assert!(misses(&e, page as u64 + 6, 4), "misaligned");
+        assert!(misses(&e, page as u64 + 0x1000, 4), "the next page");
+        assert!(
+            misses(&e, (page as u64) | 0xffff_ffff_8000_0000, 4),
+            "kernel"
+        );
     }
 }

@@ -810,6 +810,35 @@ fn accesses_across_a_page_boundary_find_each_its_own_page() {
     laps_in_lockstep(&words, &regs, &[70, 5000, 211], 2000);
 }
 
+/// A byte load from a kernel address (sign-extended, on the last 4 KiB
+/// below 2^64) at the last lap, after every lap loaded from the data
+/// page: an address error on every tier. Compiled code finds no entry of
+/// the soft TLB for it, empty or full: an empty entry's tag is a page its
+/// index cannot hold, which no address's bits match (see `jit::tlb`).
+#[test]
+fn a_load_from_a_kernel_address_raises_an_address_error_on_every_tier() {
+    let t4 = Gpr::new(12);
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        // $t0 = $s0, or $s0 ^ $s1 (a kernel address) at the last lap.
+        itype(opcode::SLTIU, mips::T9, mips::T2, 1),
+        special(funct::SUBU, mips::ZERO, mips::T2, mips::T2, 0),
+        special(funct::AND, mips::S1, mips::T2, t4, 0),
+        special(funct::XOR, mips::S0, t4, mips::T0, 0),
+        itype(opcode::LB, mips::T0, mips::A1, 4),
+        mips::lw(mips::V0, 8, mips::S0),
+        mips::addu(mips::T1, mips::T1, mips::V0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[15] = DATA as u64; // $s0
+    regs[16] = DATA as u64 ^ 0xffff_ffff_ffff_f000; // $s1
+    regs[24] = 300; // $t9
+    laps_in_lockstep(&words, &regs, &[70, 5000, 211], 2000);
+}
+
 /// Accesses through one register after a narrower one (a byte, then a
 /// halfword and words): compiled code compares a later access with the
 /// page the first one found, but the byte proved nothing of the

@@ -582,11 +582,15 @@ impl Emitter<'_> {
         // from the `Cpu` plus `off`, one addressing mode.
         let e = self.b.ins().iadd(self.cpu, off);
         let table = TLB - BIAS + table;
-        // The page and the low bits that must be clear: equal to the tag
-        // (whose low bits are clear) only for an aligned access on its page.
-        let masked = self.b.ins().band_imm(ea, page_mask(bytes));
+        // Where the address and the tag differ, less the in-page bits an
+        // aligned access may have set: none only for an aligned access on
+        // the tag's page (see `tlb`). An exclusive or, so that the tag is
+        // read from memory by the instruction that uses it: a compare that
+        // a branch tests takes its operands in registers, and one register
+        // more in every lookup was a callee-saved one in many blocks.
         let tag = self.b.ins().load(I64, Self::flags(), e, table + TLB_TAG);
-        let missed = self.b.ins().icmp(IntCC::NotEqual, masked, tag);
+        let differ = self.b.ins().bxor(ea, tag);
+        let missed = self.b.ins().band_imm(differ, page_mask(bytes));
         self.leave_if(missed, i, |e| {
             e.set_field(EXIT_VALUE, ea);
             e.imm((miss as i64) << status::KIND_SHIFT)
