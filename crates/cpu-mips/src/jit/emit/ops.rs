@@ -491,39 +491,45 @@ impl Emitter<'_> {
     }
 
     // --- memory ---
-    /// The host address of the `bytes` at `base + off` for an aligned user
-    /// access whose page is in the soft TLB table at `table` (see `tlb`).
-    /// Anything else (another page, a misaligned or kernel address) leaves
-    /// the block at instruction `i` with `miss` (`MISS_LOAD` or
-    /// `MISS_STORE`), nothing of the access done and its effective address
-    /// in `Cpu::jit_exit.value`: the block tier runs the rest of the block
-    /// and fills the table (see `tier`). Compiled code makes no call for
-    /// memory, so a block without `execute` calls keeps every value in a
-    /// register the call would have taken. An access through a register
-    /// an earlier one in the block went through first compares its address
-    /// with that page (see `pages`).
+    /// Makes `access` (given the host address, it emits the host load or
+    /// store and returns what a load read) of the `bytes` at `base + off`,
+    /// for an aligned user access whose page is in the soft TLB's table
+    /// for stores (`write`) or for loads (see `tlb`). Anything else
+    /// (another page, a misaligned or kernel address) leaves the block at
+    /// instruction `i` with `MISS_STORE` or `MISS_LOAD`, nothing of the
+    /// access done and its
+    /// effective address in `Cpu::jit_exit.value`: the block tier runs the
+    /// rest of the block and fills the table (see `tier`). Compiled code
+    /// makes no call for memory, so a block without `execute` calls keeps
+    /// every value in a register the call would have taken. An access
+    /// through a register an earlier one in the block went through first
+    /// compares its address with that page (see `pages`).
     fn direct(
         &mut self,
         i: usize,
         base: Reg,
         off: i16,
         bytes: u32,
-        table: i32,
-        miss: u32,
-    ) -> Value {
-        let write = table == TLB_WRITE;
+        write: bool,
+        access: impl Fn(&mut Self, Value) -> Option<Value>,
+    ) -> Option<Value> {
+        let (table, miss) = table_and_miss(write);
         let near = self
             .pages
             .get(base, write)
             .and_then(|seen| Some((seen, seen.distance(off, bytes)?)));
-        let (addend, ea) = match near {
+        match near {
             Some((seen, d)) => {
                 let in_page = self.in_page(base, write, seen);
-                let addend = self.on_page(seen.addend, in_page, d, |e| {
+                self.on_page(seen.addend, in_page, d, |e, there| {
                     let ea = e.effective_address(base, off);
-                    e.lookup(i, ea, bytes, table, miss)
-                });
-                (addend, self.effective_address(base, off))
+                    let addend = match there {
+                        Some(addend) => addend,
+                        None => e.lookup(i, ea, bytes, table, miss),
+                    };
+                    let host = e.host_address(addend, ea);
+                    access(e, host)
+                })
             }
             None => {
                 let ea = self.effective_address(base, off);
@@ -536,10 +542,10 @@ impl Emitter<'_> {
                     in_page: None,
                 };
                 self.pages.note(base, write, seen);
-                (addend, ea)
+                let host = self.host_address(addend, ea);
+                access(self, host)
             }
-        };
-        self.host_address(addend, ea)
+        }
     }
 
     /// `base + off` (an I64).
@@ -615,40 +621,58 @@ impl Emitter<'_> {
         v
     }
 
-    /// `addend`, the host addend of the page an anchor found `in_page`
-    /// into it, when an access `d` bytes from the anchor is on that page
-    /// too; else, on a cold path, what `lookup` finds (see `pages`).
+    /// Makes an access `d` bytes from an anchor that found the page of
+    /// host addend `addend`, `in_page` into it (see `pages`): `access`
+    /// given `Some(addend)` when the access is on that page too, else, on
+    /// a cold path, given `None` (it looks its own page up). Each path
+    /// makes the access itself, and only what a load read joins them: a
+    /// host addend joined instead cost a move on the hot path wherever the
+    /// anchor's stayed live for a later access.
     fn on_page(
         &mut self,
         addend: Value,
         in_page: Value,
         d: i64,
-        lookup: impl FnOnce(&mut Self) -> Value,
-    ) -> Value {
+        access: impl Fn(&mut Self, Option<Value>) -> Option<Value>,
+    ) -> Option<Value> {
         let page = 1 << PAGE_SHIFT;
         let other_page = match d {
-            0 => return addend,
+            0 => return access(self, Some(addend)),
             1.. => self
                 .b
                 .ins()
                 .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, in_page, page - d),
             _ => self.b.ins().icmp_imm(IntCC::UnsignedLessThan, in_page, -d),
         };
-        let other = self.b.create_block();
+        let (same, other, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
         self.b.set_cold_block(other);
-        let join = self.b.create_block();
-        let found = self.b.append_block_param(join, self.ptr);
-        self.b.ins().brif(other_page, other, &[], join, &[addend]);
+        self.b.ins().brif(other_page, other, &[], same, &[]);
+        self.b.seal_block(same);
         self.b.seal_block(other);
+        self.b.switch_to_block(same);
+        let read = access(self, Some(addend));
+        let read = read.map(|v| {
+            let ty = self.b.func.dfg.value_type(v);
+            (v, self.b.append_block_param(join, ty))
+        });
+        self.b
+            .ins()
+            .jump(join, &read.map(|(v, _)| v).into_iter().collect::<Vec<_>>());
         self.b.switch_to_block(other);
-        let there = lookup(self);
+        let there = access(self, None);
         // The lookup's hit path is as cold as its miss.
         let hit = self.b.current_block().expect("the lookup goes on");
         self.b.set_cold_block(hit);
-        self.b.ins().jump(join, &[there]);
+        self.b
+            .ins()
+            .jump(join, &there.into_iter().collect::<Vec<_>>());
         self.b.seal_block(join);
         self.b.switch_to_block(join);
-        found
+        read.map(|(_, joined)| joined)
     }
 
     /// The host address of guest address `ea` on a page with `addend`.
@@ -668,10 +692,7 @@ impl Emitter<'_> {
     /// the soft TLB, leaves the block at the pair's first instruction `i`
     /// as [`Emitter::direct`] does, and the block tier runs both.
     pub(super) fn unaligned_word(&mut self, i: usize, rt: Reg, base: Reg, off: i16, store: bool) {
-        let (table, miss) = match store {
-            false => (TLB_READ, status::MISS_LOAD),
-            true => (TLB_WRITE, status::MISS_STORE),
-        };
+        let (table, miss) = table_and_miss(store);
         let ea = self.effective_address(base, off);
         let in_page = self.b.ins().band_imm(ea, (1 << PAGE_SHIFT) - 1);
         let crosses =
@@ -705,9 +726,12 @@ impl Emitter<'_> {
 
     /// The `bytes` at `base + off`, sign- or zero-extended to an I64.
     fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32, signed: bool) -> Value {
-        let p = self.direct(i, base, off, bytes, TLB_READ, status::MISS_LOAD);
         let ty = int_type(bytes);
-        let raw = self.b.ins().load(ty, Self::flags(), p, 0);
+        let raw = self
+            .direct(i, base, off, bytes, false, |e, p| {
+                Some(e.b.ins().load(ty, Self::flags(), p, 0))
+            })
+            .expect("a load reads");
         let raw = if bytes > 1 {
             self.b.ins().bswap(raw)
         } else {
@@ -729,7 +753,6 @@ impl Emitter<'_> {
 
     /// Stores the low `bytes` of `v` (an I64) at `base + off`.
     fn store_value(&mut self, i: usize, base: Reg, off: i16, bytes: u32, v: Value) {
-        let p = self.direct(i, base, off, bytes, TLB_WRITE, status::MISS_STORE);
         let ty = int_type(bytes);
         let n = if bytes < 8 {
             self.b.ins().ireduce(ty, v)
@@ -737,7 +760,19 @@ impl Emitter<'_> {
             v
         };
         let n = if bytes > 1 { self.b.ins().bswap(n) } else { n };
-        self.b.ins().store(Self::flags(), n, p, 0);
+        self.direct(i, base, off, bytes, true, |e, p| {
+            e.b.ins().store(Self::flags(), n, p, 0);
+            None
+        });
+    }
+}
+
+/// The soft TLB's table for stores (`write`) or for loads, and how an
+/// access that misses it leaves the block.
+fn table_and_miss(write: bool) -> (i32, u32) {
+    match write {
+        false => (TLB_READ, status::MISS_LOAD),
+        true => (TLB_WRITE, status::MISS_STORE),
     }
 }
 
