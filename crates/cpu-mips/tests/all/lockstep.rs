@@ -839,6 +839,36 @@ fn a_load_from_a_kernel_address_raises_an_address_error_on_every_tier() {
     laps_in_lockstep(&words, &regs, &[70, 5000, 211], 2000);
 }
 
+/// The moves MIPS code writes with $zero or a zero immediate (`or rd, rs,
+/// $zero` is how assemblers write `move`; `or rd, $zero, rt`, `xor` with
+/// $zero, `ori` and `xori` with 0 too), which compiled code makes moves,
+/// each into a register the loop then adds up: every lap in lockstep
+/// (whole registers compared). $s1's high word is set, which OR and XOR,
+/// 64-bit in 32-bit mode too, keep: nothing is cut to 32 bits.
+#[test]
+fn moves_through_zero_match_the_interpreter() {
+    let s2 = Gpr::new(18);
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        mips::or(mips::T0, mips::S1, mips::ZERO),
+        mips::or(mips::T1, mips::ZERO, mips::T0),
+        special(funct::XOR, mips::T1, mips::ZERO, mips::T2, 0),
+        special(funct::XOR, mips::ZERO, mips::T2, mips::T3, 0),
+        mips::ori(mips::A0, mips::T3, 0),
+        itype(opcode::XORI, mips::A0, mips::A1, 0),
+        mips::addu(s2, s2, mips::A1),
+        // A new low word each lap, the high word kept.
+        special(funct::XOR, mips::S1, mips::T9, mips::S1, 0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-10i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[16] = 0x1234_5678_0000_0010; // $s1
+    regs[24] = 300; // $t9
+    laps_in_lockstep(&words, &regs, &[70, 5000, 211], 2000);
+}
+
 /// Accesses through one register after a narrower one (a byte, then a
 /// halfword and words): compiled code compares a later access with the
 /// page the first one found, but the byte proved nothing of the

@@ -107,10 +107,10 @@ impl Emitter<'_> {
                 let v = self.b.ins().isub(a, b);
                 self.set(rd, v);
             }
-            And { rd, rs, rt } => self.logic(rd, rs, rt, |b, x, y| b.ins().band(x, y)),
-            Or { rd, rs, rt } => self.logic(rd, rs, rt, |b, x, y| b.ins().bor(x, y)),
-            Xor { rd, rs, rt } => self.logic(rd, rs, rt, |b, x, y| b.ins().bxor(x, y)),
-            Nor { rd, rs, rt } => self.logic(rd, rs, rt, |b, x, y| {
+            And { rd, rs, rt } => self.logic(rd, rs, rt, false, |b, x, y| b.ins().band(x, y)),
+            Or { rd, rs, rt } => self.logic(rd, rs, rt, true, |b, x, y| b.ins().bor(x, y)),
+            Xor { rd, rs, rt } => self.logic(rd, rs, rt, true, |b, x, y| b.ins().bxor(x, y)),
+            Nor { rd, rs, rt } => self.logic(rd, rs, rt, false, |b, x, y| {
                 let o = b.ins().bor(x, y);
                 b.ins().bnot(o)
             }),
@@ -122,6 +122,12 @@ impl Emitter<'_> {
                 let a = self.gpr(rs);
                 let v = self.b.ins().band_imm(a, imm as i64);
                 self.set(rt, v);
+            }
+            // With 0, both are moves (Cranelift, its optimiser off, would
+            // make an OR or XOR of 0).
+            Ori { rt, rs, imm: 0 } | Xori { rt, rs, imm: 0 } => {
+                let a = self.gpr(rs);
+                self.set(rt, a);
             }
             Ori { rt, rs, imm } => {
                 let a = self.gpr(rs);
@@ -294,15 +300,25 @@ impl Emitter<'_> {
         }
     }
 
+    /// `rd = f(rs, rt)`, 64 bits; `zero_identity`: $zero leaves the other
+    /// operand as it is (OR, XOR), so that `or rd, rs, $zero`, how MIPS
+    /// assemblers write `move`, is a move here too.
     fn logic(
         &mut self,
         rd: Reg,
         rs: Reg,
         rt: Reg,
+        zero_identity: bool,
         f: impl FnOnce(&mut FunctionBuilder, Value, Value) -> Value,
     ) {
-        let (a, b) = (self.gpr(rs), self.gpr(rt));
-        let v = f(&mut self.b, a, b);
+        let v = match (zero_identity, rs.idx(), rt.idx()) {
+            (true, _, 0) => self.gpr(rs),
+            (true, 0, _) => self.gpr(rt),
+            _ => {
+                let (a, b) = (self.gpr(rs), self.gpr(rt));
+                f(&mut self.b, a, b)
+            }
+        };
         self.set(rd, v);
     }
 
