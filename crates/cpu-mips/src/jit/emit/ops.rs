@@ -513,13 +513,13 @@ impl Emitter<'_> {
     /// for stores (`write`) or for loads (see `tlb`). Anything else
     /// (another page, a misaligned or kernel address) leaves the block at
     /// instruction `i` with `MISS_STORE` or `MISS_LOAD`, nothing of the
-    /// access done and its
-    /// effective address in `Cpu::jit_exit.value`: the block tier runs the
-    /// rest of the block and fills the table (see `tier`). Compiled code
-    /// makes no call for memory, so a block without `execute` calls keeps
-    /// every value in a register the call would have taken. An access
-    /// through a register an earlier one in the block went through first
-    /// compares its address with that page (see `pages`).
+    /// access done and its effective address in `Cpu::jit_exit.value`: the
+    /// block tier runs the rest of the block and fills the table (see
+    /// `tier`). Compiled code makes no call for memory, so a block without
+    /// `execute` calls keeps every value in a register the call would have
+    /// taken. An access through a register an earlier one in the block
+    /// went through first compares its address with that page (see
+    /// `pages`).
     fn direct(
         &mut self,
         i: usize,
@@ -671,24 +671,20 @@ impl Emitter<'_> {
         self.b.seal_block(other);
         self.b.switch_to_block(same);
         let read = access(self, Some(addend));
-        let read = read.map(|v| {
+        let joined = read.map(|v| {
             let ty = self.b.func.dfg.value_type(v);
-            (v, self.b.append_block_param(join, ty))
+            self.b.append_block_param(join, ty)
         });
-        self.b
-            .ins()
-            .jump(join, &read.map(|(v, _)| v).into_iter().collect::<Vec<_>>());
+        self.b.ins().jump(join, read.as_slice());
         self.b.switch_to_block(other);
         let there = access(self, None);
         // The lookup's hit path is as cold as its miss.
         let hit = self.b.current_block().expect("the lookup goes on");
         self.b.set_cold_block(hit);
-        self.b
-            .ins()
-            .jump(join, &there.into_iter().collect::<Vec<_>>());
+        self.b.ins().jump(join, there.as_slice());
         self.b.seal_block(join);
         self.b.switch_to_block(join);
-        read.map(|(_, joined)| joined)
+        joined
     }
 
     /// The host address of guest address `ea` on a page with `addend`.
