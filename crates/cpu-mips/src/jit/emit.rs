@@ -659,7 +659,7 @@ impl Emitter<'_> {
         let next = match (block.branch, self.taken_now) {
             (true, Some(true)) => {
                 wide = self.wide_target;
-                self.b.use_var(self.target)
+                self.target_value()
             }
             (false, _) | (true, Some(false)) => after,
             (true, None) => {
@@ -720,12 +720,8 @@ impl Emitter<'_> {
             .iadd_imm(entry, (least_end as u64 + BRANCH_BUBBLES) as i64);
         self.retire(entry, end, i + 1, block.side_out(i), least_end);
         self.write_back();
-        let next_now = self.target_now;
-        let next = match next_now {
-            Some(pc) => self.c32(pc),
-            None => self.b.use_var(self.target),
-        };
-        self.leave_for(next_now, next, None, i);
+        let next = self.target_value();
+        self.leave_for(self.target_now, next, None, i);
         self.b.switch_to_block(on);
         let zero = self.imm(0);
         self.set_taken(zero, Some(false));
@@ -943,15 +939,13 @@ impl Emitter<'_> {
         self.set_field(EXIT_TARGET, target);
     }
 
-    /// The branch target an early end leaves, made on the exit's own path:
-    /// a constant where the compiler knows it (the caller reads it only
-    /// when the end's word says the branch was taken, so before a branch
-    /// any value does), so that no host register carries it through the
-    /// block's hot path.
+    /// The branch target an early end leaves, made on the exit's own path
+    /// (see `target_value`; the caller reads it only when the end's word
+    /// says the branch was taken, so before a branch any value does), so
+    /// that no host register carries it through the block's hot path.
     fn exit_target(&mut self) -> Value {
-        match (self.taken_now, self.target_now, self.wide_target) {
-            (Some(false), _, _) => self.c32(0),
-            (_, Some(t), None) => self.c32(t),
+        match self.taken_now {
+            Some(false) => self.c32(0),
             _ => self.folded_target(),
         }
     }

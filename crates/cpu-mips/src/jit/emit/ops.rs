@@ -461,10 +461,19 @@ impl Emitter<'_> {
     /// The target as it leaves the function: folded where it came from a
     /// register that is not a sign-extended word (see `register_target`).
     pub(super) fn folded_target(&mut self) -> Value {
-        let lo = self.b.use_var(self.target);
+        let lo = self.target_value();
         match self.wide_target {
             Some(v) => self.fold(lo, v),
             None => lo,
+        }
+    }
+    /// The branch's target (an I32) where it is used: a constant made there
+    /// where the compiler knows it (`target_now`), so that no host register
+    /// carries it from the branch; else the variable `target`.
+    pub(super) fn target_value(&mut self) -> Value {
+        match self.target_now {
+            Some(t) => self.c32(t),
+            None => self.b.use_var(self.target),
         }
     }
     /// `lo`, the low word of the register `v` a jump took its target from,
