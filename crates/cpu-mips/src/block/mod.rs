@@ -98,8 +98,9 @@ pub(crate) struct Block {
     /// Runs as a whole block while not compiled (saturating): it is
     /// compiled once, on the run that makes it `CpuConfig::compile_after`.
     pub runs: u32,
-    /// Its instruction words, when compiled code is kept on disk (the key
-    /// of its entry, see `jit::cache`); else empty.
+    /// Its instruction words: what compiled code hands the interpreter for
+    /// an instruction it does not inline (see `jit::helpers`), and the key
+    /// of its entry when compiled code is kept on disk (see `jit::cache`).
     pub words: Box<[u32]>,
     /// `runs` started from earlier processes' count (`jit::store::heat`).
     pub heated: bool,
@@ -137,23 +138,23 @@ pub(crate) fn side_exit(op: &Op, pc: u32) -> Option<u32> {
     Some(branch_target(pc, off))
 }
 
-/// The decoded instruction at word `idx` of `page` (at address `pc`),
-/// decoding and caching it on first use; `None` if the fetch fails.
+/// The instruction at word `idx` of `page` (at address `pc`) and its
+/// word, decoding and caching it on first use; `None` if the fetch fails.
 fn entry_at<M: Memory>(
     page: &mut Page,
     idx: usize,
     pc: u32,
     mem: &mut M,
     mode64: bool,
-) -> Option<Entry> {
+) -> Option<(Entry, u32)> {
+    let word = mem.fetch32(pc).ok()?;
     let e = page.entries[idx];
     if e.op.is_some() {
-        return Some(e);
+        return Some((e, word));
     }
-    let word = mem.fetch32(pc).ok()?;
     let e = Entry::new(decode_for_mode(word, mode64));
     page.entries[idx] = e;
-    Some(e)
+    Some((e, word))
 }
 
 impl Block {
@@ -169,6 +170,7 @@ impl Block {
         // (and most are loaded compiled from the translation cache), so
         // its building allocates only what the block keeps.
         let mut ops = [Entry::EMPTY; MAX_LEN];
+        let mut words = [0u32; MAX_LEN];
         let mut len = 0;
         let mut joins = [0u32; MAX_LEN / 2];
         let mut n_joins = 0;
@@ -178,7 +180,7 @@ impl Block {
             if joins[..n_joins].contains(&at) {
                 break;
             }
-            let Some(e) = entry_at(page, idx, at, mem, mode64) else {
+            let Some((e, word)) = entry_at(page, idx, at, mem, mode64) else {
                 break;
             };
             let op = e.op?;
@@ -192,7 +194,7 @@ impl Block {
                 if idx + 1 >= PAGE_WORDS || len + 2 > MAX_LEN {
                     break;
                 }
-                let Some(slot) = entry_at(page, idx + 1, at + 4, mem, mode64) else {
+                let Some((slot, slot_word)) = entry_at(page, idx + 1, at + 4, mem, mode64) else {
                     break;
                 };
                 let slot_op = slot.op?;
@@ -201,6 +203,8 @@ impl Block {
                 }
                 ops[len] = e;
                 ops[len + 1] = slot;
+                words[len] = word;
+                words[len + 1] = slot_word;
                 len += 2;
                 let side = side_exit(&op, at);
                 if side.is_some() && idx + 2 < PAGE_WORDS && len < MAX_LEN {
@@ -217,6 +221,7 @@ impl Block {
                 break;
             }
             ops[len] = e;
+            words[len] = word;
             len += 1;
             idx += 1;
         }
@@ -226,11 +231,12 @@ impl Block {
         // Ends with a branch and its slot (a side exit's, when nothing
         // could follow it), or not.
         let branch = len >= 2 && ops[len - 2].op.is_some_and(|op| op.has_delay_slot());
-        Some(Block::schedule(&ops[..len], branch))
+        Some(Block::schedule(&ops[..len], &words[..len], branch))
     }
 
-    /// The static schedule of `ops` entered at cycle 0.
-    fn schedule(ops: &[Entry], branch: bool) -> Block {
+    /// The static schedule of `ops` (of instruction words `words`) entered
+    /// at cycle 0.
+    fn schedule(ops: &[Entry], words: &[u32], branch: bool) -> Block {
         let mut ready: [Option<u32>; SLOTS] = [None; SLOTS];
         let mut seen = [false; SLOTS];
         let mut live_in = [(0u8, 0u32); SLOTS];
@@ -285,7 +291,7 @@ impl Block {
             guard,
             compiled: None,
             runs: 0,
-            words: Box::new([]),
+            words: words.into(),
             heated: false,
         }
     }

@@ -205,7 +205,7 @@ impl Cpu {
                 self.block_cache_used += b.insns.len();
                 // Boxed first: the jump table knows its block by address.
                 let mut b = Box::new(b);
-                self.load_translation(&mut b, mem, helpers);
+                self.load_translation(&mut b, helpers);
                 page.blocks[idx] = Some(b);
                 true
             }

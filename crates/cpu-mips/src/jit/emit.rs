@@ -291,6 +291,7 @@ pub(super) fn translate(
     let mut e = Emitter {
         b,
         cpu,
+        words: &block.words,
         taken,
         target,
         clock,
@@ -357,6 +358,9 @@ pub(super) fn translate(
 struct Emitter<'f> {
     b: FunctionBuilder<'f>,
     cpu: Value,
+    /// The block's instruction words (the helper is given the word of an
+    /// instruction it runs).
+    words: &'f [u32],
     /// 1 once the block's branch is taken.
     taken: Variable,
     /// The branch's target (an I32), once taken.

@@ -14,7 +14,7 @@
 use super::status;
 use crate::block::Block;
 use crate::cpu::Cpu;
-use crate::decode::Op;
+use crate::decode::{decode_for_mode, Op};
 use crate::pipeline::Flow;
 use crate::Memory;
 
@@ -86,19 +86,20 @@ impl Helpers {
     }
 }
 
-/// Runs instruction `i` (at `pc`) of the block compiled code is running
-/// exactly as the interpreter does. A taken branch leaves its target in
-/// `Cpu::jit_exit`.
+/// Runs the instruction `word` (at `pc`) of the block compiled code is
+/// running exactly as the interpreter does. A taken branch leaves its
+/// target in `Cpu::jit_exit`.
+///
+/// The word is the block's (compiled in as a constant), decoded here as
+/// the block was: so the helper needs no `Block`, and compiled code that
+/// holds several blocks (see `emit`) calls it the same way.
 ///
 /// # Safety
 /// `cpu` points to the running CPU, whose `jit_run.mem` is its memory, of
-/// type `M`, with no other reference to either in use; the compiled code
-/// of a block with more than `i` instructions that starts `i`
-/// instructions before `pc` is running (see [`Cpu::compiled_block`]).
-unsafe extern "C" fn exec<M: Memory>(cpu: *mut Cpu, i: u32, pc: u32) -> u32 {
+/// type `M`, with no other reference to either in use.
+unsafe extern "C" fn exec<M: Memory>(cpu: *mut Cpu, word: u32, pc: u32) -> u32 {
     let cpu = &mut *cpu;
-    let pc0 = pc.wrapping_sub(4 * i);
-    let op: Op = cpu.compiled_block(pc0).insns[i as usize].op;
+    let op: Op = decode_for_mode(word, cpu.config.mode64);
     let mem = &mut *(cpu.jit_run.mem as *mut M);
     match cpu.execute(op, pc, mem) {
         Ok(Flow::Next | Flow::NoBranch) => status::NEXT,

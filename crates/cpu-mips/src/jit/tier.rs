@@ -83,10 +83,7 @@ impl Cpu {
             let after = self.config.compile_after.max(1);
             if block.runs == after {
                 self.compile(block, helpers);
-            } else if block.runs & (heat::step(after) - 1) == 0
-                && block.runs < after
-                && !block.words.is_empty()
-            {
+            } else if block.runs & (heat::step(after) - 1) == 0 && block.runs < after {
                 self.note_heat(block, helpers);
             }
         }
@@ -117,9 +114,7 @@ impl Cpu {
         let limit = self.config.jit_cache_bytes;
         let (pc, status) = (self.pc, self.cp0.status);
         if let Some(store) = self.translations.as_deref() {
-            if !block.words.is_empty() {
-                store.count_miss(block.heated);
-            }
+            store.count_miss(block.heated);
         }
         if self.config.compile_on_thread {
             let job = Job {
@@ -182,7 +177,7 @@ impl Cpu {
     }
 
     /// Keeps `code`, compiled for `block` at `pc` under Status `status`, in
-    /// the translation store, if there is one and the block has its words.
+    /// the translation store, if there is one.
     fn keep_translation(
         &mut self,
         block: &Block,
@@ -194,9 +189,6 @@ impl Cpu {
         let Some(store) = self.translations.clone() else {
             return;
         };
-        if block.words.is_empty() {
-            return;
-        }
         let limit = self.config.jit_cache_bytes;
         if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
             let key = self.translation_key(fingerprint, pc, status, &block.words);
@@ -213,17 +205,11 @@ impl Cpu {
     }
 
     /// With a translation store, on the compiled tier: gives `block`, just
-    /// built at the PC, its words, and the code the store keeps for it, if
-    /// any, so that it runs compiled from its first run (no Cranelift, no
+    /// built at the PC, the code the store keeps for it, if any, so that it runs compiled from its first run (no Cranelift, no
     /// warm-up).
     #[cold]
     #[inline(never)]
-    pub(crate) fn load_translation<M: Memory>(
-        &mut self,
-        block: &mut Block,
-        mem: &mut M,
-        helpers: &Helpers,
-    ) {
+    pub(crate) fn load_translation(&mut self, block: &mut Block, helpers: &Helpers) {
         if self.config.engine != Engine::Jit {
             return;
         }
@@ -231,13 +217,6 @@ impl Cpu {
             return;
         };
         let pc = self.pc;
-        let words: Result<Box<[u32]>, _> = (0..block.insns.len() as u32)
-            .map(|i| mem.fetch32(pc.wrapping_add(4 * i)))
-            .collect();
-        let Ok(words) = words else {
-            return;
-        };
-        block.words = words;
         let limit = self.config.jit_cache_bytes;
         let Some(fingerprint) = self.jit.fingerprint(helpers, limit) else {
             return;

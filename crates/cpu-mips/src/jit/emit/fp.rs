@@ -195,7 +195,7 @@ impl Emitter<'_> {
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
         self.write_back();
-        let st = self.call_helper_exec(i, pc);
+        let st = self.call_helper_exec(self.words[i], pc);
         self.exit_on_status(st, i);
         self.b.ins().jump(done, &[]);
 

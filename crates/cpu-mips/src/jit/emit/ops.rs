@@ -239,7 +239,7 @@ impl Emitter<'_> {
         // read again after.
         self.write_back();
         self.cache = Cached::NONE;
-        let st = self.call_helper_exec(i, pc);
+        let st = self.call_helper_exec(self.words[i], pc);
         if op.has_delay_slot() {
             let t = self
                 .b
@@ -260,17 +260,16 @@ impl Emitter<'_> {
         self.field(self.ptr, offset)
     }
 
-    /// Calls the interpreter's `execute` for instruction `i` of the block
-    /// (at `pc`; the helper finds its `Block` by the block's first
-    /// address): its status.
-    pub(super) fn call_helper_exec(&mut self, i: usize, pc: u32) -> Value {
+    /// Calls the interpreter's `execute` for the instruction `word` (at
+    /// `pc`): its status.
+    pub(super) fn call_helper_exec(&mut self, word: u32, pc: u32) -> Value {
         // It may fill or empty the soft TLB.
         self.pages = pages::Pages::NONE;
         let callee = self.helper(HELPER_EXEC);
-        let index = self.c32(i as u32);
+        let word = self.c32(word);
         let pc = self.c32(pc);
         let cpu = self.b.ins().iadd_imm(self.cpu, -BIAS as i64);
-        let args = [cpu, index, pc];
+        let args = [cpu, word, pc];
         let call = self.b.ins().call_indirect(self.sigs.exec, callee, &args);
         self.b.inst_results(call)[0]
     }
