@@ -51,6 +51,11 @@ pub struct CpuConfig {
     /// waiting for it. Guest state, cycles and output are the same either
     /// way; how many instructions run compiled then depends on the host.
     pub compile_on_thread: bool,
+    /// Compile a hot block with the blocks of its page that it reaches by
+    /// static branches, as one function (see `jit::region`): control then
+    /// passes between them without leaving compiled code. Guest state,
+    /// cycles and output are the same either way.
+    pub regions: bool,
 }
 
 /// The default block cache: 1 Mi instructions, about 30 MB with the
@@ -93,6 +98,7 @@ impl Default for CpuConfig {
             jit_cache_bytes: DEFAULT_JIT_CACHE_BYTES,
             compile_after: DEFAULT_COMPILE_AFTER,
             compile_on_thread: true,
+            regions: true,
         }
     }
 }
@@ -382,6 +388,13 @@ impl Cpu {
     /// compiled per entry say how long chains last.
     pub fn compiled_entries(&self) -> u64 {
         self.compiled_entries
+    }
+
+    /// How many blocks were compiled, or loaded, into the code of another
+    /// block of their page (see `jit::region`): control passes to them
+    /// inside one function.
+    pub fn blocks_compiled_as_members(&self) -> u64 {
+        self.jit.members_installed()
     }
 
     /// Bytes of host memory holding compiled code now.

@@ -37,7 +37,7 @@ pub(crate) mod run;
 
 use crate::code_cache::{Entry, Page, PAGE_SHIFT, PAGE_WORDS};
 use crate::decode::{decode_for_mode, Op};
-use crate::insn::branch_target;
+use crate::insn::{branch_target, jump_target};
 use crate::jit::JitFn;
 use crate::timing::{
     Operands, Scoreboard, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_SINK, SLOT_ZERO,
@@ -104,6 +104,10 @@ pub(crate) struct Block {
     pub words: Box<[u32]>,
     /// `runs` started from earlier processes' count (`jit::store::heat`).
     pub heated: bool,
+    /// The blocks its compiled code holds after it, each with its first
+    /// address (see `jit::region`): member `m` of the code is
+    /// `members[m - 1]`. Empty unless it is compiled with some.
+    pub members: Box<[(u32, Block)]>,
 }
 
 /// An instruction a block never contains: it always raises an exception,
@@ -136,6 +140,44 @@ pub(crate) fn side_exit(op: &Op, pc: u32) -> Option<u32> {
         _ => return None,
     };
     Some(branch_target(pc, off))
+}
+
+/// The static target of a branch or jump, where it has one.
+pub(crate) fn static_target(op: &Op, pc: u32) -> Option<u32> {
+    use Op::*;
+    match *op {
+        Beq { off, .. }
+        | Bne { off, .. }
+        | Blez { off, .. }
+        | Bgtz { off, .. }
+        | Beql { off, .. }
+        | Bnel { off, .. }
+        | Blezl { off, .. }
+        | Bgtzl { off, .. }
+        | Bltz { off, .. }
+        | Bgez { off, .. }
+        | Bltzl { off, .. }
+        | Bgezl { off, .. }
+        | Bltzal { off, .. }
+        | Bgezal { off, .. }
+        | Bltzall { off, .. }
+        | Bgezall { off, .. }
+        | Bc1f { off }
+        | Bc1t { off }
+        | Bc1fl { off }
+        | Bc1tl { off } => Some(branch_target(pc, off)),
+        J { target } | Jal { target } => Some(jump_target(pc, target)),
+        _ => None,
+    }
+}
+
+/// Whether `block` (at `pc0`) branches back to its own start.
+pub(crate) fn loops_to_itself(block: &Block, pc0: u32) -> bool {
+    let n = block.insns.len();
+    block.branch && {
+        let pc = pc0.wrapping_add(4 * (n as u32 - 2));
+        static_target(&block.insns[n - 2].op, pc) == Some(pc0)
+    }
 }
 
 /// The instruction at word `idx` of `page` (at address `pc`) and its
@@ -293,6 +335,7 @@ impl Block {
             runs: 0,
             words: words.into(),
             heated: false,
+            members: Box::default(),
         }
     }
 

@@ -160,10 +160,10 @@ impl Cpu {
             if !self.block_ready(page, page_no, idx, mem, helpers) {
                 return BlockEnd::Interpret;
             }
-            let Some(block) = &mut page.blocks[idx] else {
+            self.count_run(page, idx, helpers);
+            let Some(block) = &page.blocks[idx] else {
                 return BlockEnd::Interpret;
             };
-            self.count_run(block, helpers);
             match self.exec_block(block, mem, obs, deadline) {
                 BlockEnd::Done => {}
                 end => return end,
@@ -205,7 +205,7 @@ impl Cpu {
                 self.block_cache_used += b.insns.len();
                 // Boxed first: the jump table knows its block by address.
                 let mut b = Box::new(b);
-                self.load_translation(&mut b, helpers);
+                self.load_translation(&mut b, page, mem, helpers);
                 page.blocks[idx] = Some(b);
                 true
             }

@@ -56,7 +56,7 @@ use super::helpers::{Helpers, JitLinks};
 use super::status;
 use super::tlb::{TlbEntry, TLB_ENTRIES};
 use super::{JumpEntry, Tlb, JUMP_ENTRIES};
-use crate::block::{settled_by_end, Block};
+use crate::block::{loops_to_itself, settled_by_end, Block};
 use crate::code_cache::PAGE_SHIFT;
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, JitExit};
@@ -124,6 +124,8 @@ const EXIT_VALUE: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, value))
 const CHAIN: i32 = offset_of!(Cpu, jit_chain) as i32;
 const JUMP: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, jump)) as i32;
 const DEADLINE: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, deadline)) as i32;
+const MEMBER_DEADLINE: i32 =
+    (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, member_deadline)) as i32;
 /// Where the address of the helper at `offset` in [`Helpers`] is.
 const fn helper_offset(offset: usize) -> i32 {
     (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, helpers) + offset) as i32
@@ -153,6 +155,7 @@ pub(super) fn layout_offsets() -> Vec<i64> {
         CHAIN as i64,
         JUMP as i64,
         DEADLINE as i64,
+        MEMBER_DEADLINE as i64,
         HELPER_EXEC as i64,
         gpr_offset(Reg::new(1)) as i64,
         fpr_offset(1) as i64,
@@ -247,8 +250,8 @@ pub(super) struct Setting {
     pub fma: bool,
 }
 
-/// Translates `block` (at `pc0`) into `func`, whose signature is
-/// [`block_signature`].
+/// Translates `block` (at `pc0`) and its members (see `region`) into
+/// `func`, whose signature is [`block_signature`].
 pub(super) fn translate(
     func: &mut Function,
     fctx: &mut FunctionBuilderContext,
@@ -288,6 +291,10 @@ pub(super) fn translate(
     let clock = Variable::from_u32(2 + CACHED as u32);
     b.declare_var(clock, I64);
     b.def_var(clock, clock_in);
+    let members: Vec<(u32, &Block)> = std::iter::once((pc0, block))
+        .chain(block.members.iter().map(|(pc, m)| (*pc, m)))
+        .collect();
+    let lap_here = members.len() == 1 && loops_to_itself(block, pc0);
     let mut e = Emitter {
         b,
         cpu,
@@ -304,15 +311,20 @@ pub(super) fn translate(
         cache: Cached::NONE,
         taken_now: Some(false),
         target_now: None,
-        store_now: !self_loop::loops_to_itself(block, pc0),
+        store_now: !lap_here,
         pc0,
+        head_pc: pc0,
+        member: 0,
+        bodies: vec![None; members.len()],
+        members,
+        pending: Vec::new(),
         shared_exit: None,
         wide_target: None,
         pages: pages::Pages::NONE,
         transfer_sp: TransferSp::None,
     };
     // A block that branches to itself loops inside its function.
-    let lap = self_loop::loops_to_itself(block, pc0).then(|| {
+    let lap = lap_here.then(|| {
         let state = self_loop::header_state(block);
         let header = e.b.create_block();
         e.enter_loop(state, header);
@@ -328,30 +340,20 @@ pub(super) fn translate(
     let now = e.b.use_var(clock);
     e.set_field(CYCLES, now);
     let entry_cycle = e.check_schedule(block, now);
-    let mut i = 0;
-    while i < block.insns.len() {
-        let op = &block.insns[i].op;
-        let next = block.insns.get(i + 1).map(|x| &x.op);
-        // A side exit's slot is never the first of a pair: the exit comes
-        // right after it.
-        let slot = block.side_exit_slot(i);
-        let pair = next.and_then(|next| ops::unaligned_pair(op, next));
-        if let Some((rt, base, off, store)) = pair.filter(|_| !slot) {
-            e.unaligned_word(i, rt, base, off, store);
-            i += 2;
-        } else {
-            e.op(i, op, pc0.wrapping_add(4 * i as u32));
-            if slot {
-                e.side_exit(block, i, entry_cycle);
-            }
-            i += 1;
+    if e.members.len() == 1 {
+        e.body(block, entry_cycle, lap);
+        if let Some((_, header)) = lap {
+            e.b.seal_block(header);
         }
-    }
-    e.complete(block, pc0, entry_cycle, lap);
-    if let Some((_, header)) = lap {
-        e.b.seal_block(header);
+    } else {
+        // Members may branch back to the first block: its body is a block
+        // of its own, entered from here and from them.
+        let first = e.member_body(0);
+        e.b.ins().jump(first, &[entry_cycle]);
+        e.emit_members();
     }
     e.finish_exits();
+    e.b.seal_all_blocks();
     e.b.finalize();
 }
 
@@ -384,8 +386,21 @@ struct Emitter<'f> {
     /// What `target` holds where it is known at compile time (a branch or
     /// jump with a static target).
     target_now: Option<u32>,
-    /// The block's first address (an exit leaves it as the PC).
+    /// The first address of the block being emitted.
     pc0: u32,
+    /// The first block's address (an early exit leaves it as the PC, and
+    /// the member's number in its word, see `region`).
+    head_pc: u32,
+    /// The number of the block being emitted among `members`.
+    member: u32,
+    /// The function's blocks: the first, then its members (see `region`).
+    members: Vec<(u32, &'f Block)>,
+    /// The body of each member once an edge jumps to it (see
+    /// `member_edge`): a block whose one parameter is the member's entry
+    /// cycle.
+    bodies: Vec<Option<cranelift_codegen::ir::Block>>,
+    /// Members whose bodies are to be emitted.
+    pending: Vec<usize>,
     /// The function's shared exit, once an exit jumps to it (see
     /// `leave_if`).
     shared_exit: Option<cranelift_codegen::ir::Block>,
@@ -570,25 +585,126 @@ impl Emitter<'_> {
         self.b.ins().iconst(I32, v as i64)
     }
 
+    // --- the blocks of the function (see `region`) ---
+    /// Emits `block`'s instructions and its end, the block entered at
+    /// cycle `entry` (`lap`: see `complete`).
+    fn body(
+        &mut self,
+        block: &Block,
+        entry: Value,
+        lap: Option<(Cached, cranelift_codegen::ir::Block)>,
+    ) {
+        let pc0 = self.pc0;
+        let mut i = 0;
+        while i < block.insns.len() {
+            let op = &block.insns[i].op;
+            let next = block.insns.get(i + 1).map(|x| &x.op);
+            // A side exit's slot is never the first of a pair: the exit comes
+            // right after it.
+            let slot = block.side_exit_slot(i);
+            let pair = next.and_then(|next| ops::unaligned_pair(op, next));
+            if let Some((rt, base, off, store)) = pair.filter(|_| !slot) {
+                self.unaligned_word(i, rt, base, off, store);
+                i += 2;
+            } else {
+                self.op(i, op, pc0.wrapping_add(4 * i as u32));
+                if slot {
+                    self.side_exit(block, i, entry);
+                }
+                i += 1;
+            }
+        }
+        self.complete(block, pc0, entry, lap);
+    }
+
+    /// The body of member `m`, made (and queued for `emit_members`) on
+    /// first use.
+    fn member_body(&mut self, m: usize) -> cranelift_codegen::ir::Block {
+        if let Some(body) = self.bodies[m] {
+            return body;
+        }
+        let body = self.b.create_block();
+        self.b.append_block_param(body, I64);
+        self.bodies[m] = Some(body);
+        self.pending.push(m);
+        body
+    }
+
+    /// Emits the body of every member an edge jumps to, each once. A body
+    /// starts from nothing known: every register is in the `Cpu` (registers
+    /// go there as they are written), and an edge may come from any member.
+    fn emit_members(&mut self) {
+        while let Some(m) = self.pending.pop() {
+            let (pc, block) = self.members[m];
+            let body = self.bodies[m].expect("a pending member has a body");
+            self.b.switch_to_block(body);
+            let entry = self.b.block_params(body)[0];
+            self.pc0 = pc;
+            self.member = m as u32;
+            self.words = &block.words;
+            self.cache = Cached::NONE;
+            self.pages = pages::Pages::NONE;
+            self.transfer_sp = TransferSp::None;
+            self.wide_target = None;
+            let zero = self.imm(0);
+            self.set_taken(zero, Some(false));
+            let zero32 = self.c32(0);
+            self.b.def_var(self.target, zero32);
+            self.target_now = None;
+            self.body(block, entry, None);
+        }
+    }
+
+    /// The member of this function that starts at `pc`, if it has members
+    /// (a function of one block leaves by its end, or loops by `lap`).
+    fn member_at(&self, pc: u32) -> Option<usize> {
+        if self.members.len() == 1 {
+            return None;
+        }
+        self.members.iter().position(|&(at, _)| at == pc)
+    }
+
+    /// Goes on to member `m` (at `pc`) from the end of the block just
+    /// emitted, its timing applied and its registers in the `Cpu`, when
+    /// `m`'s schedule holds and the run's member deadline is ahead (see
+    /// `JitLinks::member_deadline`, past when blocks must not chain);
+    /// else leaves as the end would without members (`next`, `last`: see
+    /// `leave_for`).
+    fn member_edge(&mut self, m: usize, pc: u32, next: Value, last: usize) {
+        let block = self.members[m].1;
+        let fail = self.b.create_block();
+        self.b.set_cold_block(fail);
+        let now = self.b.use_var(self.clock);
+        let to_fail = |e: &mut Self, late| {
+            let on = e.b.create_block();
+            e.b.ins().brif(late, fail, &[], on, &[]);
+            e.b.seal_block(on);
+            e.b.switch_to_block(on);
+        };
+        let entry = self.entry_guard(block, now, MEMBER_DEADLINE, to_fail);
+        self.late_slots(block, entry, to_fail);
+        self.set_field(CYCLES, now);
+        let body = self.member_body(m);
+        self.b.ins().jump(body, &[entry]);
+        self.b.switch_to_block(fail);
+        self.chain_or_return(Some(pc), next, None, last);
+    }
+
     // --- the timing (see `block::run`, `exec_block`) ---
     /// Leaves with INTERPRET unless the block may run as a unit (see
     /// `Block::holds`) from the cycle its first instruction issues at when
-    /// the clock reads `now` (`Block::start`), which it returns.
+    /// the clock reads `now` (`Block::start`), which it returns; or, when
+    /// the function inlines FP instructions (in any of its blocks), unless
+    /// the Status is the one it was compiled for. (Only an instruction that
+    /// always traps, which no block holds, changes the Status: the members
+    /// need not look again.)
     fn check_schedule(&mut self, block: &Block, now: Value) -> Value {
-        let deadline = self.field(I64, DEADLINE);
-        let mut entry = now;
-        for &(slot, _) in &block.live_in[..block.first_reads as usize] {
-            let ready = self.field(I64, slot_offset(slot));
-            entry = self.b.ins().umax(entry, ready);
-        }
-        let guard = self.b.ins().iadd_imm(entry, block.guard as i64);
-        let late = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, guard, deadline);
-        self.exit_if(late, status::INTERPRET, 0);
+        let interpret = |e: &mut Self, late| e.exit_if(late, status::INTERPRET, 0);
+        let entry = self.entry_guard(block, now, DEADLINE, interpret);
         if let Some(fr) = self.fpu {
-            if block.insns.iter().any(|x| inlined_fp(&x.op, self.fma)) {
+            let fma = self.fma;
+            let fp = |b: &Block| b.insns.iter().any(|x| inlined_fp(&x.op, fma));
+            if self.members.iter().any(|&(_, b)| fp(b)) {
                 // Compiled for CP1 usable with this FR: else interpret.
                 let st = self.field(I32, CP0_STATUS);
                 let bits = self
@@ -600,13 +716,46 @@ impl Emitter<'_> {
                 self.exit_if(other, status::INTERPRET, 0);
             }
         }
+        self.late_slots(block, entry, interpret);
+        entry
+    }
+
+    /// The cycle `block`'s first instruction issues at when the clock
+    /// reads `now` (`Block::start`), having called `late` with the
+    /// condition that the block would pass the deadline (`deadline`: the
+    /// field that holds it) if it ran as a unit.
+    fn entry_guard(
+        &mut self,
+        block: &Block,
+        now: Value,
+        deadline: i32,
+        late: impl FnOnce(&mut Self, Value),
+    ) -> Value {
+        let deadline = self.field(I64, deadline);
+        let mut entry = now;
+        for &(slot, _) in &block.live_in[..block.first_reads as usize] {
+            let ready = self.field(I64, slot_offset(slot));
+            entry = self.b.ins().umax(entry, ready);
+        }
+        let guard = self.b.ins().iadd_imm(entry, block.guard as i64);
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, guard, deadline);
+        late(self, past);
+        entry
+    }
+
+    /// Calls `late` with the condition that each register `block` reads
+    /// after its first instruction is not ready by its reader's offset
+    /// from `entry` (see `Block::holds`).
+    fn late_slots(&mut self, block: &Block, entry: Value, mut late: impl FnMut(&mut Self, Value)) {
         for &(slot, first_use) in &block.live_in[block.first_reads as usize..] {
             let ready = self.field(I64, slot_offset(slot));
             let by = self.b.ins().iadd_imm(entry, first_use as i64);
-            let late = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ready, by);
-            self.exit_if(late, status::INTERPRET, 0);
+            let not_ready = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ready, by);
+            late(self, not_ready);
         }
-        entry
     }
 
     /// The block ran to its end: the clock, the retired count and the
@@ -657,6 +806,23 @@ impl Emitter<'_> {
             (false, _) | (true, Some(false)) => Some(fall),
             (true, None) => None,
         };
+        if let (true, None, Some(target)) = (block.branch, self.taken_now, self.target_now) {
+            if self.member_at(target).is_some() || self.member_at(fall).is_some() {
+                // Each way on its own path, so that either may go on to a
+                // member.
+                let taken = self.b.ins().icmp_imm(IntCC::NotEqual, taken, 0);
+                let (_, not_taken) = self.split(taken);
+                let one = self.imm(1);
+                self.set_taken(one, Some(true));
+                let t = self.target_value();
+                self.leave_for(Some(target), t, None, n - 1);
+                self.b.switch_to_block(not_taken);
+                let zero = self.imm(0);
+                self.set_taken(zero, Some(false));
+                self.leave_for(Some(fall), after, None, n - 1);
+                return;
+            }
+        }
         // A jump through a register chains by the whole register (see
         // `register_target`).
         let mut wide = None;
@@ -738,6 +904,21 @@ impl Emitter<'_> {
     /// knows it; the low word of `wide` where a register gave it, see
     /// `register_target`) or a return with NEXT.
     fn leave_for(&mut self, next_now: Option<u32>, next: Value, wide: Option<Value>, last: usize) {
+        if let Some((pc, m)) = next_now.and_then(|pc| Some((pc, self.member_at(pc)?))) {
+            return self.member_edge(m, pc, next, last);
+        }
+        self.chain_or_return(next_now, next, wide, last);
+    }
+
+    /// [`Emitter::leave_for`] to a block of another function, or any block
+    /// when it cannot go on in this one.
+    fn chain_or_return(
+        &mut self,
+        next_now: Option<u32>,
+        next: Value,
+        wide: Option<Value>,
+        last: usize,
+    ) {
         // Chain to the next block when it is compiled: a tail call, so
         // chains of any length take no stack. (Where chaining is not
         // allowed, the jump table holds no block: `JitCache::unlinked_table`.)
@@ -861,13 +1042,14 @@ impl Emitter<'_> {
     // --- ends ---
     /// The function's result for an end of `kind` at instruction `i`.
     fn result(&mut self, kind: u32, i: usize) -> Value {
+        let word = status::encode(kind, i) | (self.member as u64) << status::MEMBER_SHIFT;
         if let Some(t) = self.taken_now {
-            let word = status::encode(kind, i) | (t as u64) << status::TAKEN_SHIFT;
+            let word = word | (t as u64) << status::TAKEN_SHIFT;
             return self.imm(word as i64);
         }
         let t = self.b.use_var(self.taken);
         let t = self.b.ins().ishl_imm(t, status::TAKEN_SHIFT as i64);
-        self.b.ins().bor_imm(t, status::encode(kind, i) as i64)
+        self.b.ins().bor_imm(t, word as i64)
     }
     /// Leaves the function with `kind` at instruction `i` when `cond`.
     fn exit_if(&mut self, cond: Value, kind: u32, i: usize) {
@@ -935,10 +1117,11 @@ impl Emitter<'_> {
     }
 
     /// What every early end leaves for the caller besides its word: the
-    /// block's first address as the PC (by which the caller finds the
-    /// block) and the branch target `target` (see `exit_target`).
+    /// function's first address as the PC (by which, and the member's
+    /// number in the word, the caller finds the block) and the branch
+    /// target `target` (see `exit_target`).
     fn leave_state(&mut self, target: Value) {
-        let pc0 = self.c32(self.pc0);
+        let pc0 = self.c32(self.head_pc);
         self.set_pc(pc0);
         self.set_field(EXIT_TARGET, target);
     }

@@ -42,6 +42,10 @@ pub(crate) struct JitLinks {
     /// The run's deadline (the cycle it stops at), set at each entry from
     /// Rust.
     pub deadline: u64,
+    /// The deadline a function's member checks (see `region`): the run's
+    /// where blocks chain, else 0, so that a function then leaves at the
+    /// end of its first block, as one without members does.
+    pub member_deadline: u64,
 }
 
 /// The entry from Rust into compiled code under way (field `jit_run` of

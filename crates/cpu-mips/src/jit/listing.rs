@@ -175,8 +175,12 @@ fn golden_dir() -> PathBuf {
 
 /// Checks `words`' block against `NAME.clif` and `NAME.ARCH.count`.
 fn check(name: &str, words: &[u32]) {
-    let block = block_of(words);
-    let Some((ir, insns)) = listing(&block) else {
+    check_block(name, &block_of(words));
+}
+
+/// Checks `block`'s function against `NAME.clif` and `NAME.ARCH.count`.
+fn check_block(name: &str, block: &Block) {
+    let Some((ir, insns)) = listing(block) else {
         // Cranelift has no backend for this host: the compiled tier is off.
         eprintln!("no compiled tier on this host: {name} not checked");
         return;
@@ -188,6 +192,29 @@ fn check(name: &str, words: &[u32]) {
         &dir.join(format!("{name}.{arch}.count")),
         &format!("host instructions: {insns}\n"),
     );
+}
+
+#[test]
+fn a_block_goes_on_to_its_member_inside_the_function() {
+    // A block that jumps to a block of its page (its member, see `region`),
+    // which branches back to the first or returns through $ra.
+    let words = [
+        itype(0x09, T0, T0, 1), // addiu t0, t0, 1
+        0x0810_0004,            // j     0x400010
+        NOP,                    // nop
+        NOP,
+        itype(0x05, T0, A1, (-5i16) as u16), // 0x400010: bne t0, a1, 0x400000
+        NOP,                                 // nop
+        special(0x08, 31, 0, 0),             // jr    ra
+        NOP,                                 // nop
+    ];
+    let mut mem = Code(words.to_vec());
+    let mut pages = PageStore::default();
+    let page = pages.page(CODE >> crate::code_cache::PAGE_SHIFT);
+    let member = Block::build(page, CODE + 16, &mut mem, false).expect("the member");
+    let mut block = block_of(&words);
+    block.members = Box::new([(CODE + 16, member)]);
+    check_block("member", &block);
 }
 
 #[test]

@@ -40,6 +40,7 @@ mod emit;
 mod helpers;
 #[cfg(test)]
 mod listing;
+mod region;
 mod store;
 mod tier;
 mod tlb;
@@ -169,6 +170,14 @@ pub(crate) mod status {
 
     pub const KIND_SHIFT: u32 = 8;
     pub const TAKEN_SHIFT: u32 = 16;
+    /// Where an early end's word holds the number of the member it ended in
+    /// (see `region`; its PC is the function's first address).
+    pub const MEMBER_SHIFT: u32 = 24;
+
+    /// The member an end's word says it ended in.
+    pub const fn member(word: u64) -> usize {
+        ((word >> MEMBER_SHIFT) & 0xff) as usize
+    }
 
     /// The word for an end of `kind` at instruction `i`, branch not taken.
     pub const fn encode(kind: u32, i: usize) -> u64 {
@@ -225,6 +234,8 @@ pub(crate) struct JitCache {
     /// The host refused the thread (a memory limit, say): blocks are
     /// compiled in place from then on.
     no_thread: bool,
+    /// Blocks installed as members of another's code (see `region`).
+    members_installed: u64,
 }
 
 impl Clone for JitCache {
@@ -246,6 +257,12 @@ impl JitCache {
         self.jit
             .as_ref()
             .is_some_and(|j| j.arena.full(MAX_BLOCK_CODE))
+    }
+
+    /// How many blocks were installed as members of another block's code
+    /// (see `region`).
+    pub fn members_installed(&self) -> u64 {
+        self.members_installed
     }
 
     /// Bytes of code memory in use.
@@ -345,6 +362,7 @@ impl JitCache {
         let jit = self.ready(helpers, limit)?;
         let f = jit.compile(block, pc, status)?;
         jit.enter_jump(block, pc, f);
+        self.members_installed += block.members.len() as u64;
         Some(f)
     }
 
@@ -402,6 +420,7 @@ impl JitCache {
         }
         let f = JitFn(jit.arena.install(code)? as usize);
         jit.enter_jump(block, pc, f);
+        self.members_installed += block.members.len() as u64;
         Some(f)
     }
 

@@ -14,12 +14,12 @@
 
 use crate::block::run::{report_transfer, BlockEnd, Body};
 use crate::block::Block;
-use crate::code_cache::PageStore;
+use crate::code_cache::{Page, PageStore, PAGE_SHIFT, PAGE_WORDS};
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
 use crate::jit::cache::Key;
 use crate::jit::store::heat;
-use crate::jit::{status, Done, Helpers, JitFn, JitRun, Job};
+use crate::jit::{region, status, Done, Helpers, JitFn, JitRun, Job};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
 
@@ -70,19 +70,23 @@ impl Cpu {
         };
     }
 
-    /// Counts a run of `block`, which starts at the PC, as a block; on the
-    /// compiled tier the run that makes it hot compiles it. A block that
+    /// Counts a run of block `idx` of `page`, which starts at the PC, as a
+    /// block; on the compiled tier the run that makes it hot compiles it,
+    /// with the blocks of the page it reaches (see `region`). A block that
     /// cannot be compiled runs on the block tier.
     ///
     /// With a translation store, the count is noted every
     /// `heat::step` runs, for the next run to go on from (see `heat`).
     #[inline(always)]
-    pub(crate) fn count_run(&mut self, block: &mut Block, helpers: &Helpers) {
+    pub(crate) fn count_run(&mut self, page: &mut Page, idx: usize, helpers: &Helpers) {
+        let Some(block) = page.blocks[idx].as_deref_mut() else {
+            return;
+        };
         if block.compiled.is_none() && self.config.engine == Engine::Jit {
             block.runs = block.runs.saturating_add(1);
             let after = self.config.compile_after.max(1);
             if block.runs == after {
-                self.compile(block, helpers);
+                self.compile_with_members(page, idx, helpers);
             } else if block.runs & (heat::step(after) - 1) == 0 && block.runs < after {
                 self.note_heat(block, helpers);
             }
@@ -101,6 +105,35 @@ impl Cpu {
         if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
             let key = self.translation_key(fingerprint, self.pc, self.cp0.status, &block.words);
             store.note_heat(&key, block.runs);
+        }
+    }
+
+    /// Compiles block `idx` of `page`, which starts at the PC, with the
+    /// blocks it reaches on the page as its members (see `region`).
+    #[cold]
+    #[inline(never)]
+    fn compile_with_members(&mut self, page: &mut Page, idx: usize, helpers: &Helpers) {
+        let pc = self.pc;
+        let Some(head) = page.blocks[idx].as_deref() else {
+            return;
+        };
+        let members = if self.config.regions {
+            region::select(page, pc, head)
+        } else {
+            Box::default()
+        };
+        // A member now runs inside this block's code: its own count starts
+        // again, so that it is compiled alone only if it is also entered
+        // elsewhere often enough (else every block of a loop, all hot at
+        // about the same run, were compiled alone as well).
+        for (at, _) in members.iter() {
+            if let Some(Some(m)) = page.blocks.get_mut((*at >> 2) as usize & (PAGE_WORDS - 1)) {
+                m.runs = 0;
+            }
+        }
+        if let Some(block) = page.blocks[idx].as_deref_mut() {
+            block.members = members;
+            self.compile(block, helpers);
         }
     }
 
@@ -127,6 +160,11 @@ impl Cpu {
             }
         }
         block.compiled = self.jit.compile(block, pc, status, helpers, limit);
+        if block.compiled.is_none() && !block.members.is_empty() {
+            // Too large with its members, perhaps: alone, then.
+            block.members = Box::default();
+            block.compiled = self.jit.compile(block, pc, status, helpers, limit);
+        }
         self.link_jump_table();
         if block.compiled.is_some() {
             if let Some(code) = self.jit.last_code() {
@@ -148,6 +186,12 @@ impl Cpu {
                 continue;
             };
             self.keep_translation(&job.block, job.pc, job.status, &code, helpers);
+            // The page may have been written, and its code decoded again,
+            // since the job was sent.
+            let page = pages.page(job.pc >> PAGE_SHIFT);
+            if !region::still_decoded(page, &job.block.members) {
+                continue;
+            }
             let Some(b) = pages.block_mut(job.pc) else {
                 continue;
             };
@@ -157,6 +201,7 @@ impl Cpu {
                 .map(|x| x.op)
                 .eq(job.block.insns.iter().map(|y| y.op));
             if same && b.compiled.is_none() {
+                b.members = job.block.members;
                 b.compiled = self.jit.install(b, job.pc, &code, helpers, limit);
                 self.link_jump_table();
             }
@@ -192,7 +237,7 @@ impl Cpu {
         let limit = self.config.jit_cache_bytes;
         if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
             let key = self.translation_key(fingerprint, pc, status, &block.words);
-            store.save(&key, code);
+            store.save(&key, &region::pack(&block.members, code));
         }
     }
 
@@ -205,11 +250,20 @@ impl Cpu {
     }
 
     /// With a translation store, on the compiled tier: gives `block`, just
-    /// built at the PC, the code the store keeps for it, if any, so that it runs compiled from its first run (no Cranelift, no
-    /// warm-up).
+    /// built at the PC on `page`, the code the store keeps for it, if any,
+    /// so that it runs compiled from its first run (no Cranelift, no
+    /// warm-up). The entry's members are built from `mem` and must have
+    /// the words it was compiled for (see `region`), or the entry is not
+    /// used.
     #[cold]
     #[inline(never)]
-    pub(crate) fn load_translation(&mut self, block: &mut Block, helpers: &Helpers) {
+    pub(crate) fn load_translation<M: Memory>(
+        &mut self,
+        block: &mut Block,
+        page: &mut Page,
+        mem: &mut M,
+        helpers: &Helpers,
+    ) {
         if self.config.engine != Engine::Jit {
             return;
         }
@@ -222,13 +276,22 @@ impl Cpu {
             return;
         };
         let key = self.translation_key(fingerprint, pc, self.cp0.status, &block.words);
-        let jit = &mut self.jit;
-        if let Some(compiled) =
-            store.load_with(&key, |code| jit.install(block, pc, code, helpers, limit))
-        {
-            block.compiled = compiled;
+        let (jit, mode64) = (&mut self.jit, self.config.mode64);
+        let loaded = store.load_with(&key, |bytes| {
+            let (words, code) = region::unpack(bytes)?;
+            block.members = region::build(page, pc, mem, mode64, &words)?;
+            jit.install(block, pc, code, helpers, limit)
+        });
+        if let Some(Some(compiled)) = loaded {
+            block.compiled = Some(compiled);
+            self.block_cache_used += block
+                .members
+                .iter()
+                .map(|(_, m)| m.insns.len())
+                .sum::<usize>();
             self.link_jump_table();
         } else {
+            block.members = Box::default();
             // Runs of earlier runs count: it compiles by the run that makes
             // them `compile_after` in all (at the latest on its next run).
             let after = self.config.compile_after.max(1);
@@ -303,6 +366,7 @@ impl Cpu {
         // (it lives for the call) and the entered block (alive too).
         self.compiled_entries += 1;
         self.jit_links.deadline = deadline;
+        self.jit_links.member_deadline = if self.jit_chain { deadline } else { 0 };
         self.jit_run = JitRun {
             mem: mem as *mut M as usize,
             pc: pc0,
@@ -332,9 +396,16 @@ impl Cpu {
             }
             _ => {}
         }
-        // The block that ended early left its first address as the PC.
-        let pc0 = self.pc;
-        let b: *const Block = self.compiled_block(pc0);
+        // The function that ended early left its first address as the PC,
+        // and the member it ended in in the word (see `region`).
+        let head = self.pc;
+        let (b, pc0) = region::member(self.compiled_block(head), head, status::member(word))
+            .expect("compiled code ends only in its own members");
+        let b: *const Block = b;
+        if pc0 != head {
+            self.pc = pc0;
+            self.next_pc = pc0.wrapping_add(4);
+        }
         // SAFETY: blocks are dropped only by the run loop, between runs of
         // compiled code; the reference ends with this call.
         let b = unsafe { &*b };

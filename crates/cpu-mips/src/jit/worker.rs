@@ -73,8 +73,13 @@ impl Worker {
             .spawn(move || {
                 let mut ctx = Context::new();
                 let mut fctx = FunctionBuilderContext::new();
-                for job in queue {
-                    let code = compile(&isa, fma, &mut ctx, &mut fctx, &job);
+                for mut job in queue {
+                    let mut code = compile(&isa, fma, &mut ctx, &mut fctx, &job);
+                    if code.is_none() && !job.block.members.is_empty() {
+                        // Too large with its members, perhaps: alone, then.
+                        job.block.members = Box::default();
+                        code = compile(&isa, fma, &mut ctx, &mut fctx, &job);
+                    }
                     if give.send(Done { job, code }).is_err() {
                         return;
                     }

@@ -299,11 +299,13 @@ fn machine(
 /// How the machine under test compiles: with a translation store, and on
 /// a second thread (see `CpuConfig::compile_on_thread`).
 #[derive(Default)]
-struct Compiling {
-    store: Option<Arc<TranslationStore>>,
-    thread: bool,
-    /// `CpuConfig::compile_after` (0: 1, every block on its first run).
-    compile_after: u32,
+pub(crate) struct Compiling {
+    pub store: Option<Arc<TranslationStore>>,
+    pub thread: bool,
+    /// `CpuConfig::compile_after` (0: 1, every block on its first run:
+    /// its successors then have no runs of their own yet, so no block has
+    /// members, see `jit::region`; from 3 on, loops make them).
+    pub compile_after: u32,
 }
 
 fn machine_with(
@@ -362,7 +364,7 @@ fn lockstep(
 }
 
 /// [`lockstep`] with `engine` compiling as `compiling` says.
-fn lockstep_with(
+pub(crate) fn lockstep_with(
     engine: Engine,
     cache: usize,
     mode64: bool,
@@ -424,12 +426,18 @@ proptest! {
         // gives the interpreter's state.
         let thread = Compiling { thread: true, ..Compiling::default() };
         lockstep_with(Engine::Jit, cache, mode64, &words, &regs, &steps, thread);
+        // Compiled after a few runs, blocks take the blocks of their page
+        // they reach as members (see `jit::region`).
+        for thread in [false, true] {
+            let regions = Compiling { thread, compile_after: 3, ..Compiling::default() };
+            lockstep_with(Engine::Jit, cache, mode64, &words, &regs, &steps, regions);
+        }
     }
 }
 
 /// A translation store in a fresh scratch directory (kept alive by the
 /// returned guard).
-fn scratch_store() -> (test_support::Scratch, Arc<TranslationStore>) {
+pub(crate) fn scratch_store() -> (test_support::Scratch, Arc<TranslationStore>) {
     let dir = test_support::Scratch::new("translations");
     let store = TranslationStore::open(
         &dir.path().join("cache"),
@@ -440,15 +448,17 @@ fn scratch_store() -> (test_support::Scratch, Arc<TranslationStore>) {
     (dir, store)
 }
 
-/// The compiled tier in lockstep twice: filling an empty store, then with
-/// every block's code loaded from it by a new machine (a later process).
-/// Returns the second machine's store.
+/// The compiled tier in lockstep twice: filling an empty store (compiling
+/// after `compile_after` runs), then with every block's code loaded from
+/// it by a new machine (a later process). Returns the second machine's
+/// store.
 fn warm_jit_lockstep(
     cache: usize,
     mode64: bool,
     words: &[u32],
     regs: &[u64],
     steps: &[u16],
+    compile_after: u32,
 ) -> Arc<TranslationStore> {
     let (dir, cold) = scratch_store();
     lockstep_with(
@@ -461,7 +471,7 @@ fn warm_jit_lockstep(
         Compiling {
             store: Some(cold.clone()),
             thread: true,
-            ..Compiling::default()
+            compile_after,
         },
     );
     // The first run ends (its CPU waited for the compiler thread): its
@@ -547,9 +557,11 @@ proptest! {
         mode64: bool,
         regs in prop::collection::vec(any::<u64>(), 15),
         steps in prop::collection::vec(1u16..400, 1..8),
+        regions: bool,
     ) {
         let words = program(&body, iterations);
-        warm_jit_lockstep(DEFAULT_BLOCK_CACHE_INSNS, mode64, &words, &regs, &steps);
+        let compile_after = if regions { 3 } else { 1 };
+        warm_jit_lockstep(DEFAULT_BLOCK_CACHE_INSNS, mode64, &words, &regs, &steps, compile_after);
     }
 }
 
@@ -587,10 +599,10 @@ fn block_tier_matches_the_interpreter_over_long_slices() {
         assert!(b.block_cache_flushes() > 100, "{}", b.block_cache_flushes());
     }
     // Compiled code loaded from a store: every block of the loop hits.
-    let warm = warm_jit_lockstep(DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs, &steps);
+    let warm = warm_jit_lockstep(DEFAULT_BLOCK_CACHE_INSNS, false, &words, &regs, &steps, 1);
     let s = warm.stats();
     assert!(s.hits > 0 && s.misses == 0, "{s:?}");
-    warm_jit_lockstep(64, false, &words, &regs, &steps);
+    warm_jit_lockstep(64, false, &words, &regs, &steps, 1);
 }
 
 /// A loop that rewrites an instruction of its own hot block halfway: the

@@ -21,5 +21,6 @@ mod loadstore;
 mod lockstep;
 mod props;
 mod qemu_diff;
+mod regions;
 mod timing;
 mod transfers;

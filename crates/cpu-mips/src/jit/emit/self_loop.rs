@@ -24,44 +24,6 @@ use cranelift_codegen::ir;
 
 use super::*;
 
-/// The static target of a branch or jump, where it has one.
-pub(super) fn static_target(op: &Op, pc: u32) -> Option<u32> {
-    use Op::*;
-    match *op {
-        Beq { off, .. }
-        | Bne { off, .. }
-        | Blez { off, .. }
-        | Bgtz { off, .. }
-        | Beql { off, .. }
-        | Bnel { off, .. }
-        | Blezl { off, .. }
-        | Bgtzl { off, .. }
-        | Bltz { off, .. }
-        | Bgez { off, .. }
-        | Bltzl { off, .. }
-        | Bgezl { off, .. }
-        | Bltzal { off, .. }
-        | Bgezal { off, .. }
-        | Bltzall { off, .. }
-        | Bgezall { off, .. }
-        | Bc1f { off }
-        | Bc1t { off }
-        | Bc1fl { off }
-        | Bc1tl { off } => Some(branch_target(pc, off)),
-        J { target } | Jal { target } => Some(jump_target(pc, target)),
-        _ => None,
-    }
-}
-
-/// Whether `block` (at `pc0`) branches back to its own start.
-pub(super) fn loops_to_itself(block: &Block, pc0: u32) -> bool {
-    let n = block.insns.len();
-    block.branch && {
-        let pc = pc0.wrapping_add(4 * (n as u32 - 2));
-        static_target(&block.insns[n - 2].op, pc) == Some(pc0)
-    }
-}
-
 /// The loop header's register state for `block`: every cached register it
 /// reads or writes known, every one it writes dirty (from the timing
 /// model's operands, which name each register an instruction reads and

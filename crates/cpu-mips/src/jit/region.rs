@@ -1,0 +1,234 @@
+//! Regions: one compiled function for a block and the blocks of its page
+//! that control reaches from it by static branches.
+//!
+//! Contents: [`select`] (the members, chosen when the first block is
+//! compiled), [`member`] (a member's `Block` by its number, for the run
+//! loop when compiled code ends early in it), [`still_decoded`] (whether
+//! the page still holds the members a compile on the other thread was
+//! given), and [`pack`] / [`unpack`] (the members' addresses and words in
+//! an entry of the translation cache, see `store`).
+//!
+//! Where a block's end or side exit goes to the start of a member, the
+//! function jumps there instead of looking the target up in the jump table
+//! and tail-calling it: no frame to leave and set up again, no lookup, and
+//! the two blocks' code side by side. A loop whose blocks all lie on one
+//! page runs inside one function. The member's entry checks its schedule
+//! and the deadline as its own function would, and takes the chain's path
+//! when they fail (see `emit`).
+//!
+//! Only blocks on the first block's page are members: code written on a
+//! page drops every block on it (`Cpu::drop_code_page`), so a function
+//! never outlives any block it holds. A member's early end leaves the
+//! first block's address as the PC and its number in the end's word; the
+//! run loop finds the member in the first block's `members`.
+//!
+//! Measured on a warm IDO `cc -c -O2` of a 2,000-line file (see
+//! docs/performance.md): about 38% of the transitions between compiled
+//! blocks went to a static target on the same page.
+
+use crate::block::{loops_to_itself, side_exit, static_target, Block};
+use crate::code_cache::{Page, PAGE_SHIFT, PAGE_WORDS};
+use crate::decode::Op;
+use crate::Memory;
+
+/// A member as the translation cache keeps it: its first address and its
+/// instruction words.
+pub(crate) type StoredMember = (u32, Vec<u32>);
+
+/// At most this many blocks after the first in one function.
+pub(crate) const MAX_MEMBERS: usize = 7;
+/// At most this many instructions in all the blocks of one function.
+const MAX_INSNS: usize = 160;
+
+/// The members of the function of `head` (at `pc`, on `page`): the blocks
+/// already built on `page` that its static successors reach, nearest
+/// first, each once, within the bounds above, that
+/// - have no code of their own and are not waiting for it (a block is
+///   compiled from its run `head.runs`, as `head` is now): one that has is
+///   chained to, its code not copied;
+/// - ran at least a quarter as often as `head`: code off the hot path
+///   stays out;
+/// - do not branch to themselves (a loop of their own, see
+///   `emit::self_loop`).
+///
+/// None when `head` branches to itself.
+pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Box<[(u32, Block)]> {
+    if loops_to_itself(head, pc) {
+        return Box::default();
+    }
+    let mut members: Vec<(u32, Block)> = Vec::new();
+    let mut insns = head.insns.len();
+    let mut next = 0;
+    while next <= members.len() {
+        let (at, from) = match next {
+            0 => (pc, head),
+            m => (members[m - 1].0, &members[m - 1].1),
+        };
+        next += 1;
+        let succ: Vec<u32> = successors(from, at).collect();
+        for s in succ {
+            if s >> PAGE_SHIFT != pc >> PAGE_SHIFT
+                || s == pc
+                || members.iter().any(|&(p, _)| p == s)
+                || members.len() == MAX_MEMBERS
+            {
+                continue;
+            }
+            let idx = (s >> 2) as usize & (PAGE_WORDS - 1);
+            let Some(Some(b)) = page.blocks.get(idx) else {
+                continue;
+            };
+            if loops_to_itself(b, s)
+                || b.compiled.is_some()
+                || b.runs >= head.runs
+                || b.runs < head.runs / 4
+                || insns + b.insns.len() > MAX_INSNS
+            {
+                continue;
+            }
+            insns += b.insns.len();
+            members.push((s, as_member(b)));
+        }
+    }
+    members.into()
+}
+
+/// A copy of `b` as a member: the instructions and schedule only.
+fn as_member(b: &Block) -> Block {
+    Block {
+        insns: b.insns.clone(),
+        branch: b.branch,
+        live_in: b.live_in.clone(),
+        first_reads: b.first_reads,
+        out: b.out.clone(),
+        out_skip: b.out_skip.clone(),
+        side_outs: b.side_outs.clone(),
+        guard: b.guard,
+        compiled: None,
+        runs: 0,
+        words: b.words.clone(),
+        heated: false,
+        members: Box::default(),
+    }
+}
+
+/// Where control may go from `block` (at `pc0`) by a static branch: each
+/// side exit's target, then the end's target and, unless the end's branch
+/// is always taken, the address after the block (also where a block
+/// without a branch goes on).
+fn successors(block: &Block, pc0: u32) -> impl Iterator<Item = u32> + '_ {
+    let at = move |i: usize| pc0.wrapping_add(4 * i as u32);
+    let n = block.insns.len();
+    let sides = block.side_outs.iter().filter_map(move |&(slot, _)| {
+        side_exit(&block.insns[slot as usize - 1].op, at(slot as usize - 1))
+    });
+    let end = block.branch.then(|| &block.insns[n - 2].op);
+    let target = end.and_then(|op| static_target(op, at(n - 2)));
+    let fall = (!end.is_some_and(always_taken)).then(|| at(n));
+    sides.chain(target).chain(fall)
+}
+
+/// Whether a branch or jump is taken whatever the registers hold.
+fn always_taken(op: &Op) -> bool {
+    use Op::*;
+    match *op {
+        J { .. } | Jal { .. } | Jr { .. } | Jalr { .. } => true,
+        Beq { rs, rt, .. } | Beql { rs, rt, .. } => rs == rt,
+        Bgez { rs, .. } | Bgezl { rs, .. } | Bgezal { rs, .. } | Bgezall { rs, .. } => {
+            rs.idx() == 0
+        }
+        Blez { rs, .. } | Blezl { rs, .. } => rs.idx() == 0,
+        _ => false,
+    }
+}
+
+/// Member `m` of the function of `head` (at `pc`) and its address: `head`
+/// itself for 0.
+pub(crate) fn member(head: &Block, pc: u32, m: usize) -> Option<(&Block, u32)> {
+    match m {
+        0 => Some((head, pc)),
+        m => head.members.get(m - 1).map(|(at, b)| (b, *at)),
+    }
+}
+
+/// Whether `page` still holds, decoded, the instructions of each of
+/// `members` (a compile on the compiler thread may finish after code on
+/// the page was written and decoded again).
+pub(crate) fn still_decoded(page: &Page, members: &[(u32, Block)]) -> bool {
+    members.iter().all(|(pc, b)| {
+        let first = (*pc >> 2) as usize & (PAGE_WORDS - 1);
+        b.insns.iter().enumerate().all(|(i, insn)| {
+            page.entries
+                .get(first + i)
+                .and_then(|e| e.op)
+                .is_some_and(|op| op == insn.op)
+        })
+    })
+}
+
+/// The members of the function of the block at `pc` kept in the
+/// translation cache (`words`: each member's address and words, see
+/// [`unpack`]), built on `page` (`pc`'s) from `mem`: `None` unless each is
+/// on that page, after its first address, with the same words (the code
+/// the function was compiled for).
+pub(crate) fn build<M: Memory>(
+    page: &mut Page,
+    pc: u32,
+    mem: &mut M,
+    mode64: bool,
+    words: &[StoredMember],
+) -> Option<Box<[(u32, Block)]>> {
+    words
+        .iter()
+        .map(|(at, w)| {
+            let on_page = at >> PAGE_SHIFT == pc >> PAGE_SHIFT && at & 3 == 0 && *at != pc;
+            let b = on_page.then(|| Block::build(page, *at, mem, mode64))??;
+            (*b.words == **w).then_some((*at, b))
+        })
+        .collect()
+}
+
+/// The bytes an entry of the translation cache keeps for a function with
+/// `members`, whose machine code is `code`: the members' count, each
+/// member's address, length and words (little-endian 32-bit values), then
+/// the code.
+pub(crate) fn pack(members: &[(u32, Block)], code: &[u8]) -> Vec<u8> {
+    let words: usize = members.iter().map(|(_, b)| b.words.len()).sum();
+    let mut out = Vec::with_capacity(4 + 8 * members.len() + 4 * words + code.len());
+    out.extend_from_slice(&(members.len() as u32).to_le_bytes());
+    for (pc, b) in members {
+        out.extend_from_slice(&pc.to_le_bytes());
+        out.extend_from_slice(&(b.words.len() as u32).to_le_bytes());
+        for w in b.words.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    out.extend_from_slice(code);
+    out
+}
+
+/// The members' addresses and words, and the machine code, of bytes
+/// [`pack`] made; `None` when they are not such bytes.
+pub(crate) fn unpack(bytes: &[u8]) -> Option<(Vec<StoredMember>, &[u8])> {
+    let mut rest = bytes;
+    let mut word = || -> Option<u32> {
+        let (w, tail) = rest.split_first_chunk::<4>()?;
+        rest = tail;
+        Some(u32::from_le_bytes(*w))
+    };
+    let count = word()? as usize;
+    if count > MAX_MEMBERS {
+        return None;
+    }
+    let mut members = Vec::with_capacity(count);
+    for _ in 0..count {
+        let pc = word()?;
+        let len = word()? as usize;
+        if len > MAX_INSNS {
+            return None;
+        }
+        let words = (0..len).map(|_| word()).collect::<Option<Vec<u32>>>()?;
+        members.push((pc, words));
+    }
+    Some((members, rest))
+}

@@ -1,0 +1,209 @@
+//! Functions that hold several blocks (see `jit::region`): a block
+//! compiled with the blocks of its page it reaches by static branches.
+//! Each test runs the compiled tier in lockstep with the interpreter, with
+//! blocks compiled after a few runs (so that their successors, with fewer
+//! runs, become members), and checks that members were made.
+
+use std::sync::Arc;
+
+use cpu_mips::{Cpu, Engine, TranslationStore, DEFAULT_BLOCK_CACHE_INSNS};
+use test_support::mips::{self, funct, itype, jtype, opcode, special};
+
+use crate::lockstep::{lockstep_with, scratch_store, Compiling};
+use crate::testmem::{CODE, DATA};
+
+/// Runs `words` on the compiled tier in lockstep with the interpreter,
+/// compiling after 3 runs (in place, then on the compiler thread, and with
+/// each deadline list of `steps`); returns the machines, each of which made
+/// members.
+fn in_lockstep_with_members(words: &[u32], regs: &[u64], steps: &[&[u16]]) -> Vec<Cpu> {
+    let mut cpus = Vec::new();
+    for thread in [false, true] {
+        for steps in steps {
+            let compiling = Compiling {
+                thread,
+                compile_after: 3,
+                ..Compiling::default()
+            };
+            let cpu = lockstep_with(
+                Engine::Jit,
+                DEFAULT_BLOCK_CACHE_INSNS,
+                false,
+                words,
+                regs,
+                steps,
+                compiling,
+            );
+            if !thread && cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+                assert!(cpu.blocks_compiled_as_members() > 0, "members were made");
+            }
+            cpus.push(cpu);
+        }
+    }
+    cpus
+}
+
+/// A loop of two blocks on one page, the second a member of the first's
+/// code: it calls the interpreter's `execute` (DIV), its load misses the
+/// soft TLB, and at the last lap faults. Each early end is in the member,
+/// which the run loop finds in the first block's members, and finishes from
+/// its own instructions; the back edge to the first block stays inside the
+/// function, whose members stop at every deadline as the interpreter does.
+#[test]
+fn a_member_that_ends_early_is_finished_from_its_own_instructions() {
+    let b_start = CODE + 12;
+    let words = [
+        // Block A: count down, jump to B.
+        mips::addiu(mips::T9, mips::T9, -1),
+        jtype(opcode::J, b_start),
+        mips::nop(),
+        // Block B: a divide, then a load from $s0, or at the last lap from
+        // 64 KiB past it (unmapped): an address error. Then back to A.
+        special(funct::DIV, mips::T3, mips::T1, mips::ZERO, 0),
+        itype(opcode::SLTIU, mips::T9, mips::T2, 1),
+        mips::sll(mips::T2, mips::T2, 16),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+        mips::lw(mips::V0, 0, mips::T0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[8] = 7; // $t1
+    regs[10] = 1000; // $t3
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 300; // $t9
+    let steps: [&[u16]; 3] = [&[90, 4000, 333], &[1, 7, 13], &[60_000]];
+    for cpu in in_lockstep_with_members(&words, &regs, &steps) {
+        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "every lap ran");
+    }
+}
+
+/// A member that stores into an instruction of the first block, on their
+/// page: the function ends just after the store (in the member), every
+/// block of the page is dropped, and the loop runs the new instruction from
+/// the next lap on.
+#[test]
+fn a_member_that_writes_code_on_its_page_drops_the_function() {
+    let z = CODE + 4 * 17;
+    let words = [
+        mips::addiu(mips::T9, mips::ZERO, 10),
+        mips::lui(mips::S1, (CODE >> 16) as u16),
+        mips::lui(mips::T0, 0x2442),
+        mips::ori(mips::T0, mips::T0, 0x0064), // $t0 = addiu $v0, $v0, 100
+        // 4: the first block (every lap, so compiled first); its first word
+        // is rewritten when $t9 is 5. On to 12 at odd laps, else to 17.
+        mips::addiu(mips::V0, mips::V0, 1),
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::ANDI, mips::T9, mips::T1, 1),
+        itype(opcode::BNE, mips::T1, mips::ZERO, 4),
+        mips::nop(),
+        jtype(opcode::J, z),
+        mips::nop(),
+        mips::nop(),
+        // 12: a member: the store when $t9 is $a0.
+        itype(opcode::BNE, mips::T9, mips::A0, 2),
+        mips::nop(),
+        mips::sw(mips::T0, 16, mips::S1),
+        // 15: another, on to 17.
+        jtype(opcode::J, z),
+        mips::nop(),
+        // 17: another: back to 4 until $t9 is 0.
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-14i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    // $v0 = 0, $a0 = 5 (regs start at $at).
+    let mut regs = vec![0u64; 15];
+    regs[3] = 5;
+    let steps: [&[u16]; 2] = [&[60_000], &[7, 1, 30]];
+    for cpu in in_lockstep_with_members(&words, &regs, &steps) {
+        assert_eq!(
+            cpu.gpr[2],
+            5 + 5 * 100,
+            "five laps of +1, then five of +100"
+        );
+    }
+}
+
+/// A loop of three blocks on one page that adds `step` to $v0 in its
+/// middle block, 200 laps.
+fn three_block_loop(step: i16) -> Vec<u32> {
+    vec![
+        // 0: the first block.
+        mips::addiu(mips::T9, mips::T9, -1),
+        jtype(opcode::J, CODE + 20),
+        mips::nop(),
+        mips::break_(0),
+        mips::nop(),
+        // 5: the middle block.
+        mips::addiu(mips::V0, mips::V0, step),
+        jtype(opcode::J, CODE + 36),
+        mips::nop(),
+        mips::nop(),
+        // 9: the last: back to 0 until $t9 is 0, then to the BREAK.
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-10i16) as u16),
+        mips::nop(),
+        jtype(opcode::J, CODE + 12),
+        mips::nop(),
+    ]
+}
+
+/// Runs `words` in lockstep with code from `store` (filled or not),
+/// compiling after `compile_after` runs; returns the machine.
+fn with_store(words: &[u32], store: &Arc<TranslationStore>, compile_after: u32) -> Cpu {
+    let mut regs = [0u64; 25];
+    regs[24] = 200; // $t9
+    let compiling = Compiling {
+        store: Some(store.clone()),
+        thread: false,
+        compile_after,
+    };
+    let cpu = lockstep_with(
+        Engine::Jit,
+        DEFAULT_BLOCK_CACHE_INSNS,
+        false,
+        words,
+        &regs,
+        &[500],
+        compiling,
+    );
+    store.flush();
+    cpu
+}
+
+/// A function with members kept in the translation store is found again by
+/// the next process, members and all, when the members' words are the
+/// ones it was compiled for; when one differs (the same first block, other
+/// code after it), the function is not used, and the new code runs.
+#[test]
+fn a_stored_function_is_used_only_with_the_members_it_was_compiled_for() {
+    if !cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+        return;
+    }
+    let (dir, first) = scratch_store();
+    let reopen = || {
+        TranslationStore::open(
+            dir.path().join("cache").as_path(),
+            64 << 20,
+            Box::new(|w| panic!("{w}")),
+        )
+        .expect("the store again")
+    };
+    let cpu = with_store(&three_block_loop(1), &first, 3);
+    assert_eq!(cpu.gpr[2], 200);
+    assert!(cpu.blocks_compiled_as_members() > 0, "members were made");
+    // The next process compiles nothing of its own (200 runs, after 1000):
+    // the members come from the store.
+    let cpu = with_store(&three_block_loop(1), &reopen(), 1000);
+    assert_eq!(cpu.gpr[2], 200);
+    assert!(cpu.blocks_compiled_as_members() > 0, "members loaded");
+    // The middle block adds 2 now: the stored function must not run.
+    let cpu = with_store(&three_block_loop(2), &reopen(), 1000);
+    assert_eq!(cpu.gpr[2], 400);
+    assert_eq!(
+        cpu.blocks_compiled_as_members(),
+        0,
+        "nothing loaded with members"
+    );
+}
