@@ -95,6 +95,17 @@ fn cache_line(run: &Run) -> (u64, u64, u64) {
     (num(" hits"), num(" misses"), num(" from heat"))
 }
 
+/// What `run`, whose cache had nothing it could use, compiled: it found
+/// nothing and compiled something (not always the same blocks as the run
+/// that filled the cache: the counts that earlier run left, see `heat`,
+/// change which blocks are compiled with which, see `jit::region`).
+fn compiled_again(run: &Run) -> u64 {
+    let (hits, misses, _) = cache_line(run);
+    assert_eq!(hits, 0, "{}", run.stderr);
+    assert!(misses > 0, "{}", run.stderr);
+    misses
+}
+
 /// The run with no cache at all, for comparison.
 fn reference() -> (String, Vec<String>) {
     let r = run_emu(args("off"), repo());
@@ -236,17 +247,16 @@ fn a_truncated_pack_is_ignored_with_one_warning_and_replaced() {
     let s = Scratch::new("jit-cache-bad-pack");
     let dir = s.path().join("cache");
     let cold = run(&dir);
-    let (pack, entries) = the_pack(&dir);
-    let n = entries.len() as u64;
+    let (pack, _) = the_pack(&dir);
     let bytes = std::fs::read(&pack).unwrap();
     std::fs::write(&pack, &bytes[..bytes.len() - 100]).unwrap();
     let r = run(&dir);
     assert_eq!(exact(&r), exact(&cold));
     assert_eq!(warnings(&r).len(), 1, "{}", r.stderr);
-    assert_eq!(hits_misses(&r), (0, n));
+    let compiled = compiled_again(&r);
     assert!(!pack.exists(), "the bad pack is deleted");
     let again = run(&dir);
-    assert_eq!(hits_misses(&again), (n + from_heat(&r), 0));
+    assert_eq!(hits_misses(&again), (compiled, 0));
     assert!(warnings(&again).is_empty(), "{}", again.stderr);
 }
 
@@ -255,19 +265,18 @@ fn a_pack_of_another_format_is_left_to_its_version_without_a_warning() {
     let s = Scratch::new("jit-cache-foreign-pack");
     let dir = s.path().join("cache");
     let cold = run(&dir);
-    let (pack, entries) = the_pack(&dir);
-    let n = entries.len() as u64;
+    let (pack, _) = the_pack(&dir);
     let mut foreign = std::fs::read(&pack).unwrap();
     foreign[8] = foreign[8].wrapping_add(1);
     std::fs::write(&pack, &foreign).unwrap();
     let r = run(&dir);
     assert_eq!(exact(&r), exact(&cold));
     assert!(warnings(&r).is_empty(), "{}", r.stderr);
-    assert_eq!(hits_misses(&r), (0, n));
+    let compiled = compiled_again(&r);
     assert_eq!(std::fs::read(&pack).unwrap(), foreign, "left as it was");
     assert_eq!(packs(&dir).len(), 2);
     let again = run(&dir);
-    assert_eq!(hits_misses(&again), (n + from_heat(&r), 0));
+    assert_eq!(hits_misses(&again), (compiled, 0));
     assert!(warnings(&again).is_empty(), "{}", again.stderr);
 }
 

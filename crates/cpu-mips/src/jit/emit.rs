@@ -664,13 +664,14 @@ impl Emitter<'_> {
         self.members.iter().position(|&(at, _)| at == pc)
     }
 
-    /// Goes on to member `m` (at `pc`) from the end of the block just
+    /// Goes on to member `m` from the end of the block just
     /// emitted, its timing applied and its registers in the `Cpu`, when
     /// `m`'s schedule holds and the run's member deadline is ahead (see
     /// `JitLinks::member_deadline`, past when blocks must not chain);
-    /// else leaves as the end would without members (`next`, `last`: see
-    /// `leave_for`).
-    fn member_edge(&mut self, m: usize, pc: u32, next: Value, last: usize) {
+    /// else returns NEXT (`next`, `last`: see `leave_for`). (Not a chain:
+    /// `m`'s own code, if it had any, would find the same schedule and
+    /// deadline and return at once.)
+    fn member_edge(&mut self, m: usize, next: Value, last: usize) {
         let block = self.members[m].1;
         let fail = self.b.create_block();
         self.b.set_cold_block(fail);
@@ -687,7 +688,7 @@ impl Emitter<'_> {
         let body = self.member_body(m);
         self.b.ins().jump(body, &[entry]);
         self.b.switch_to_block(fail);
-        self.chain_or_return(Some(pc), next, None, last);
+        self.return_next(next, last);
     }
 
     // --- the timing (see `block::run`, `exec_block`) ---
@@ -904,8 +905,8 @@ impl Emitter<'_> {
     /// knows it; the low word of `wide` where a register gave it, see
     /// `register_target`) or a return with NEXT.
     fn leave_for(&mut self, next_now: Option<u32>, next: Value, wide: Option<Value>, last: usize) {
-        if let Some((pc, m)) = next_now.and_then(|pc| Some((pc, self.member_at(pc)?))) {
-            return self.member_edge(m, pc, next, last);
+        if let Some(m) = next_now.and_then(|pc| self.member_at(pc)) {
+            return self.member_edge(m, next, last);
         }
         self.chain_or_return(next_now, next, wide, last);
     }
@@ -977,11 +978,17 @@ impl Emitter<'_> {
             .ins()
             .return_call_indirect(sig, code, &[self.cpu, clock]);
         self.b.switch_to_block(done);
-        self.store_clock();
         let next = match wide {
             Some(v) => self.fold(next, v),
             None => next,
         };
+        self.return_next(next, last);
+    }
+
+    /// Returns NEXT at instruction `last`, the timing applied, with `next`
+    /// (an I32) as the PC.
+    fn return_next(&mut self, next: Value, last: usize) {
+        self.store_clock();
         self.set_pc(next);
         self.leave_sp();
         let ret = self.result(status::NEXT, last);

@@ -108,14 +108,17 @@ fn as_member(b: &Block) -> Block {
         runs: 0,
         words: b.words.clone(),
         heated: false,
+        claimed: false,
         members: Box::default(),
     }
 }
 
-/// Where control may go from `block` (at `pc0`) by a static branch: each
-/// side exit's target, then the end's target and, unless the end's branch
-/// is always taken, the address after the block (also where a block
-/// without a branch goes on).
+/// Where a block's compiled code may go on from `block` (at `pc0`) to a
+/// static address, as `emit` makes its ends: each side exit's target,
+/// then the end's target, and the address after the block where the end
+/// may fall through (no branch, or a conditional one that is not likely:
+/// a likely one not taken leaves by SKIP; BEQ $0, $0 counts, as the
+/// emitter does not tell it from other conditions).
 fn successors(block: &Block, pc0: u32) -> impl Iterator<Item = u32> + '_ {
     let at = move |i: usize| pc0.wrapping_add(4 * i as u32);
     let n = block.insns.len();
@@ -124,21 +127,40 @@ fn successors(block: &Block, pc0: u32) -> impl Iterator<Item = u32> + '_ {
     });
     let end = block.branch.then(|| &block.insns[n - 2].op);
     let target = end.and_then(|op| static_target(op, at(n - 2)));
-    let fall = (!end.is_some_and(always_taken)).then(|| at(n));
+    let fall = end.is_none_or(falls_through).then(|| at(n));
     sides.chain(target).chain(fall)
 }
 
-/// Whether a branch or jump is taken whatever the registers hold.
-fn always_taken(op: &Op) -> bool {
+/// Whether compiled code may go on after a block that ends with `op` (and
+/// its slot) to the next address: a conditional branch that is not
+/// likely.
+fn falls_through(op: &Op) -> bool {
     use Op::*;
-    match *op {
-        J { .. } | Jal { .. } | Jr { .. } | Jalr { .. } => true,
-        Beq { rs, rt, .. } | Beql { rs, rt, .. } => rs == rt,
-        Bgez { rs, .. } | Bgezl { rs, .. } | Bgezal { rs, .. } | Bgezall { rs, .. } => {
-            rs.idx() == 0
+    matches!(
+        op,
+        Beq { .. }
+            | Bne { .. }
+            | Blez { .. }
+            | Bgtz { .. }
+            | Bltz { .. }
+            | Bgez { .. }
+            | Bltzal { .. }
+            | Bgezal { .. }
+            | Bc1f { .. }
+            | Bc1t { .. }
+    )
+}
+
+/// Marks the blocks of `page` that are `members` of a function as claimed
+/// (see `Block::claimed`): their runs inside it are not counted, so a
+/// block's own count stops where it joined, whenever the function's code
+/// arrives (on the compiler thread, the moment depends on the host; the
+/// blocks compiled must not).
+pub(crate) fn claim(page: &mut Page, members: &[(u32, Block)]) {
+    for (pc, _) in members {
+        if let Some(Some(b)) = page.blocks.get_mut((*pc >> 2) as usize & (PAGE_WORDS - 1)) {
+            b.claimed = true;
         }
-        Blez { rs, .. } | Blezl { rs, .. } => rs.idx() == 0,
-        _ => false,
     }
 }
 

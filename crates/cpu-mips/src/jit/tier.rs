@@ -14,7 +14,7 @@
 
 use crate::block::run::{report_transfer, BlockEnd, Body};
 use crate::block::Block;
-use crate::code_cache::{Page, PageStore, PAGE_SHIFT, PAGE_WORDS};
+use crate::code_cache::{Page, PageStore, PAGE_SHIFT};
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
 use crate::jit::cache::Key;
@@ -82,7 +82,7 @@ impl Cpu {
         let Some(block) = page.blocks[idx].as_deref_mut() else {
             return;
         };
-        if block.compiled.is_none() && self.config.engine == Engine::Jit {
+        if block.compiled.is_none() && !block.claimed && self.config.engine == Engine::Jit {
             block.runs = block.runs.saturating_add(1);
             let after = self.config.compile_after.max(1);
             if block.runs == after {
@@ -122,15 +122,7 @@ impl Cpu {
         } else {
             Box::default()
         };
-        // A member now runs inside this block's code: its own count starts
-        // again, so that it is compiled alone only if it is also entered
-        // elsewhere often enough (else every block of a loop, all hot at
-        // about the same run, were compiled alone as well).
-        for (at, _) in members.iter() {
-            if let Some(Some(m)) = page.blocks.get_mut((*at >> 2) as usize & (PAGE_WORDS - 1)) {
-                m.runs = 0;
-            }
-        }
+        region::claim(page, &members);
         if let Some(block) = page.blocks[idx].as_deref_mut() {
             block.members = members;
             self.compile(block, helpers);
@@ -284,6 +276,7 @@ impl Cpu {
         });
         if let Some(Some(compiled)) = loaded {
             block.compiled = Some(compiled);
+            region::claim(page, &block.members);
             self.block_cache_used += block
                 .members
                 .iter()
