@@ -60,6 +60,10 @@ pub(crate) struct BlockInsn {
     pub issue: u32,
 }
 
+/// The blocks a block's compiled code holds after it, each with its first
+/// address (see `Block::members`).
+pub(crate) type Members = Box<[(u32, Block)]>;
+
 /// Slots with the offset, from a block's entry, at which each is ready.
 pub(crate) type SlotTimes = Box<[(u8, u32)]>;
 
@@ -111,7 +115,7 @@ pub(crate) struct Block {
     /// The blocks its compiled code holds after it, each with its first
     /// address (see `jit::region`): member `m` of the code is
     /// `members[m - 1]`. Empty unless it is compiled with some.
-    pub members: Box<[(u32, Block)]>,
+    pub members: Members,
 }
 
 /// An instruction a block never contains: it always raises an exception,

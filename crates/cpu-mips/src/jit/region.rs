@@ -26,7 +26,7 @@
 //! docs/performance.md): about 38% of the transitions between compiled
 //! blocks went to a static target on the same page.
 
-use crate::block::{loops_to_itself, side_exit, static_target, Block};
+use crate::block::{loops_to_itself, side_exit, static_target, Block, Members};
 use crate::code_cache::{Page, PAGE_SHIFT, PAGE_WORDS};
 use crate::decode::Op;
 use crate::Memory;
@@ -52,7 +52,7 @@ const MAX_INSNS: usize = 160;
 ///   `emit::self_loop`).
 ///
 /// None when `head` branches to itself.
-pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Box<[(u32, Block)]> {
+pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Members {
     if loops_to_itself(head, pc) {
         return Box::default();
     }
@@ -93,23 +93,15 @@ pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Box<[(u32, Block)]> 
     members.into()
 }
 
-/// A copy of `b` as a member: the instructions and schedule only.
+/// A copy of `b` as a member: the instructions and schedule only (a block
+/// that may be a member has no code and no members of its own).
 fn as_member(b: &Block) -> Block {
     Block {
-        insns: b.insns.clone(),
-        branch: b.branch,
-        live_in: b.live_in.clone(),
-        first_reads: b.first_reads,
-        out: b.out.clone(),
-        out_skip: b.out_skip.clone(),
-        side_outs: b.side_outs.clone(),
-        guard: b.guard,
         compiled: None,
         runs: 0,
-        words: b.words.clone(),
         heated: false,
         claimed: false,
-        members: Box::default(),
+        ..b.clone()
     }
 }
 
@@ -157,11 +149,21 @@ fn falls_through(op: &Op) -> bool {
 /// arrives (on the compiler thread, the moment depends on the host; the
 /// blocks compiled must not).
 pub(crate) fn claim(page: &mut Page, members: &[(u32, Block)]) {
+    set_claimed(page, members, true);
+}
+
+fn set_claimed(page: &mut Page, members: &[(u32, Block)], claimed: bool) {
     for (pc, _) in members {
         if let Some(Some(b)) = page.blocks.get_mut((*pc >> 2) as usize & (PAGE_WORDS - 1)) {
-            b.claimed = true;
+            b.claimed = claimed;
         }
     }
+}
+
+/// Undoes [`claim`] for `members`, which a function turned out not to
+/// hold (compiled without them).
+pub(crate) fn unclaim(page: &mut Page, members: &[(u32, Block)]) {
+    set_claimed(page, members, false);
 }
 
 /// Member `m` of the function of `head` (at `pc`) and its address: `head`
@@ -199,7 +201,7 @@ pub(crate) fn build<M: Memory>(
     mem: &mut M,
     mode64: bool,
     words: &[StoredMember],
-) -> Option<Box<[(u32, Block)]>> {
+) -> Option<Members> {
     words
         .iter()
         .map(|(at, w)| {
@@ -253,4 +255,41 @@ pub(crate) fn unpack(bytes: &[u8]) -> Option<(Vec<StoredMember>, &[u8])> {
         members.push((pc, words));
     }
     Some((members, rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jit::listing::block_of;
+
+    #[test]
+    fn packed_members_come_back_with_their_code() {
+        let b = block_of(&[0x2484_0001, 0x03e0_0008, 0]);
+        let members = [(0x0040_0010, b.clone()), (0x0040_0020, b)];
+        let bytes = pack(&members, b"code");
+        let (words, code) = unpack(&bytes).expect("packed bytes");
+        assert_eq!(code, b"code");
+        let want: Vec<StoredMember> = members
+            .iter()
+            .map(|(pc, m)| (*pc, m.words.to_vec()))
+            .collect();
+        assert_eq!(words, want);
+        assert_eq!(unpack(&pack(&[], b"x")), Some((Vec::new(), &b"x"[..])));
+    }
+
+    #[test]
+    fn bytes_that_are_not_packed_members_are_refused() {
+        let b = block_of(&[0x2484_0001, 0x03e0_0008, 0]);
+        let bytes = pack(&[(0x0040_0010, b)], b"");
+        // Cut inside the member's words, or short of the count.
+        assert_eq!(unpack(&bytes[..bytes.len() - 2]), None);
+        assert_eq!(unpack(&bytes[..3]), None);
+        // More members, or a longer member, than a function may hold.
+        let too_many = (MAX_MEMBERS as u32 + 1).to_le_bytes();
+        assert_eq!(unpack(&too_many), None);
+        let mut long = 1u32.to_le_bytes().to_vec();
+        long.extend_from_slice(&0x0040_0010u32.to_le_bytes());
+        long.extend_from_slice(&(MAX_INSNS as u32 + 1).to_le_bytes());
+        assert_eq!(unpack(&long), None);
+    }
 }

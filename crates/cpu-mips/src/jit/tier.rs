@@ -13,7 +13,7 @@
 //! generated code is here and in the code memory (`arena`).
 
 use crate::block::run::{report_transfer, BlockEnd, Body};
-use crate::block::Block;
+use crate::block::{Block, Members};
 use crate::code_cache::{Page, PageStore, PAGE_SHIFT};
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
@@ -123,19 +123,23 @@ impl Cpu {
             Box::default()
         };
         region::claim(page, &members);
-        if let Some(block) = page.blocks[idx].as_deref_mut() {
-            block.members = members;
-            self.compile(block, helpers);
-        }
+        let Some(block) = page.blocks[idx].as_deref_mut() else {
+            return;
+        };
+        block.members = members;
+        let dropped = self.compile(block, helpers);
+        region::unclaim(page, &dropped);
     }
 
     /// Compiles `block`, which starts at the PC, with the run's `helpers`
     /// (see [`Cpu::start_compiled_tier`]), or has the compiler thread
     /// compile it (`CpuConfig::compile_on_thread`, see `install_compiled`),
     /// and keeps its code in the translation store, if there is one.
+    /// Returns the members the block had and was compiled without (too
+    /// large with them, say), whose claims the caller undoes.
     #[cold]
     #[inline(never)]
-    fn compile(&mut self, block: &mut Block, helpers: &Helpers) {
+    fn compile(&mut self, block: &mut Block, helpers: &Helpers) -> Members {
         let limit = self.config.jit_cache_bytes;
         let (pc, status) = (self.pc, self.cp0.status);
         if let Some(store) = self.translations.as_deref() {
@@ -148,13 +152,13 @@ impl Cpu {
                 status,
             };
             if self.jit.send(job, helpers, limit) {
-                return;
+                return Box::default();
             }
         }
         block.compiled = self.jit.compile(block, pc, status, helpers, limit);
+        let mut dropped = Box::default();
         if block.compiled.is_none() && !block.members.is_empty() {
-            // Too large with its members, perhaps: alone, then.
-            block.members = Box::default();
+            dropped = std::mem::take(&mut block.members);
             block.compiled = self.jit.compile(block, pc, status, helpers, limit);
         }
         self.link_jump_table();
@@ -164,6 +168,7 @@ impl Cpu {
                 self.keep_translation(block, pc, status, &code, helpers);
             }
         }
+        dropped
     }
 
     /// Installs the code the compiler thread has finished in its block, if
@@ -173,7 +178,8 @@ impl Cpu {
     #[inline(never)]
     pub(crate) fn install_compiled(&mut self, pages: &mut PageStore, helpers: &Helpers) {
         let limit = self.config.jit_cache_bytes;
-        while let Some(Done { job, code }) = self.jit.finished(false) {
+        while let Some(Done { job, code, dropped }) = self.jit.finished(false) {
+            region::unclaim(pages.page(job.pc >> PAGE_SHIFT), &dropped);
             let Some(code) = code else {
                 continue;
             };
@@ -206,7 +212,7 @@ impl Cpu {
     /// (its process exited or exec'd).
     pub fn finish_compiles(&mut self) {
         let helpers = self.jit_links.helpers;
-        while let Some(Done { job, code }) = self.jit.finished(true) {
+        while let Some(Done { job, code, .. }) = self.jit.finished(true) {
             if let Some(code) = code {
                 self.keep_translation(&job.block, job.pc, job.status, &code, &helpers);
             }

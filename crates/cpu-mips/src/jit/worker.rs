@@ -27,7 +27,7 @@ use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
 
 use super::{block_function, machine_code};
-use crate::block::Block;
+use crate::block::{Block, Members};
 
 /// A block to compile: a copy of it, its first address and the Status it
 /// is compiled under. (Its code is installed only in a block of the same
@@ -43,6 +43,9 @@ pub(crate) struct Job {
 pub(crate) struct Done {
     pub job: Job,
     pub code: Option<Vec<u8>>,
+    /// The members the job's block came with, when it was compiled without
+    /// them (see [`compile`]): their claims are to be undone.
+    pub dropped: Members,
 }
 
 /// The compiler thread of one CPU.
@@ -74,13 +77,8 @@ impl Worker {
                 let mut ctx = Context::new();
                 let mut fctx = FunctionBuilderContext::new();
                 for mut job in queue {
-                    let mut code = compile(&isa, fma, &mut ctx, &mut fctx, &job);
-                    if code.is_none() && !job.block.members.is_empty() {
-                        // Too large with its members, perhaps: alone, then.
-                        job.block.members = Box::default();
-                        code = compile(&isa, fma, &mut ctx, &mut fctx, &job);
-                    }
-                    if give.send(Done { job, code }).is_err() {
+                    let (code, dropped) = compile(&isa, fma, &mut ctx, &mut fctx, &mut job);
+                    if give.send(Done { job, code, dropped }).is_err() {
                         return;
                     }
                     // After the send, so that a count seen means a job in
@@ -144,14 +142,24 @@ impl Drop for Worker {
     }
 }
 
-/// The machine code of `job`'s block, as `Jit::compile` makes it.
+/// The machine code of `job`'s block, as `Jit::compile` makes it; when
+/// there is none with its members (too large with them, say), the block's
+/// alone, and the members it no longer has.
 fn compile(
     isa: &OwnedTargetIsa,
     fma: bool,
     ctx: &mut Context,
     fctx: &mut FunctionBuilderContext,
-    job: &Job,
-) -> Option<Vec<u8>> {
-    let (sig, emit) = block_function(isa, fma, &job.block, job.pc, job.status);
-    machine_code(isa, ctx, fctx, sig, emit).map(<[u8]>::to_vec)
+    job: &mut Job,
+) -> (Option<Vec<u8>>, Members) {
+    let mut code_of = |job: &Job| {
+        let (sig, emit) = block_function(isa, fma, &job.block, job.pc, job.status);
+        machine_code(isa, ctx, fctx, sig, emit).map(<[u8]>::to_vec)
+    };
+    let code = code_of(job);
+    if code.is_some() || job.block.members.is_empty() {
+        return (code, Box::default());
+    }
+    let dropped = std::mem::take(&mut job.block.members);
+    (code_of(job), dropped)
 }

@@ -738,8 +738,17 @@ fn laps_in_lockstep(words: &[u32], regs: &[u64], steps: &[u16], compiled: u64) {
 /// run loop entered.
 #[test]
 fn a_chained_block_that_ends_early_is_finished_from_its_own_instructions() {
+    let (words, regs) = two_block_loop_that_ends_early();
+    laps_in_lockstep(&words, &regs, &[90, 4000, 333], 2000);
+}
+
+/// 300 laps of two blocks, A jumping to B: B divides (the interpreter's
+/// `execute`), loads from $s0 (a soft-TLB miss the first time) and, at the
+/// last lap, from an unmapped address (an address error). The words and
+/// the registers from $at.
+pub(crate) fn two_block_loop_that_ends_early() -> (Vec<u32>, [u64; 25]) {
     let b_start = CODE + 12;
-    let words = [
+    let words = vec![
         // Block A: count down, jump to B.
         mips::addiu(mips::T9, mips::T9, -1),
         jtype(opcode::J, b_start),
@@ -760,7 +769,7 @@ fn a_chained_block_that_ends_early_is_finished_from_its_own_instructions() {
     regs[10] = 1000; // $t3
     regs[15] = DATA as u64; // $s0
     regs[24] = 300; // $t9
-    laps_in_lockstep(&words, &regs, &[90, 4000, 333], 2000);
+    (words, regs)
 }
 
 /// A jump through a register whose high word is not its low word's sign

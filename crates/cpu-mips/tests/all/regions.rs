@@ -7,10 +7,10 @@
 use std::sync::Arc;
 
 use cpu_mips::{Cpu, Engine, TranslationStore, DEFAULT_BLOCK_CACHE_INSNS};
-use test_support::mips::{self, funct, itype, jtype, opcode, special};
+use test_support::mips::{self, itype, jtype, opcode};
 
-use crate::lockstep::{lockstep_with, scratch_store, Compiling};
-use crate::testmem::{CODE, DATA};
+use crate::lockstep::{lockstep_with, scratch_store, two_block_loop_that_ends_early, Compiling};
+use crate::testmem::CODE;
 
 /// Runs `words` on the compiled tier in lockstep with the interpreter,
 /// compiling after 3 runs (in place, then on the compiler thread, and with
@@ -51,28 +51,7 @@ fn in_lockstep_with_members(words: &[u32], regs: &[u64], steps: &[&[u16]]) -> Ve
 /// function, whose members stop at every deadline as the interpreter does.
 #[test]
 fn a_member_that_ends_early_is_finished_from_its_own_instructions() {
-    let b_start = CODE + 12;
-    let words = [
-        // Block A: count down, jump to B.
-        mips::addiu(mips::T9, mips::T9, -1),
-        jtype(opcode::J, b_start),
-        mips::nop(),
-        // Block B: a divide, then a load from $s0, or at the last lap from
-        // 64 KiB past it (unmapped): an address error. Then back to A.
-        special(funct::DIV, mips::T3, mips::T1, mips::ZERO, 0),
-        itype(opcode::SLTIU, mips::T9, mips::T2, 1),
-        mips::sll(mips::T2, mips::T2, 16),
-        mips::addu(mips::T0, mips::S0, mips::T2),
-        mips::lw(mips::V0, 0, mips::T0),
-        itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
-        mips::nop(),
-        mips::break_(0),
-    ];
-    let mut regs = [0u64; 25];
-    regs[8] = 7; // $t1
-    regs[10] = 1000; // $t3
-    regs[15] = DATA as u64; // $s0
-    regs[24] = 300; // $t9
+    let (words, regs) = two_block_loop_that_ends_early();
     let steps: [&[u16]; 3] = [&[90, 4000, 333], &[1, 7, 13], &[60_000]];
     for cpu in in_lockstep_with_members(&words, &regs, &steps) {
         assert_eq!(cpu.gpr[mips::T9.idx()], 0, "every lap ran");
