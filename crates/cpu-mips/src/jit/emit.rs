@@ -1,6 +1,7 @@
-//! Translation of one block (see `block`) into Cranelift IR, and of the
-//! two small functions around blocks (the entry from Rust, and the one an
-//! empty jump-table entry holds).
+//! Translation of one block (see `block`), with its members (see
+//! `region`), into Cranelift IR, and of the two small functions around
+//! blocks (the entry from Rust, and the one an empty jump-table entry
+//! holds).
 //!
 //! Contents: `translate` and its `Emitter` (registers, the timing, the
 //! ends of a block; this file), whose `ops` emit each instruction:

@@ -3,7 +3,8 @@
 //! Contents: [`JitCache`] (the CPU's compiler and code memory, created on
 //! first use), [`JitFn`] (a compiled block), `status` (what a compiled block
 //! and the helpers return), and the files `tier` (when a block is compiled,
-//! and the unsafe entry into its code), `emit` (block -> Cranelift IR),
+//! and the unsafe entry into its code), `region` (the blocks of its page
+//! compiled into a block's function), `emit` (block -> Cranelift IR),
 //! `helpers` (what compiled code calls), `tlb` (direct access to guest
 //! memory) and `arena` (code memory).
 //!
@@ -11,9 +12,10 @@
 //! block's static schedule compiled in as constants: the entry checks, the
 //! instructions, and at its end the clock, retired count, scoreboard and
 //! PC in one step, then a tail call to the next block when that one is
-//! compiled too (through the jump table, [`JumpEntry`]); a block that
-//! branches to itself loops inside its own function instead (see
-//! `emit::self_loop`). Every other end (a
+//! compiled too (through the jump table, [`JumpEntry`]), or a jump into a
+//! block of the same page compiled into the same function (its member,
+//! see `region`); a block that branches to itself loops inside its own
+//! function instead (see `emit::self_loop`). Every other end (a
 //! fault, a store into code, a nullified delay slot) returns to the block
 //! tier, which builds the precise state as it does for its own blocks. The
 //! lockstep tests hold both to the interpreter.

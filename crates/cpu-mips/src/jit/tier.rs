@@ -4,7 +4,8 @@
 //! Contents: `Cpu::start_compiled_tier` (each run on the block tier),
 //! `Cpu::run_linked` (the jump table's block at the PC, entered directly),
 //! `Cpu::count_run` (a block that has run `CpuConfig::compile_after` times
-//! as a block is compiled, in place or on the compiler thread),
+//! as a block is compiled, with its members, in place or on the compiler
+//! thread),
 //! `Cpu::install_compiled` and `Cpu::finish_compiles` (code back from that
 //! thread), `Cpu::run_compiled` (a block's compiled code, the early ends
 //! finished by the block tier's `finish_block`) and `Cpu::fault_again`.
