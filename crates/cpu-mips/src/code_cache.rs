@@ -20,6 +20,12 @@ use crate::timing::{operands, Operands};
 
 pub(crate) const PAGE_SHIFT: u32 = 12;
 pub(crate) const PAGE_WORDS: usize = 1 << (PAGE_SHIFT - 2);
+/// The index of the word at `pc` in its page.
+#[inline(always)]
+pub(crate) fn word_index(pc: u32) -> usize {
+    (pc >> 2) as usize & (PAGE_WORDS - 1)
+}
+
 /// Pages of the 2 GB user address space.
 const USER_PAGES: usize = 1 << (31 - PAGE_SHIFT);
 
@@ -168,9 +174,7 @@ impl PageStore {
     /// The block that starts at `pc`, if it has been built.
     pub fn block_mut(&mut self, pc: u32) -> Option<&mut Block> {
         let page = self.map.get_mut(&(pc >> PAGE_SHIFT))?;
-        page.blocks
-            .get_mut((pc >> 2) as usize & (PAGE_WORDS - 1))?
-            .as_deref_mut()
+        page.blocks.get_mut(word_index(pc))?.as_deref_mut()
     }
     /// Drops every block (the decoded instructions stay): the block
     /// cache's eviction.

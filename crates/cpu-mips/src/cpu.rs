@@ -51,11 +51,6 @@ pub struct CpuConfig {
     /// waiting for it. Guest state, cycles and output are the same either
     /// way; how many instructions run compiled then depends on the host.
     pub compile_on_thread: bool,
-    /// Compile a hot block with the blocks of its page that it reaches by
-    /// static branches, as one function (see `jit::region`): control then
-    /// passes between them without leaving compiled code. Guest state,
-    /// cycles and output are the same either way.
-    pub regions: bool,
 }
 
 /// The default block cache: 1 Mi instructions, about 30 MB with the
@@ -98,7 +93,6 @@ impl Default for CpuConfig {
             jit_cache_bytes: DEFAULT_JIT_CACHE_BYTES,
             compile_after: DEFAULT_COMPILE_AFTER,
             compile_on_thread: true,
-            regions: true,
         }
     }
 }

@@ -12,7 +12,7 @@
 //! observer types (monomorphized: no dynamic dispatch, no allocation); an
 //! observer without `TRANSFERS` costs nothing for jumps.
 
-use crate::code_cache::{Entry, PageStore, PAGE_SHIFT, PAGE_WORDS};
+use crate::code_cache::{word_index, Entry, PageStore, PAGE_SHIFT};
 use crate::cpu::Cpu;
 use crate::decode::{decode_for_mode, Op};
 use crate::exec::{load_fault, USER_TOP};
@@ -61,7 +61,7 @@ impl Cpu {
             let base = page_no << PAGE_SHIFT;
             let page = pages.page(page_no);
             let written: u32 = loop {
-                let idx = (pc >> 2) as usize & (PAGE_WORDS - 1);
+                let idx = word_index(pc);
                 // The instruction is read in place (see `Cpu::execute_ref`),
                 // decoded on first use; its timing operands are copied, so
                 // that the scoreboard's lookups need no load after the
@@ -151,7 +151,7 @@ impl Cpu {
                     // visit is counted); the block tier takes over where a
                     // block runs or is due to be built, and off the page.
                     let same_page = pc & 0xffff_f003 == base;
-                    let idx = (pc >> 2) as usize & (PAGE_WORDS - 1);
+                    let idx = word_index(pc);
                     if !same_page || page.block_entry_warm(idx) {
                         boundary = true;
                         break 'outer;

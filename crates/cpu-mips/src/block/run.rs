@@ -39,7 +39,7 @@
 //! code runs again.
 
 use crate::block::{Block, MAX_LEN};
-use crate::code_cache::{Page, PageStore, NO_BLOCK, PAGE_SHIFT, PAGE_WORDS};
+use crate::code_cache::{word_index, Page, PageStore, NO_BLOCK, PAGE_SHIFT};
 use crate::cpu::Cpu;
 use crate::decode::Op;
 use crate::exec::USER_TOP;
@@ -156,7 +156,7 @@ impl Cpu {
         let page_no = self.pc >> PAGE_SHIFT;
         let page = pages.page(page_no);
         loop {
-            let idx = (self.pc >> 2) as usize & (PAGE_WORDS - 1);
+            let idx = word_index(self.pc);
             if !self.block_ready(page, page_no, idx, mem, helpers) {
                 return BlockEnd::Interpret;
             }

@@ -27,9 +27,12 @@
 //! retired count, the scoreboard and the PC in one step, and tail-calls
 //! the next block when that one is compiled and chaining is allowed.
 //! Anything else returns to the caller with the state of just before the
-//! instruction that stopped it (the PC the block's first address, by which
-//! the caller finds the block), and the caller applies the timing (see
-//! `block::run`).
+//! instruction that stopped it (the PC the function's first address, and
+//! the member it stopped in in the result, by which the caller finds the
+//! block), and the caller applies the timing (see `block::run`). A block
+//! with members (see `region`) goes on into a member where its end or a
+//! side exit reaches one, after the member's entry checks; when they fail
+//! it returns as at its end.
 //! The result (see `super::status`) says how the block ended: at its end,
 //! at a branch-likely that nullified its delay slot, at an instruction that
 //! faulted (which had no effect), at an access the soft TLB missed (which

@@ -8,11 +8,10 @@
 //!
 //! Compiled code knows nothing of the embedder's memory type: it calls
 //! the function, instantiated for that type, through the address in
-//! [`Helpers`], which finds the memory (and the `Block`) in [`JitRun`]. It
-//! returns a status from `super::status`.
+//! [`Helpers`], which finds the memory in [`JitRun`], and gives it the
+//! instruction's word. It returns a status from `super::status`.
 
 use super::status;
-use crate::block::Block;
 use crate::cpu::Cpu;
 use crate::decode::{decode_for_mode, Op};
 use crate::pipeline::Flow;
@@ -49,8 +48,8 @@ pub(crate) struct JitLinks {
 }
 
 /// The entry from Rust into compiled code under way (field `jit_run` of
-/// the `Cpu`), for the helper and for the run loop when a block ends
-/// early; compiled code never reads it.
+/// the `Cpu`): the memory, for the helper, and the block entered, for the
+/// run loop when a function ends early; compiled code never reads it.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct JitRun {
     /// The memory of the run (of the helpers' type).
@@ -61,24 +60,6 @@ pub(crate) struct JitRun {
     /// jump table (which then names it, as it names every block compiled
     /// code chains to).
     pub block: usize,
-}
-
-impl Cpu {
-    /// The `Block` of the compiled code running (or ended early) whose
-    /// first address is `pc0`: the block entered from Rust, or one the jump
-    /// table names (every block compiled code chains to; the table changes
-    /// only between runs of compiled code).
-    pub(crate) fn compiled_block(&self, pc0: u32) -> &Block {
-        let run = &self.jit_run;
-        if pc0 == run.pc && run.block != 0 {
-            // SAFETY: the run loop entered this block and drops blocks only
-            // between runs of compiled code.
-            return unsafe { &*(run.block as *const Block) };
-        }
-        self.jit
-            .linked_block(pc0)
-            .expect("compiled code runs only blocks entered or chained to")
-    }
 }
 
 impl Helpers {

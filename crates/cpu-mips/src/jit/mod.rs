@@ -77,8 +77,8 @@ const MAX_BLOCK_CODE: usize = 64 << 10;
 
 /// A compiled block: the address of its code, a function of Cranelift's
 /// `tail` convention `(cpu, clock) -> status word` (see `status`), entered from
-/// Rust through [`JitCache::entry`]. The run loop finds the `Block` of a
-/// block that ended early by its PC (`Cpu::compiled_block`).
+/// Rust through [`JitCache::entry`]. The run loop finds the `Block` a
+/// function ended early in by its PC and the end's word (`Cpu::ended_in`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct JitFn(pub usize);
 

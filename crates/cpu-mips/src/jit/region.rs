@@ -2,19 +2,21 @@
 //! that control reaches from it by static branches.
 //!
 //! Contents: [`select`] (the members, chosen when the first block is
-//! compiled), [`member`] (a member's `Block` by its number, for the run
-//! loop when compiled code ends early in it), [`still_decoded`] (whether
-//! the page still holds the members a compile on the other thread was
-//! given), and [`pack`] / [`unpack`] (the members' addresses and words in
-//! an entry of the translation cache, see `store`).
+//! compiled), [`claim`] / [`unclaim`] (the page's blocks that run inside
+//! a function, see `Block::claimed`), [`member`] (a member's `Block` by
+//! its number, for the run loop when compiled code ends early in it),
+//! [`still_decoded`] (whether the page still holds the members a compile
+//! on the other thread was given), [`pack`] / [`unpack`] (the members'
+//! addresses and words in an entry of the translation cache, see `store`)
+//! and [`build`] (a loaded entry's members, checked against memory).
 //!
 //! Where a block's end or side exit goes to the start of a member, the
 //! function jumps there instead of looking the target up in the jump table
 //! and tail-calling it: no frame to leave and set up again, no lookup, and
 //! the two blocks' code side by side. A loop whose blocks all lie on one
 //! page runs inside one function. The member's entry checks its schedule
-//! and the deadline as its own function would, and takes the chain's path
-//! when they fail (see `emit`).
+//! and the deadline as its own function would, and returns to the run
+//! loop when they fail (see `emit`).
 //!
 //! Only blocks on the first block's page are members: code written on a
 //! page drops every block on it (`Cpu::drop_code_page`), so a function
@@ -27,7 +29,7 @@
 //! blocks went to a static target on the same page.
 
 use crate::block::{loops_to_itself, side_exit, static_target, Block, Members};
-use crate::code_cache::{Page, PAGE_SHIFT, PAGE_WORDS};
+use crate::code_cache::{word_index, Page, PAGE_SHIFT};
 use crate::decode::Op;
 use crate::Memory;
 
@@ -74,8 +76,7 @@ pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Members {
             {
                 continue;
             }
-            let idx = (s >> 2) as usize & (PAGE_WORDS - 1);
-            let Some(Some(b)) = page.blocks.get(idx) else {
+            let Some(Some(b)) = page.blocks.get(word_index(s)) else {
                 continue;
             };
             if loops_to_itself(b, s)
@@ -154,7 +155,7 @@ pub(crate) fn claim(page: &mut Page, members: &[(u32, Block)]) {
 
 fn set_claimed(page: &mut Page, members: &[(u32, Block)], claimed: bool) {
     for (pc, _) in members {
-        if let Some(Some(b)) = page.blocks.get_mut((*pc >> 2) as usize & (PAGE_WORDS - 1)) {
+        if let Some(Some(b)) = page.blocks.get_mut(word_index(*pc)) {
             b.claimed = claimed;
         }
     }
@@ -180,7 +181,7 @@ pub(crate) fn member(head: &Block, pc: u32, m: usize) -> Option<(&Block, u32)> {
 /// the page was written and decoded again).
 pub(crate) fn still_decoded(page: &Page, members: &[(u32, Block)]) -> bool {
     members.iter().all(|(pc, b)| {
-        let first = (*pc >> 2) as usize & (PAGE_WORDS - 1);
+        let first = word_index(*pc);
         b.insns.iter().enumerate().all(|(i, insn)| {
             page.entries
                 .get(first + i)

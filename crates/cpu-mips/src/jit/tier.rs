@@ -8,7 +8,8 @@
 //! thread),
 //! `Cpu::install_compiled` and `Cpu::finish_compiles` (code back from that
 //! thread), `Cpu::run_compiled` (a block's compiled code, the early ends
-//! finished by the block tier's `finish_block`) and `Cpu::fault_again`.
+//! finished by the block tier's `finish_block` in the block `Cpu::ended_in`
+//! finds) and `Cpu::fault_again`.
 //!
 //! The block tier calls only these; everything unsafe about running
 //! generated code is here and in the code memory (`arena`).
@@ -118,11 +119,7 @@ impl Cpu {
         let Some(head) = page.blocks[idx].as_deref() else {
             return;
         };
-        let members = if self.config.regions {
-            region::select(page, pc, head)
-        } else {
-            Box::default()
-        };
+        let members = region::select(page, pc, head);
         region::claim(page, &members);
         let Some(block) = page.blocks[idx].as_deref_mut() else {
             return;
@@ -396,11 +393,8 @@ impl Cpu {
             }
             _ => {}
         }
-        // The function that ended early left its first address as the PC,
-        // and the member it ended in in the word (see `region`).
         let head = self.pc;
-        let (b, pc0) = region::member(self.compiled_block(head), head, status::member(word))
-            .expect("compiled code ends only in its own members");
+        let (b, pc0) = self.ended_in(head, status::member(word));
         let b: *const Block = b;
         if pc0 != head {
             self.pc = pc0;
@@ -428,6 +422,27 @@ impl Cpu {
             _ => (Body::Fault(i, self.fault_again(b, pc0, i, mem)), taken),
         };
         self.finish_block(b, entry, pc0, body, taken, obs)
+    }
+
+    /// The block a function that ended early ended in, and its address:
+    /// the function left its first address `head` as the PC, and the
+    /// number `m` of its member that ended in the end's word (see
+    /// `region`). The function is the block entered from Rust or one the
+    /// jump table names (every block compiled code chains to; the table
+    /// changes only between runs of compiled code).
+    #[cold]
+    fn ended_in(&self, head: u32, m: usize) -> (&Block, u32) {
+        let run = &self.jit_run;
+        let first = if head == run.pc && run.block != 0 {
+            // SAFETY: the run loop entered this block and drops blocks only
+            // between runs of compiled code.
+            unsafe { &*(run.block as *const Block) }
+        } else {
+            self.jit
+                .linked_block(head)
+                .expect("compiled code runs only blocks entered or chained to")
+        };
+        region::member(first, head, m).expect("compiled code ends only in its own members")
     }
 
     /// The access of instruction `i` of `b` (at `pc0`) missed the soft TLB
