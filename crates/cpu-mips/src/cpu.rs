@@ -186,6 +186,11 @@ pub struct Cpu {
     /// Calls from the run loop into compiled code (each runs one block and
     /// whatever it chains to).
     pub(crate) compiled_entries: u64,
+    /// The first address of the block that ran last, whether the block
+    /// tier or compiled code ran it ([`NO_BLOCK_RAN`] after instructions
+    /// run one at a time): how the block tier tells a member's runs inside
+    /// its function from the others (see `jit::region::from_inside`).
+    pub(crate) last_block: u32,
     /// Instructions in blocks built since the block cache was last emptied.
     pub(crate) block_cache_used: usize,
     /// How many times the block cache was emptied to stay in its bound.
@@ -221,6 +226,10 @@ pub struct Cpu {
     /// Where compiled blocks are kept from run to run, if anywhere.
     pub(crate) translations: Option<Arc<TranslationStore>>,
 }
+
+/// [`Cpu::last_block`] when no block ran last: no block starts at an
+/// address that is not a multiple of 4.
+pub(crate) const NO_BLOCK_RAN: u32 = 1;
 
 /// Values a compiled block (see `jit`) hands back through memory.
 #[derive(Clone, Copy, Debug, Default)]
@@ -268,6 +277,7 @@ impl Cpu {
             retired_singly: 0,
             retired_block_tier: 0,
             compiled_entries: 0,
+            last_block: NO_BLOCK_RAN,
             block_cache_used: 0,
             block_cache_flushes: 0,
             scoreboard: Scoreboard::default(),

@@ -108,10 +108,10 @@ pub(crate) struct Block {
     pub words: Box<[u32]>,
     /// `runs` started from earlier processes' count (`jit::store::heat`).
     pub heated: bool,
-    /// It runs inside the code of another block of its page, as a member
-    /// (see `jit::region`): its own runs no longer count toward compiling
-    /// it alone (it may still be a member of other blocks' code).
-    pub claimed: bool,
+    /// The first block of the function it runs inside as a member (see
+    /// `jit::region`), if any: its runs count toward compiling it alone
+    /// only when control comes to it from outside that function.
+    pub claimed_by: Option<u32>,
     /// The blocks its compiled code holds after it, each with its first
     /// address (see `jit::region`): member `m` of the code is
     /// `members[m - 1]`. Empty unless it is compiled with some.
@@ -343,7 +343,7 @@ impl Block {
             runs: 0,
             words: words.into(),
             heated: false,
-            claimed: false,
+            claimed_by: None,
             members: Box::default(),
         }
     }

@@ -40,7 +40,7 @@
 
 use crate::block::{Block, MAX_LEN};
 use crate::code_cache::{word_index, Page, PageStore, NO_BLOCK, PAGE_SHIFT};
-use crate::cpu::Cpu;
+use crate::cpu::{Cpu, NO_BLOCK_RAN};
 use crate::decode::Op;
 use crate::exec::USER_TOP;
 use crate::insn::Reg;
@@ -131,6 +131,7 @@ impl Cpu {
                     }
                 }
             }
+            self.last_block = NO_BLOCK_RAN;
             if let Some(stop) = self.run_pages::<M, O, true>(pages, mem, obs, deadline) {
                 return stop;
             }
@@ -325,6 +326,7 @@ impl Cpu {
     ) -> BlockEnd {
         let n = b.insns.len();
         let before = self.cycles;
+        self.last_block = pc0;
         match body {
             Body::Done => {
                 let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };

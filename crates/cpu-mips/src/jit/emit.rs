@@ -126,6 +126,7 @@ const EXIT_TARGET: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, target
 const EXIT_SP: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, sp)) as i32;
 const EXIT_VALUE: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, value)) as i32;
 const CHAIN: i32 = offset_of!(Cpu, jit_chain) as i32;
+const LAST_BLOCK: i32 = offset_of!(Cpu, last_block) as i32;
 const JUMP: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, jump)) as i32;
 const DEADLINE: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, deadline)) as i32;
 const MEMBER_DEADLINE: i32 =
@@ -157,6 +158,7 @@ pub(super) fn layout_offsets() -> Vec<i64> {
         EXIT_SP as i64,
         EXIT_VALUE as i64,
         CHAIN as i64,
+        LAST_BLOCK as i64,
         JUMP as i64,
         DEADLINE as i64,
         MEMBER_DEADLINE as i64,
@@ -990,10 +992,12 @@ impl Emitter<'_> {
     }
 
     /// Returns NEXT at instruction `last`, the timing applied, with `next`
-    /// (an I32) as the PC.
+    /// (an I32) as the PC and this block as the one that ran last.
     fn return_next(&mut self, next: Value, last: usize) {
         self.store_clock();
         self.set_pc(next);
+        let pc0 = self.c32(self.pc0);
+        self.set_field(LAST_BLOCK, pc0);
         self.leave_sp();
         let ret = self.result(status::NEXT, last);
         self.b.ins().return_(&[ret]);

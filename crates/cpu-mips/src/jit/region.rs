@@ -2,8 +2,8 @@
 //! that control reaches from it by static branches.
 //!
 //! Contents: [`select`] (the members, chosen when the first block is
-//! compiled), [`claim`] / [`unclaim`] (the page's blocks that run inside
-//! a function, see `Block::claimed`), [`member`] (a member's `Block` by
+//! compiled), [`claim`] / [`unclaim`] / [`from_inside`] (the page's blocks
+//! that run inside a function, see `Block::claimed_by`), [`member`] (a member's `Block` by
 //! its number, for the run loop when compiled code ends early in it),
 //! [`still_decoded`] (whether the page still holds the members a compile
 //! on the other thread was given), [`pack`] / [`unpack`] (the members'
@@ -48,6 +48,9 @@ const MAX_INSNS: usize = 160;
 /// - have no code of their own and are not waiting for it (a block is
 ///   compiled from its run `head.runs`, as `head` is now): one that has is
 ///   chained to, its code not copied;
+/// - are not members of another function already (so that whether a run
+///   of a member came from inside its function, [`from_inside`], has one
+///   answer);
 /// - ran at least a quarter as often as `head`: code off the hot path
 ///   stays out;
 /// - do not branch to themselves (a loop of their own, see
@@ -81,6 +84,7 @@ pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Members {
             };
             if loops_to_itself(b, s)
                 || b.compiled.is_some()
+                || b.claimed_by.is_some()
                 || b.runs >= head.runs
                 || b.runs < head.runs / 4
                 || insns + b.insns.len() > MAX_INSNS
@@ -101,7 +105,7 @@ fn as_member(b: &Block) -> Block {
         compiled: None,
         runs: 0,
         heated: false,
-        claimed: false,
+        claimed_by: None,
         ..b.clone()
     }
 }
@@ -144,27 +148,45 @@ fn falls_through(op: &Op) -> bool {
     )
 }
 
-/// Marks the blocks of `page` that are `members` of a function as claimed
-/// (see `Block::claimed`): their runs inside it are not counted, so a
-/// block's own count stops where it joined, whenever the function's code
-/// arrives (on the compiler thread, the moment depends on the host; the
-/// blocks compiled must not).
-pub(crate) fn claim(page: &mut Page, members: &[(u32, Block)]) {
-    set_claimed(page, members, true);
-}
-
-fn set_claimed(page: &mut Page, members: &[(u32, Block)], claimed: bool) {
+/// Marks the blocks of `page` that are `members` of the function of the
+/// block at `head` as claimed by it (see `Block::claimed_by`), each unless
+/// another function claimed it first (a function loaded from the
+/// translation cache may hold a block this run made a member elsewhere).
+/// A claimed block's runs count toward compiling it alone only when they
+/// come from outside the function ([`from_inside`]): those are the runs
+/// the block tier sees whether or not the function's code has arrived (on
+/// the compiler thread, the moment depends on the host; the blocks
+/// compiled must not).
+pub(crate) fn claim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
     for (pc, _) in members {
         if let Some(Some(b)) = page.blocks.get_mut(word_index(*pc)) {
-            b.claimed = claimed;
+            b.claimed_by.get_or_insert(head);
         }
     }
 }
 
-/// Undoes [`claim`] for `members`, which a function turned out not to
-/// hold (compiled without them).
-pub(crate) fn unclaim(page: &mut Page, members: &[(u32, Block)]) {
-    set_claimed(page, members, false);
+/// Undoes [`claim`] for `members`, which the function of the block at
+/// `head` turned out not to hold (compiled without them).
+pub(crate) fn unclaim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
+    for (pc, _) in members {
+        if let Some(Some(b)) = page.blocks.get_mut(word_index(*pc)) {
+            if b.claimed_by == Some(head) {
+                b.claimed_by = None;
+            }
+        }
+    }
+}
+
+/// Whether the block that ran last (at `last`, see `Cpu::last_block`)
+/// belongs to the function of the block at `head` (on `page`): it is
+/// `head` or a block `head`'s function claimed. A member runs after such a
+/// block inside that function's code, or on the block tier when the code
+/// has not arrived or the member's entry failed; either way it does not
+/// count.
+pub(crate) fn from_inside(page: &Page, head: u32, last: u32) -> bool {
+    last == head
+        || (last >> PAGE_SHIFT == head >> PAGE_SHIFT
+            && matches!(page.blocks.get(word_index(last)), Some(Some(b)) if b.claimed_by == Some(head)))
 }
 
 /// Member `m` of the function of `head` (at `pc`) and its address: `head`

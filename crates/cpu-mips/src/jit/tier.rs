@@ -77,14 +77,28 @@ impl Cpu {
     /// with the blocks of the page it reaches (see `region`). A block that
     /// cannot be compiled runs on the block tier.
     ///
+    /// A member of another block's function counts only the runs that
+    /// come to it from outside that function (`region::from_inside`), so
+    /// that a block hot from elsewhere gets code of its own.
+    ///
     /// With a translation store, the count is noted every
     /// `heat::step` runs, for the next run to go on from (see `heat`).
     #[inline(always)]
     pub(crate) fn count_run(&mut self, page: &mut Page, idx: usize, helpers: &Helpers) {
-        let Some(block) = page.blocks[idx].as_deref_mut() else {
+        let Some(block) = page.blocks[idx].as_deref() else {
             return;
         };
-        if block.compiled.is_none() && !block.claimed && self.config.engine == Engine::Jit {
+        if block.compiled.is_some() || self.config.engine != Engine::Jit {
+            return;
+        }
+        let last = self.last_block;
+        if block
+            .claimed_by
+            .is_some_and(|head| region::from_inside(page, head, last))
+        {
+            return;
+        }
+        if let Some(block) = page.blocks[idx].as_deref_mut() {
             block.runs = block.runs.saturating_add(1);
             let after = self.config.compile_after.max(1);
             if block.runs == after {
@@ -120,13 +134,13 @@ impl Cpu {
             return;
         };
         let members = region::select(page, pc, head);
-        region::claim(page, &members);
+        region::claim(page, pc, &members);
         let Some(block) = page.blocks[idx].as_deref_mut() else {
             return;
         };
         block.members = members;
         let dropped = self.compile(block, helpers);
-        region::unclaim(page, &dropped);
+        region::unclaim(page, pc, &dropped);
     }
 
     /// Compiles `block`, which starts at the PC, with the run's `helpers`
@@ -177,7 +191,7 @@ impl Cpu {
     pub(crate) fn install_compiled(&mut self, pages: &mut PageStore, helpers: &Helpers) {
         let limit = self.config.jit_cache_bytes;
         while let Some(Done { job, code, dropped }) = self.jit.finished(false) {
-            region::unclaim(pages.page(job.pc >> PAGE_SHIFT), &dropped);
+            region::unclaim(pages.page(job.pc >> PAGE_SHIFT), job.pc, &dropped);
             let Some(code) = code else {
                 continue;
             };
@@ -280,7 +294,7 @@ impl Cpu {
         });
         if let Some(Some(compiled)) = loaded {
             block.compiled = Some(compiled);
-            region::claim(page, &block.members);
+            region::claim(page, pc, &block.members);
             self.block_cache_used += block
                 .members
                 .iter()

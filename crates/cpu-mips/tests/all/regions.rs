@@ -186,3 +186,61 @@ fn a_stored_function_is_used_only_with_the_members_it_was_compiled_for() {
         "nothing loaded with members"
     );
 }
+
+/// A member that code outside its function calls far more often than the
+/// function runs it gets code of its own: its runs count toward compiling
+/// it alone when they come from outside the function
+/// (`region::from_inside`), so it does not stay on the block tier.
+#[test]
+fn a_member_called_from_outside_its_function_is_compiled_alone() {
+    let m = CODE + 4 * 8;
+    let outside = CODE + 4 * 1024;
+    let mut words = vec![
+        // 0: the first block: calls the member.
+        mips::addiu(mips::T9, mips::T9, -1),
+        jtype(opcode::JAL, m),
+        mips::nop(),
+        // 3: back to 0 until $t9 is 0, then to the code on the next page.
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-4i16) as u16),
+        mips::nop(),
+        jtype(opcode::J, outside),
+        mips::nop(),
+        mips::nop(),
+        // 8: the member: adds 1 to $v0 and returns.
+        mips::addiu(mips::V0, mips::V0, 1),
+        mips::jr(mips::RA),
+        mips::nop(),
+    ];
+    words.resize(1024, mips::nop());
+    words.extend([
+        // On the next page (no function there can hold the member): calls
+        // it until $s0 is 0.
+        mips::addiu(mips::S0, mips::S0, -1),
+        jtype(opcode::JAL, m),
+        mips::nop(),
+        itype(opcode::BNE, mips::S0, mips::ZERO, (-4i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ]);
+    // $t9 = 5 laps of the function, $s0 = 2000 calls from outside.
+    let mut regs = vec![0u64; 25];
+    regs[24] = 5;
+    regs[15] = 2000;
+    // Deadlines far apart (the first list) let compiled code run; close
+    // ones stop every block.
+    let steps: [&[u16]; 2] = [&[60_000], &[7, 1, 30]];
+    let cpus = in_lockstep_with_members(&words, &regs, &steps);
+    for cpu in &cpus {
+        assert_eq!(cpu.gpr[mips::V0.idx()], 2005, "every call ran");
+    }
+    if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+        // Compiled in place, far deadlines: the member's three
+        // instructions ran on the block tier a few times, not 2000.
+        let cpu = &cpus[0];
+        let block_tier = cpu.instructions_in_blocks() - cpu.instructions_compiled();
+        assert!(
+            block_tier < 100,
+            "{block_tier} instructions on the block tier"
+        );
+    }
+}
