@@ -2,9 +2,10 @@
 //! that control reaches from it by static branches.
 //!
 //! Contents: [`select`] (the members, chosen when the first block is
-//! compiled), [`claim`] / [`unclaim`] / [`from_inside`] (the page's blocks
-//! that run inside a function, see `Block::claimed_by`), [`member`] (a member's `Block` by
-//! its number, for the run loop when compiled code ends early in it),
+//! compiled), [`claim`] / [`unclaim`] / [`from_inside`] (the page's
+//! blocks that run inside a function, see `Block::claimed_by`),
+//! [`member`] (a member's `Block` by its number, for the run loop when
+//! compiled code ends early in it),
 //! [`still_decoded`] (whether the page still holds the members a compile
 //! on the other thread was given), [`pack`] / [`unpack`] (the members'
 //! addresses and words in an entry of the translation cache, see `store`)
