@@ -129,7 +129,7 @@ pub use jit::{
     default_translation_dir, StoreError, TranslationStats, TranslationStore,
     DEFAULT_TRANSLATION_STORE_BYTES,
 };
-pub use memory::{MemFault, Memory};
+pub use memory::{MemFault, Memory, PageFrame};
 
 /// Receives every retired instruction with the cycles it cost, for exact
 /// (non-sampled) profiling, and (when [`Observer::TRANSFERS`] is true) the

@@ -51,4 +51,25 @@ pub trait Memory {
     fn direct_epoch(&self) -> Option<u64> {
         None
     }
+
+    /// Where the page holding `addr` lives in a file the embedder shares:
+    /// the same bytes, under the same conditions and for as long, as
+    /// [`Memory::direct_page`] would hand out for this access, but named by
+    /// a file descriptor and the page's offset in that file, so that the
+    /// compiled tier can map the page at a fixed distance from every other
+    /// (see `jit::view`). `None` (the default) leaves the page to
+    /// `direct_page`.
+    fn page_frame(&mut self, _addr: u32, _write: bool) -> Option<PageFrame> {
+        None
+    }
+}
+
+/// A page of guest memory as a file's page (see [`Memory::page_frame`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageFrame {
+    /// An open file descriptor (on Unix hosts), which stays open while
+    /// the frame may be used.
+    pub fd: i32,
+    /// The page's offset in the file: a multiple of 4 KiB.
+    pub offset: u64,
 }
