@@ -51,6 +51,13 @@ pub struct CpuConfig {
     /// waiting for it. Guest state, cycles and output are the same either
     /// way; how many instructions run compiled then depends on the host.
     pub compile_on_thread: bool,
+    /// Let compiled code reach guest memory at a fixed host offset (see
+    /// `jit::view`) where the memory names its pages by file
+    /// ([`Memory::page_frame`](crate::Memory::page_frame)) and the host has
+    /// the fault handler it needs (x86-64 Linux); else compiled code looks
+    /// each page up in its soft TLB. Guest state, cycles and output are
+    /// the same either way.
+    pub guest_view: bool,
 }
 
 /// The default block cache: 1 Mi instructions, about 30 MB with the
@@ -93,6 +100,7 @@ impl Default for CpuConfig {
             jit_cache_bytes: DEFAULT_JIT_CACHE_BYTES,
             compile_after: DEFAULT_COMPILE_AFTER,
             compile_on_thread: true,
+            guest_view: true,
         }
     }
 }
@@ -186,6 +194,9 @@ pub struct Cpu {
     /// Calls from the run loop into compiled code (each runs one block and
     /// whatever it chains to).
     pub(crate) compiled_entries: u64,
+    /// Of those, entries that ended at a fault in the view of guest
+    /// memory (a page the view did not hold yet, see `jit::trap`).
+    pub(crate) view_faults: u64,
     /// The first address of the block that ran last, whether the block
     /// tier or compiled code ran it ([`NO_BLOCK_RAN`] after instructions
     /// run one at a time): how the block tier tells a member's runs inside
@@ -277,6 +288,7 @@ impl Cpu {
             retired_singly: 0,
             retired_block_tier: 0,
             compiled_entries: 0,
+            view_faults: 0,
             last_block: NO_BLOCK_RAN,
             block_cache_used: 0,
             block_cache_flushes: 0,
@@ -394,6 +406,12 @@ impl Cpu {
         self.compiled_entries
     }
 
+    /// How many entries into compiled code ended at a page the view of
+    /// guest memory did not hold yet (see `CpuConfig::guest_view`).
+    pub fn view_faults(&self) -> u64 {
+        self.view_faults
+    }
+
     /// How many blocks were compiled, or loaded, into the code of another
     /// block of their page (see `jit::region`): control passes to them
     /// inside one function.
@@ -473,6 +491,9 @@ impl Cpu {
     pub(crate) fn mark_code(&mut self, page_no: u32) {
         self.code_marks.mark(page_no);
         self.tlb.evict_write(page_no);
+        if let Some(view) = self.jit.view() {
+            view.protect(page_no);
+        }
     }
 
     /// The one exception entry point: latches Cause, EPC and BadVAddr for the

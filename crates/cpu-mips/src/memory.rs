@@ -62,6 +62,13 @@ pub trait Memory {
     fn page_frame(&mut self, _addr: u32, _write: bool) -> Option<PageFrame> {
         None
     }
+
+    /// Whether [`Memory::page_frame`] names pages at all: the compiled
+    /// tier maps guest memory at a fixed offset only for memory that says
+    /// so (where it does not, every access through the view would fault).
+    fn has_page_frames(&self) -> bool {
+        false
+    }
 }
 
 /// A page of guest memory as a file's page (see [`Memory::page_frame`]).

@@ -50,8 +50,8 @@ mod self_loop;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I16, I32, I64, I8};
 use cranelift_codegen::ir::{
-    AbiParam, Function, InstBuilder, InstructionData, MemFlags, Opcode, SigRef, Signature, Type,
-    Value, ValueDef,
+    AbiParam, Function, InstBuilder, InstructionData, MemFlags, Opcode, SigRef, Signature,
+    TrapCode, Type, Value, ValueDef,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -59,6 +59,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use super::helpers::{Helpers, JitLinks};
 use super::status;
 use super::tlb::{TlbEntry, TLB_ENTRIES};
+use super::trap::Site;
 use super::{JumpEntry, Tlb, JUMP_ENTRIES};
 use crate::block::{loops_to_itself, settled_by_end, Block};
 use crate::code_cache::PAGE_SHIFT;
@@ -131,6 +132,7 @@ const JUMP: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, jump)) as i
 const DEADLINE: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, deadline)) as i32;
 const MEMBER_DEADLINE: i32 =
     (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, member_deadline)) as i32;
+const VIEW: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, view)) as i32;
 /// Where the address of the helper at `offset` in [`Helpers`] is.
 const fn helper_offset(offset: usize) -> i32 {
     (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, helpers) + offset) as i32
@@ -162,6 +164,7 @@ pub(super) fn layout_offsets() -> Vec<i64> {
         JUMP as i64,
         DEADLINE as i64,
         MEMBER_DEADLINE as i64,
+        VIEW as i64,
         HELPER_EXEC as i64,
         gpr_offset(Reg::new(1)) as i64,
         fpr_offset(1) as i64,
@@ -254,10 +257,16 @@ struct Sigs {
 pub(super) struct Setting {
     pub status: u32,
     pub fma: bool,
+    /// Accesses go through the view of guest memory where they may (see
+    /// `Emitter::view_site`).
+    pub view: bool,
 }
 
 /// Translates `block` (at `pc0`) and its members (see `region`) into
-/// `func`, whose signature is [`block_signature`].
+/// `func`, whose signature is [`block_signature`]; returns the accesses
+/// made through the view that may fault (see `trap`), each numbered by
+/// its place in the list plus one, as its trap code, where the offset
+/// will be.
 pub(super) fn translate(
     func: &mut Function,
     fctx: &mut FunctionBuilderContext,
@@ -265,10 +274,11 @@ pub(super) fn translate(
     pc0: u32,
     setting: Setting,
     ptr: Type,
-) {
+) -> Vec<Site> {
     let Setting {
         status: status_bits,
         fma,
+        view,
     } = setting;
     let call_conv = func.signature.call_conv;
     let mut b = FunctionBuilder::new(func, fctx);
@@ -328,7 +338,10 @@ pub(super) fn translate(
         wide_target: None,
         pages: pages::Pages::NONE,
         transfer_sp: TransferSp::None,
+        view: false,
+        sites: Vec::new(),
     };
+    e.view = view;
     // A block that branches to itself loops inside its function.
     let lap = lap_here.then(|| {
         let state = self_loop::header_state(block);
@@ -361,6 +374,7 @@ pub(super) fn translate(
     e.finish_exits();
     e.b.seal_all_blocks();
     e.b.finalize();
+    e.sites
 }
 
 struct Emitter<'f> {
@@ -424,6 +438,10 @@ struct Emitter<'f> {
     pages: pages::Pages,
     /// $sp at the block's call, return or jump, once emitted.
     transfer_sp: TransferSp,
+    /// Accesses go through the view of guest memory where they may.
+    view: bool,
+    /// The accesses through the view so far (see `translate`).
+    sites: Vec<Site>,
 }
 
 /// Where $sp as it was at the block's call, return or jump is, for an

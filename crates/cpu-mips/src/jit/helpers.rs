@@ -45,6 +45,9 @@ pub(crate) struct JitLinks {
     /// where blocks chain, else 0, so that a function then leaves at the
     /// end of its first block, as one without members does.
     pub member_deadline: u64,
+    /// The host address of guest address 0 in the view of guest memory
+    /// (see `view`), for code compiled to use it.
+    pub view: usize,
 }
 
 /// The entry from Rust into compiled code under way (field `jit_run` of

@@ -33,7 +33,7 @@ use std::path::PathBuf;
 
 use cranelift_codegen::control::ControlPlane;
 
-use super::{block_function, build, Helpers, Jit};
+use super::{block_function, build, Helpers, Jit, Target};
 use crate::block::Block;
 use crate::code_cache::PageStore;
 use crate::cp0::status;
@@ -112,7 +112,7 @@ pub(super) fn block_of(words: &[u32]) -> Block {
 /// The IR of `block`'s function, with its addresses named, and the number
 /// of host instructions it compiles to.
 fn listing(block: &Block) -> Option<(String, usize)> {
-    let mut jit = Jit::new(FAKE_HELPERS, 1 << 20)?;
+    let mut jit = Jit::new(FAKE_HELPERS, false, 1 << 20)?;
     // The golden counts must not follow the CPU features of the machine the
     // tests run on: the block is compiled for a fixed x86-64 (the features
     // of the machine they were blessed on, FMA among them), not the host's.
@@ -120,8 +120,16 @@ fn listing(block: &Block) -> Option<(String, usize)> {
         jit.isa = fixed_x86_64().expect("Cranelift builds the fixed x86-64 target");
         jit.fma = true;
     }
-    let (sig, emit) = block_function(&jit.isa, jit.fma, block, CODE, status::CU1 | status::FR);
-    build(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, emit);
+    // Accesses go through the view, as they do for the kernel's memory on
+    // x86-64 Linux.
+    let target = Target {
+        fma: jit.fma,
+        view: true,
+    };
+    let (sig, emit) = block_function(&jit.isa, target, block, CODE, status::CU1 | status::FR);
+    build(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, |f, c, p| {
+        emit(f, c, p);
+    });
     // The IR holds no address: helpers and the jump table are reached
     // through the function's argument.
     let ir = jit.ctx.func.display().to_string();
@@ -374,10 +382,17 @@ fn a_side_exit_leaves_the_scoreboard_its_instructions_wrote_as_built_with_the_bl
 
 /// The machine code of `block`'s function, compiled by `jit`.
 fn code_of(jit: &mut Jit, block: &Block) -> Vec<u8> {
-    let (sig, emit) = block_function(&jit.isa, jit.fma, block, CODE, status::CU1 | status::FR);
-    super::machine_code(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, emit)
-        .expect("the block compiles, with no relocation left")
-        .to_vec()
+    let target = Target {
+        fma: jit.fma,
+        view: true,
+    };
+    let (sig, emit) = block_function(&jit.isa, target, block, CODE, status::CU1 | status::FR);
+    super::machine_code(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, |f, c, p| {
+        emit(f, c, p);
+    })
+    .expect("the block compiles, with no relocation left")
+    .code_buffer()
+    .to_vec()
 }
 
 #[test]
@@ -394,12 +409,12 @@ fn compiled_code_holds_no_address_of_the_process_that_compiled_it() {
         NOP,                      // nop
     ];
     let (one, two) = (block_of(&words), block_of(&words));
-    let Some(mut a) = Jit::new(FAKE_HELPERS, 1 << 20) else {
+    let Some(mut a) = Jit::new(FAKE_HELPERS, false, 1 << 20) else {
         eprintln!("no compiled tier on this host: not checked");
         return;
     };
     let other = Helpers { exec: 0x1234_0000 };
-    let mut b = Jit::new(other, 1 << 20).expect("a second compiler");
+    let mut b = Jit::new(other, false, 1 << 20).expect("a second compiler");
     assert_ne!(a.jump.as_ptr(), b.jump.as_ptr());
     assert_eq!(code_of(&mut a, &one), code_of(&mut b, &two));
 }

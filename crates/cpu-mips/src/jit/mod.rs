@@ -46,6 +46,8 @@ mod region;
 mod store;
 mod tier;
 mod tlb;
+mod trap;
+mod view;
 mod worker;
 
 pub use store::{
@@ -58,7 +60,7 @@ use cranelift_codegen::ir::{Function, Signature, Type, UserFuncName};
 use cranelift_codegen::isa::CallConv;
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_codegen::Context;
+use cranelift_codegen::{CompiledCode, Context};
 use cranelift_frontend::FunctionBuilderContext;
 
 pub(crate) use helpers::{Helpers, JitLinks, JitRun};
@@ -70,6 +72,8 @@ use crate::block::Block;
 use crate::code_cache::{PAGE_SHIFT, PAGE_WORDS};
 use crate::cpu::Cpu;
 use arena::Arena;
+use trap::{Landing, Site, TrapMap};
+use view::GuestView;
 
 /// The most code one block may take (a 64-instruction block of loads and
 /// stores compiles to a few KiB; larger ones are left to the block tier).
@@ -221,8 +225,18 @@ struct Jit {
     /// call a library function, which this code memory cannot link).
     fma: bool,
     /// What code kept on disk must have been compiled by to run here: this
-    /// build of the crate, the `Cpu` layout, Cranelift's target and flags.
+    /// build of the crate, the `Cpu` layout, Cranelift's target and flags,
+    /// and whether it goes through the view.
     fingerprint: u64,
+    /// Whether the run asked for the view of guest memory (see
+    /// `JitCache::serves`), and the view when the host gave one: code is
+    /// compiled to go through it only then.
+    wants_view: bool,
+    view: Option<GuestView>,
+    /// The installed functions that access the view (see `trap`).
+    traps: TrapMap,
+    /// The installed bytes of the block compiled last (for the store).
+    blob: Vec<u8>,
 }
 
 /// The CPU's compiled tier: absent until first used, and `Unsupported` on
@@ -238,6 +252,9 @@ pub(crate) struct JitCache {
     no_thread: bool,
     /// Blocks installed as members of another's code (see `region`).
     members_installed: u64,
+    /// Whether the compiler, when made, is to compile for the view of
+    /// guest memory (see `JitCache::serves`).
+    wants_view: bool,
 }
 
 impl Clone for JitCache {
@@ -250,8 +267,19 @@ impl JitCache {
     /// Whether compiled code for memory with these helpers may run: false
     /// when code was compiled for another memory type, which must then be
     /// flushed (with every block) before the next compile.
-    pub fn serves(&self, helpers: &Helpers) -> bool {
-        self.jit.as_ref().is_none_or(|j| j.helpers == *helpers)
+    /// Code compiled with the view of guest memory (`view`) serves only
+    /// memory that names its pages by file (`Memory::page_frame`), and the
+    /// other way round.
+    pub fn serves(&self, helpers: &Helpers, view: bool) -> bool {
+        self.jit
+            .as_ref()
+            .is_none_or(|j| j.helpers == *helpers && j.wants_view == view)
+    }
+
+    /// Makes the compiler, when it is next made, compile for the view of
+    /// guest memory or not (after a flush where it does not `serve`).
+    pub fn want_view(&mut self, view: bool) {
+        self.wants_view = view;
     }
 
     /// Whether the code memory may not hold one more block.
@@ -368,9 +396,15 @@ impl JitCache {
         Some(f)
     }
 
-    /// Sends `job` to the compiler thread (started on first use); false
-    /// when there is none (the caller compiles the block itself).
-    pub fn send(&mut self, job: Job, helpers: &Helpers, limit: usize) -> bool {
+    /// Sends `job` to the compiler thread (started on first use), to be
+    /// compiled for the view of guest memory as the CPU's own compiler
+    /// would; false when there is none (the caller compiles the block
+    /// itself).
+    pub fn send(&mut self, mut job: Job, helpers: &Helpers, limit: usize) -> bool {
+        let Some(jit) = self.jit_for(helpers, limit) else {
+            return false;
+        };
+        job.view = jit.view.is_some();
         if self.worker.is_none() && !self.no_thread {
             let Some(jit) = self.jit_for(helpers, limit) else {
                 return false;
@@ -396,14 +430,31 @@ impl JitCache {
 
     /// The machine code of the block compiled last (for the store).
     pub fn last_code(&self) -> Option<&[u8]> {
-        let code = self.jit.as_ref()?.ctx.compiled_code()?;
-        Some(code.code_buffer())
+        Some(&self.jit.as_ref()?.blob)
+    }
+
+    /// Whether blocks are compiled to go through the view of guest memory
+    /// (`None` before the compiler is made).
+    pub fn viewed(&self) -> Option<bool> {
+        self.jit.as_ref().map(|j| j.view.is_some())
     }
 
     /// The fingerprint code on disk must carry to run here (see
     /// `Jit::fingerprint`), `None` where there is no compiled tier.
     pub fn fingerprint(&mut self, helpers: &Helpers, limit: usize) -> Option<u64> {
         Some(self.jit_for(helpers, limit)?.fingerprint)
+    }
+
+    /// The view of guest memory compiled code goes through, if any.
+    pub fn view(&mut self) -> Option<&mut GuestView> {
+        self.jit.as_deref_mut()?.view.as_mut()
+    }
+
+    /// What the fault handler needs for an entry into compiled code (see
+    /// `trap`), when the code goes through the view.
+    pub fn landing(&self) -> Option<Landing> {
+        let jit = self.jit.as_deref()?;
+        Some(Landing::new(jit.view.as_ref()?.range(), &jit.traps))
     }
 
     /// Installs `code`, machine code kept on disk for `block` (at `pc`),
@@ -417,10 +468,12 @@ impl JitCache {
         limit: usize,
     ) -> Option<JitFn> {
         let jit = self.ready(helpers, limit)?;
-        if code.len() > MAX_BLOCK_CODE {
+        if code.len() > MAX_BLOCK_CODE + MAX_SITES_BYTES
+            || (jit.view.is_some() && trap::code_len(code).is_none())
+        {
             return None;
         }
-        let f = JitFn(jit.arena.install(code)? as usize);
+        let f = JitFn(jit.install_blob(code)?);
         jit.enter_jump(block, pc, f);
         self.members_installed += block.members.len() as u64;
         Some(f)
@@ -442,7 +495,7 @@ impl JitCache {
             return None;
         }
         if self.jit.is_none() {
-            match Jit::new(*helpers, limit) {
+            match Jit::new(*helpers, self.wants_view, limit) {
                 Some(j) => self.jit = Some(Box::new(j)),
                 None => {
                     self.unsupported = true;
@@ -467,8 +520,20 @@ impl Jit {
         self.blocks[i] = block as *const Block as usize;
     }
 
-    /// The compiler for this host, or `None` where Cranelift has none.
-    fn new(helpers: Helpers, limit: usize) -> Option<Jit> {
+    /// Installs `blob` (a function's code, and its sites' table when it
+    /// goes through the view): the address of its code.
+    fn install_blob(&mut self, blob: &[u8]) -> Option<usize> {
+        let start = self.arena.install(blob)?;
+        if self.view.is_some() {
+            self.traps.insert(start as usize, blob);
+        }
+        Some(start as usize)
+    }
+
+    /// The compiler for this host, or `None` where Cranelift has none;
+    /// with the view of guest memory where `view` asks and the host gives
+    /// one.
+    fn new(helpers: Helpers, wants_view: bool, limit: usize) -> Option<Jit> {
         let mut flags = settings::builder();
         // Cranelift's optimiser ("speed") made compiles of IDO's many
         // short-lived processes cost more than it saved: an IDO cc -O2
@@ -495,8 +560,13 @@ impl Jit {
             "aarch64" => true,
             _ => false,
         };
-        let fingerprint = Jit::fingerprint(&isa, fma);
+        let view = if wants_view { GuestView::new() } else { None };
+        let fingerprint = Jit::fingerprint(&isa, fma, view.is_some());
         let mut jit = Jit {
+            wants_view,
+            view,
+            traps: TrapMap::default(),
+            blob: Vec::new(),
             fingerprint,
             fma,
             isa,
@@ -527,12 +597,13 @@ impl Jit {
     /// layout of the `Cpu` as compiled (the offsets compiled code uses), the
     /// target and its flags (the host's CPU features) and Cranelift's
     /// version (in the workspace's lock file, part of the source hash).
-    fn fingerprint(isa: &OwnedTargetIsa, fma: bool) -> u64 {
+    fn fingerprint(isa: &OwnedTargetIsa, fma: bool, view: bool) -> u64 {
         let mut text = format!(
-            "{} {} {} {}",
+            "{} {} {} {} {}",
             env!("CPU_MIPS_SOURCE_HASH"),
             isa.triple(),
             fma,
+            view,
             size_of::<usize>()
         );
         for f in isa.isa_flags() {
@@ -554,12 +625,28 @@ impl Jit {
         emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
     ) -> Option<usize> {
         let code = machine_code(&self.isa, &mut self.ctx, &mut self.fctx, sig, emit)?;
-        self.arena.install(code).map(|p| p as usize)
+        self.arena.install(code.code_buffer()).map(|p| p as usize)
     }
 
     fn compile(&mut self, block: &Block, pc: u32, status: u32) -> Option<JitFn> {
-        let (sig, emit) = block_function(&self.isa, self.fma, block, pc, status);
-        self.finish(sig, emit).map(JitFn)
+        let target = Target {
+            fma: self.fma,
+            view: self.view.is_some(),
+        };
+        let mut blob = std::mem::take(&mut self.blob);
+        let ok = block_code(
+            &self.isa,
+            &mut self.ctx,
+            &mut self.fctx,
+            target,
+            block,
+            pc,
+            status,
+            &mut blob,
+        );
+        let f = if ok { self.install_blob(&blob) } else { None };
+        self.blob = blob;
+        f.map(JitFn)
     }
 }
 
@@ -572,7 +659,7 @@ fn machine_code<'c>(
     fctx: &mut FunctionBuilderContext,
     sig: Signature,
     emit: impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type),
-) -> Option<&'c [u8]> {
+) -> Option<&'c CompiledCode> {
     build(isa, ctx, fctx, sig, emit);
     let code = ctx.compile(&**isa, &mut ControlPlane::default()).ok()?;
     // Helpers and the jump table are reached through the `Cpu`, so the
@@ -581,7 +668,64 @@ fn machine_code<'c>(
     if !code.buffer.relocs().is_empty() || code.code_buffer().len() > MAX_BLOCK_CODE {
         return None;
     }
-    Some(code.code_buffer())
+    Some(code)
+}
+
+/// What block code is compiled for besides the block: see `Jit::fma`,
+/// and whether it goes through the view of guest memory (`Jit::view`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub fma: bool,
+    pub view: bool,
+}
+
+/// The most bytes a function's sites' table may take (see `trap`): one
+/// site per trap code.
+const MAX_SITES_BYTES: usize = 256 * size_of::<Site>() + 16;
+
+/// Compiles `block` (at `pc`, Status `status`) for `target` into `out`:
+/// its machine code, followed by its sites' table when it goes through
+/// the view (see `trap`). False when it cannot be compiled.
+#[allow(clippy::too_many_arguments)]
+fn block_code(
+    isa: &OwnedTargetIsa,
+    ctx: &mut Context,
+    fctx: &mut FunctionBuilderContext,
+    target: Target,
+    block: &Block,
+    pc: u32,
+    status: u32,
+    out: &mut Vec<u8>,
+) -> bool {
+    let (sig, emit) = block_function(isa, target, block, pc, status);
+    let mut sites = Vec::new();
+    let emit = |f: &mut Function, fctx: &mut FunctionBuilderContext, ptr: Type| {
+        sites = emit(f, fctx, ptr);
+    };
+    let Some(code) = machine_code(isa, ctx, fctx, sig, emit) else {
+        return false;
+    };
+    out.clear();
+    out.extend_from_slice(code.code_buffer());
+    if target.view {
+        // Each access's site, at the offset of every host instruction
+        // Cranelift made of it (its trap code is its number).
+        let mut placed: Vec<Site> = code
+            .buffer
+            .traps()
+            .iter()
+            .filter_map(|t| {
+                let n = t.code.as_raw().get() as usize;
+                let site = sites.get(n.checked_sub(1)?)?;
+                Some(Site {
+                    offset: t.offset,
+                    ..*site
+                })
+            })
+            .collect();
+        trap::append_sites(out, &mut placed);
+    }
+    true
 }
 
 /// Builds the function `emit` writes into `ctx.func`, of signature `sig`.
@@ -598,22 +742,27 @@ fn build(
 }
 
 /// The signature and the IR builder of `block`'s function (at `pc`, for
-/// Status `status`; `fma`: see `Jit::fma`).
+/// Status `status` and `target`); the builder returns the function's
+/// sites (see `emit::translate`).
 fn block_function<'b>(
     isa: &OwnedTargetIsa,
-    fma: bool,
+    target: Target,
     block: &'b Block,
     pc: u32,
     status: u32,
 ) -> (
     Signature,
-    impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type) + 'b,
+    impl FnOnce(&mut Function, &mut FunctionBuilderContext, Type) -> Vec<Site> + 'b,
 ) {
     let sig = emit::block_signature(CallConv::Tail, isa.pointer_type());
     let emit = move |f: &mut Function, fctx: &mut FunctionBuilderContext, ptr: Type| {
         f.name = UserFuncName::user(0, pc);
-        let setting = emit::Setting { status, fma };
-        emit::translate(f, fctx, block, pc, setting, ptr);
+        let setting = emit::Setting {
+            status,
+            fma: target.fma,
+            view: target.view,
+        };
+        emit::translate(f, fctx, block, pc, setting, ptr)
     };
     (sig, emit)
 }

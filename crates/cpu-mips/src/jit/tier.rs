@@ -19,8 +19,10 @@ use crate::block::{Block, Members};
 use crate::code_cache::{Page, PageStore, PAGE_SHIFT};
 use crate::cp0::status as cp0_status;
 use crate::cpu::{Cpu, Engine};
+use crate::insn::Reg;
 use crate::jit::cache::Key;
 use crate::jit::store::heat;
+use crate::jit::trap::{self, Site};
 use crate::jit::{region, status, Done, Helpers, JitFn, JitRun, Job};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
@@ -47,19 +49,30 @@ impl Cpu {
         if self.config.engine == Engine::Jit {
             let epoch = mem.direct_epoch();
             if epoch.is_none() || epoch != self.tlb_epoch {
-                self.tlb.clear();
+                self.forget_direct_pages();
             }
             self.tlb_epoch = epoch;
         }
         self.jit_chain = !O::BLOCKS && !O::TRANSFERS;
         let helpers = Helpers::of::<M>();
-        if !self.jit.serves(&helpers) {
+        let view = self.config.guest_view && !self.config.mode64 && mem.has_page_frames();
+        if !self.jit.serves(&helpers, view) {
             self.flush_blocks(pages);
             self.tlb.clear();
         }
+        self.jit.want_view(view);
         self.jit_links.helpers = helpers;
         self.link_jump_table();
         helpers
+    }
+
+    /// Empties the soft TLB and the view of guest memory: the pages they
+    /// held may have moved.
+    fn forget_direct_pages(&mut self) {
+        self.tlb.clear();
+        if let Some(view) = self.jit.view() {
+            view.clear();
+        }
     }
 
     /// Hands compiled code the jump table (made with the first compiled
@@ -162,6 +175,7 @@ impl Cpu {
                 block: block.clone(),
                 pc,
                 status,
+                view: false,
             };
             if self.jit.send(job, helpers, limit) {
                 return Box::default();
@@ -192,7 +206,9 @@ impl Cpu {
         let limit = self.config.jit_cache_bytes;
         while let Some(Done { job, code, dropped }) = self.jit.finished(false) {
             region::unclaim(pages.page(job.pc >> PAGE_SHIFT), job.pc, &dropped);
-            let Some(code) = code else {
+            // (Code compiled for the view, or without it, when the compiler
+            // has since changed: only a new memory type does that.)
+            let Some(code) = code.filter(|_| self.jit.viewed() == Some(job.view)) else {
                 continue;
             };
             self.keep_translation(&job.block, job.pc, job.status, &code, helpers);
@@ -225,7 +241,7 @@ impl Cpu {
     pub fn finish_compiles(&mut self) {
         let helpers = self.jit_links.helpers;
         while let Some(Done { job, code, .. }) = self.jit.finished(true) {
-            if let Some(code) = code {
+            if let Some(code) = code.filter(|_| self.jit.viewed() == Some(job.view)) {
                 self.keep_translation(&job.block, job.pc, job.status, &code, &helpers);
             }
         }
@@ -384,7 +400,19 @@ impl Cpu {
             block: entered.map_or(0, |b| b as *const Block as usize),
         };
         let cpu = self as *mut Cpu;
-        let word = unsafe { enter(cpu, f.0) };
+        let word = match self.jit.landing() {
+            Some(mut landing) => {
+                self.jit_links.view = landing.view_base();
+                // SAFETY: as `enter` itself; the landing's map is the code
+                // memory's own.
+                let word = unsafe { trap::call(enter as usize, cpu as usize, f.0, &mut landing) };
+                if let Some((site, addr)) = landing.hit {
+                    self.left_at_fault(site, addr);
+                }
+                word
+            }
+            None => unsafe { enter(cpu, f.0) },
+        };
         let (i, kind, was_taken) = status::decode(word);
         match kind {
             status::INTERPRET => return BlockEnd::Interpret,
@@ -491,8 +519,30 @@ impl Cpu {
             } else {
                 self.tlb.fill_read(mem, addr);
             }
+            // (A store's page holds no decoded code, or the store would
+            // have stopped.)
+            if let Some(view) = self.jit.view() {
+                if let Some(frame) = mem.page_frame(addr, store) {
+                    view.map(addr, frame, store);
+                }
+            }
         }
         (body, taken)
+    }
+
+    /// Compiled code's access at `site` faulted in the view at guest
+    /// address `addr`: leaves what the access's soft TLB miss would have
+    /// (see `trap`), whose word the function returned.
+    #[cold]
+    fn left_at_fault(&mut self, site: Site, addr: u32) {
+        self.pc = site.pc;
+        self.next_pc = site.pc.wrapping_add(4);
+        self.jit_exit.target = site.target;
+        self.jit_exit.value = addr as u64;
+        if site.flags & Site::SP != 0 {
+            self.jit_exit.sp = self.gpr[Reg::SP.idx()] as u32;
+        }
+        self.view_faults += 1;
     }
 
     /// The fault instruction `i` of `b` raised in compiled code. A faulting

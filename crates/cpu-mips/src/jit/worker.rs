@@ -26,7 +26,7 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
 
-use super::{block_function, machine_code};
+use super::{block_code, Target};
 use crate::block::{Block, Members};
 
 /// A block to compile: a copy of it, its first address and the Status it
@@ -36,6 +36,10 @@ pub(crate) struct Job {
     pub block: Block,
     pub pc: u32,
     pub status: u32,
+    /// Compiled to go through the view of guest memory (the compiler's
+    /// when the job was sent: its code is installed and kept only while
+    /// that stays so, see `JitCache::viewed`).
+    pub view: bool,
 }
 
 /// A compiled job: its machine code, or `None` when it has none (too
@@ -152,9 +156,16 @@ fn compile(
     fctx: &mut FunctionBuilderContext,
     job: &mut Job,
 ) -> (Option<Vec<u8>>, Members) {
+    let target = Target {
+        fma,
+        view: job.view,
+    };
     let mut code_of = |job: &Job| {
-        let (sig, emit) = block_function(isa, fma, &job.block, job.pc, job.status);
-        machine_code(isa, ctx, fctx, sig, emit).map(<[u8]>::to_vec)
+        let mut out = Vec::new();
+        block_code(
+            isa, ctx, fctx, target, &job.block, job.pc, job.status, &mut out,
+        )
+        .then_some(out)
     };
     let code = code_of(job);
     if code.is_some() || job.block.members.is_empty() {

@@ -306,6 +306,10 @@ pub(crate) struct Compiling {
     /// its successors then have no runs of their own yet, so no block has
     /// members, see `jit::region`; from 3 on, loops make them).
     pub compile_after: u32,
+    /// Compiled code looks every page up in its soft TLB, instead of
+    /// reaching the pages the memory names by file through its view
+    /// (`CpuConfig::guest_view` off).
+    pub tlb_only: bool,
 }
 
 fn machine_with(
@@ -329,6 +333,7 @@ fn machine_with(
         // thread) from that run on.
         compile_after: compiling.compile_after.max(1),
         compile_on_thread: compiling.thread,
+        guest_view: !compiling.tlb_only,
         ..CpuConfig::default()
     });
     for (r, v) in regs.iter().enumerate() {
@@ -432,6 +437,10 @@ proptest! {
             let regions = Compiling { thread, compile_after: 3, ..Compiling::default() };
             lockstep_with(Engine::Jit, cache, mode64, &words, &regs, &steps, regions);
         }
+        // Every access through the soft TLB, as for memory that does not
+        // name its pages by file.
+        let tlb = Compiling { tlb_only: true, ..Compiling::default() };
+        lockstep_with(Engine::Jit, cache, mode64, &words, &regs, &steps, tlb);
     }
 }
 
@@ -472,6 +481,7 @@ fn warm_jit_lockstep(
             store: Some(cold.clone()),
             thread: true,
             compile_after,
+            ..Compiling::default()
         },
     );
     // The first run ends (its CPU waited for the compiler thread): its
@@ -517,6 +527,7 @@ fn runs_of_earlier_processes_count_toward_compiling_a_block() {
             store: Some(store.clone()),
             thread: false,
             compile_after: 16,
+            ..Compiling::default()
         };
         lockstep_with(
             Engine::Jit,

@@ -24,3 +24,4 @@ mod qemu_diff;
 mod regions;
 mod timing;
 mod transfers;
+mod view;

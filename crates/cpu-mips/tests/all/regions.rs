@@ -137,6 +137,7 @@ fn with_store(words: &[u32], store: &Arc<TranslationStore>, compile_after: u32) 
         store: Some(store.clone()),
         thread: false,
         compile_after,
+        ..Compiling::default()
     };
     let cpu = lockstep_with(
         Engine::Jit,

@@ -535,9 +535,13 @@ impl Emitter<'_> {
         off: i16,
         bytes: u32,
         write: bool,
-        access: impl Fn(&mut Self, Value) -> Option<Value>,
+        access: impl Fn(&mut Self, Value, MemFlags) -> Option<Value>,
     ) -> Option<Value> {
         let (table, miss) = table_and_miss(write);
+        if let Some(code) = self.view_site(i, miss) {
+            return self.through_view(i, base, off, bytes, miss, code, access);
+        }
+        let access = |e: &mut Self, host| access(e, host, Self::flags());
         let near = self
             .pages
             .get(base, write)
@@ -570,6 +574,70 @@ impl Emitter<'_> {
                 access(self, host)
             }
         }
+    }
+
+    /// Where the access at instruction `i` (whose soft TLB miss would end
+    /// the block with `miss`) may go through the view of guest memory: its
+    /// trap code, the number of its new site (see `trap`). Only where the
+    /// miss's exit would leave nothing a fault handler cannot: no register
+    /// waiting to be written back, the branch's outcome and target known
+    /// here (no jump through a register before it), and $sp at a transfer
+    /// still in $sp.
+    fn view_site(&mut self, i: usize, miss: u32) -> Option<TrapCode> {
+        if !self.view || self.cache.dirty.iter().any(|&d| d) || self.wide_target.is_some() {
+            return None;
+        }
+        let taken = self.taken_now?;
+        let target = if taken { self.target_now? } else { 0 };
+        let flags = match self.transfer_sp {
+            TransferSp::None => 0,
+            TransferSp::InSp => Site::SP,
+            TransferSp::Kept(_) => return None,
+        };
+        let code = TrapCode::user(u8::try_from(self.sites.len() + 1).ok()?)?;
+        let word = status::encode(miss, i)
+            | (self.member as u64) << status::MEMBER_SHIFT
+            | (taken as u64) << status::TAKEN_SHIFT;
+        self.sites.push(Site {
+            offset: 0,
+            pc: self.head_pc,
+            target,
+            flags,
+            word,
+        });
+        Some(code)
+    }
+
+    /// Makes `access` of the `bytes` at `base + off` through the view
+    /// (see `view`): a host access at the view's base plus the address,
+    /// with trap code `code`, where a page the view does not hold faults
+    /// (see `trap`). An address no user access may take (misaligned, at or
+    /// above 2 GiB, or not a 32-bit address sign-extended) leaves the block
+    /// at `i` with `miss` as a soft TLB miss does: one test of the address
+    /// against a constant.
+    #[allow(clippy::too_many_arguments)]
+    fn through_view(
+        &mut self,
+        i: usize,
+        base: Reg,
+        off: i16,
+        bytes: u32,
+        miss: u32,
+        code: TrapCode,
+        access: impl Fn(&mut Self, Value, MemFlags) -> Option<Value>,
+    ) -> Option<Value> {
+        let ea = self.effective_address(base, off);
+        let bad = self
+            .b
+            .ins()
+            .band_imm(ea, (-1i64 << 31) | (bytes as i64 - 1));
+        self.leave_if(bad, i, |e| {
+            e.set_field(EXIT_VALUE, ea);
+            e.imm((miss as i64) << status::KIND_SHIFT)
+        });
+        let view = self.field(self.ptr, VIEW);
+        let host = self.host_address(view, ea);
+        access(self, host, MemFlags::new().with_trap_code(Some(code)))
     }
 
     /// `base + off` (an I64).
@@ -748,8 +816,8 @@ impl Emitter<'_> {
     fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32, signed: bool) -> Value {
         let ty = int_type(bytes);
         let raw = self
-            .direct(i, base, off, bytes, false, |e, p| {
-                Some(e.b.ins().load(ty, Self::flags(), p, 0))
+            .direct(i, base, off, bytes, false, |e, p, flags| {
+                Some(e.b.ins().load(ty, flags, p, 0))
             })
             .expect("a load reads");
         let raw = if bytes > 1 {
@@ -780,8 +848,8 @@ impl Emitter<'_> {
             v
         };
         let n = if bytes > 1 { self.b.ins().bswap(n) } else { n };
-        self.direct(i, base, off, bytes, true, |e, p| {
-            e.b.ins().store(Self::flags(), n, p, 0);
+        self.direct(i, base, off, bytes, true, |e, p, flags| {
+            e.b.ins().store(flags, n, p, 0);
             None
         });
     }

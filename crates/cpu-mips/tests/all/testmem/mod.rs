@@ -1,5 +1,8 @@
-//! A small page-mapped, Vec-backed guest memory for the CPU tests, and
-//! helpers to build a machine around a hand-encoded program.
+//! A small page-mapped guest memory for the CPU tests, and helpers to
+//! build a machine around a hand-encoded program. Its pages are frames
+//! of one file (`Frames`, an anonymous memfd on Linux), which it names to
+//! the compiled tier (`Memory::page_frame`), as the kernel does: compiled
+//! code reaches them through its fixed-offset view of guest memory.
 //!
 //! Layout used by the tests: code at `CODE` (read + execute), data at `DATA`
 //! (read + write, 8 KiB), a read-only page at `RODATA`.
@@ -7,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use cpu_mips::{Cpu, CpuConfig, Exception, MemFault, Memory};
+use cpu_mips::{Cpu, CpuConfig, Exception, MemFault, Memory, PageFrame};
 
 pub const CODE: u32 = 0x0040_0000;
 pub const DATA: u32 = 0x1000_0000;
@@ -15,16 +18,101 @@ pub const RODATA: u32 = 0x2000_0000;
 
 const PAGE: u32 = 4096;
 
+/// The frames pages are taken from: `FRAMES` pages of one shared
+/// mapping of a memfd (fd -1, an anonymous mapping, where there is none).
+struct Frames {
+    fd: i32,
+    base: *mut u8,
+    next: usize,
+}
+
+const FRAMES: usize = 1024;
+
+impl Frames {
+    fn new() -> Frames {
+        // SAFETY: plain system calls on a file and a mapping this owns.
+        unsafe {
+            #[cfg(target_os = "linux")]
+            let fd = {
+                let fd = libc::memfd_create(c"testmem".as_ptr(), libc::MFD_CLOEXEC);
+                if fd >= 0 && libc::ftruncate(fd, (FRAMES * PAGE as usize) as libc::off_t) != 0 {
+                    libc::close(fd);
+                    -1
+                } else {
+                    fd
+                }
+            };
+            #[cfg(not(target_os = "linux"))]
+            let fd = -1;
+            let flags = if fd >= 0 {
+                libc::MAP_SHARED
+            } else {
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS
+            };
+            let base = libc::mmap(
+                std::ptr::null_mut(),
+                FRAMES * PAGE as usize,
+                libc::PROT_READ | libc::PROT_WRITE,
+                flags,
+                fd,
+                0,
+            );
+            assert_ne!(base, libc::MAP_FAILED, "test memory");
+            Frames {
+                fd,
+                base: base.cast(),
+                next: 0,
+            }
+        }
+    }
+    fn take(&mut self) -> usize {
+        assert!(self.next < FRAMES, "test memory is {FRAMES} pages");
+        self.next += 1;
+        self.next - 1
+    }
+    fn bytes(&self, frame: usize) -> &[u8] {
+        // SAFETY: a frame of the mapping, which lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.base.add(frame * PAGE as usize), PAGE as usize) }
+    }
+    fn bytes_mut(&mut self, frame: usize) -> &mut [u8] {
+        // SAFETY: as `bytes`, borrowed mutably through `self`.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.base.add(frame * PAGE as usize), PAGE as usize)
+        }
+    }
+}
+
+impl Drop for Frames {
+    fn drop(&mut self) {
+        // SAFETY: the mapping and file `new` made.
+        unsafe {
+            libc::munmap(self.base.cast(), FRAMES * PAGE as usize);
+            if self.fd >= 0 {
+                libc::close(self.fd);
+            }
+        }
+    }
+}
+
 struct Page {
-    bytes: Vec<u8>,
+    frame: usize,
     write: bool,
     exec: bool,
 }
 
 /// Guest memory: 4 KiB pages with write/execute permissions (all readable).
-#[derive(Default)]
 pub struct TestMem {
     pages: HashMap<u32, Page>,
+    frames: Frames,
+}
+
+impl Default for TestMem {
+    fn default() -> Self {
+        TestMem {
+            pages: HashMap::new(),
+            frames: Frames::new(),
+        }
+    }
 }
 
 impl TestMem {
@@ -36,28 +124,26 @@ impl TestMem {
         let first = addr / PAGE;
         let last = (addr + len - 1) / PAGE;
         for p in first..=last {
-            self.pages.insert(
-                p,
-                Page {
-                    bytes: vec![0; PAGE as usize],
-                    write,
-                    exec,
-                },
-            );
+            let frame = self.frames.take();
+            self.frames.bytes_mut(frame).fill(0);
+            self.pages.insert(p, Page { frame, write, exec });
         }
     }
+    fn page_bytes(&self, page: u32) -> Option<&[u8]> {
+        Some(self.frames.bytes(self.pages.get(&page)?.frame))
+    }
     fn byte(&self, addr: u32) -> Option<u8> {
-        self.pages
-            .get(&(addr / PAGE))
-            .map(|p| p.bytes[(addr % PAGE) as usize])
+        self.page_bytes(addr / PAGE)
+            .map(|b| b[(addr % PAGE) as usize])
     }
     /// Host-side write, ignoring permissions (like the kernel's copyout).
     pub fn poke8(&mut self, addr: u32, v: u8) {
-        let p = self
+        let frame = self
             .pages
-            .get_mut(&(addr / PAGE))
-            .expect("poke into a mapped page");
-        p.bytes[(addr % PAGE) as usize] = v;
+            .get(&(addr / PAGE))
+            .expect("poke into a mapped page")
+            .frame;
+        self.frames.bytes_mut(frame)[(addr % PAGE) as usize] = v;
     }
     pub fn poke32(&mut self, addr: u32, v: u32) {
         for (i, b) in v.to_be_bytes().iter().enumerate() {
@@ -83,9 +169,9 @@ impl TestMem {
     pub fn differing_pages(&self, other: &TestMem) -> Vec<u32> {
         let mut out: Vec<u32> = self
             .pages
-            .iter()
-            .filter(|(n, p)| other.pages.get(n).map(|q| &q.bytes) != Some(&p.bytes))
-            .map(|(n, _)| n * PAGE)
+            .keys()
+            .filter(|&&n| other.page_bytes(n) != self.page_bytes(n))
+            .map(|n| n * PAGE)
             .collect();
         out.extend(
             other
@@ -157,14 +243,26 @@ impl Memory for TestMem {
             Some(_) => self.load32(addr),
         }
     }
-    /// Pages never move (each is its own Vec), so every page may be read
+    /// Pages never move (each is its own frame), so every page may be read
     /// directly, and every writable one written.
     fn direct_page(&mut self, addr: u32, write: bool) -> Option<std::ptr::NonNull<u8>> {
-        let p = self.pages.get_mut(&(addr / PAGE))?;
+        let p = self.pages.get(&(addr / PAGE))?;
         if write && !p.write {
             return None;
         }
-        std::ptr::NonNull::new(p.bytes.as_mut_ptr())
+        let frame = p.frame;
+        std::ptr::NonNull::new(self.frames.bytes_mut(frame).as_mut_ptr())
+    }
+    /// The same pages as `direct_page`, by their frames.
+    fn page_frame(&mut self, addr: u32, write: bool) -> Option<PageFrame> {
+        let p = self.pages.get(&(addr / PAGE))?;
+        (self.frames.fd >= 0 && (p.write || !write)).then_some(PageFrame {
+            fd: self.frames.fd,
+            offset: (p.frame * PAGE as usize) as u64,
+        })
+    }
+    fn has_page_frames(&self) -> bool {
+        self.frames.fd >= 0
     }
 }
 

@@ -1,0 +1,227 @@
+//! Guest memory at a fixed host offset: a 2 GiB host reservation, one
+//! host page for each page of the guest's user space, where compiled code
+//! finds guest address `a` at the view's base plus `a`.
+//!
+//! Contents: [`GuestView`].
+//!
+//! The embedder keeps its pages in a file (see `Memory::page_frame`), so
+//! the view maps each page that the soft TLB would hold a second time,
+//! shared, from that file: the kernel's copies and compiled code see the
+//! same bytes. A page goes into the view where the soft TLB would take
+//! it (after an access the slow path made), readable, or writable when the
+//! TLB would take it for stores; every other page of the reservation is
+//! inaccessible, so an access there faults and leaves compiled code (see
+//! `trap`) exactly as a soft TLB miss. A page that holds decoded code is
+//! never writable in the view (as the TLB's store table never holds it),
+//! and the view is emptied whenever the soft TLB is.
+//!
+//! Mapping costs one `mmap` a page and an entry in the host's list of
+//! mappings (pages that follow each other in the guest and in the file
+//! share one); a host that refuses another mapping empties the view, which
+//! goes on filling from there.
+
+use crate::code_cache::PAGE_SHIFT;
+use crate::exec::USER_TOP;
+use crate::PageFrame;
+
+/// Bytes the view reserves: the whole of user space.
+const VIEW_BYTES: usize = USER_TOP as usize;
+/// Guest pages in the view.
+const PAGES: usize = VIEW_BYTES >> PAGE_SHIFT;
+
+/// A page set, by page number.
+struct PageSet(Box<[u64]>);
+
+impl PageSet {
+    fn new() -> PageSet {
+        PageSet(vec![0; PAGES / 64].into_boxed_slice())
+    }
+    fn contains(&self, page: u32) -> bool {
+        self.0[page as usize / 64] >> (page % 64) & 1 != 0
+    }
+    fn set(&mut self, page: u32, on: bool) {
+        let (w, bit) = (page as usize / 64, 1u64 << (page % 64));
+        if on {
+            self.0[w] |= bit;
+        } else {
+            self.0[w] &= !bit;
+        }
+    }
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
+}
+
+/// The view of one CPU's guest memory (see the module's comment).
+pub(crate) struct GuestView {
+    base: *mut u8,
+    /// Pages mapped, and of those, writable.
+    mapped: PageSet,
+    writable: PageSet,
+    /// How many pages are mapped.
+    count: usize,
+    /// Pages mapped in all, and times the view was emptied.
+    pub fills: u64,
+    pub clears: u64,
+}
+
+impl GuestView {
+    /// Reserves the view, every page inaccessible; `None` where the host
+    /// refuses (or has no fault handler for compiled code, see `trap`).
+    pub fn new() -> Option<GuestView> {
+        if !super::trap::install() {
+            return None;
+        }
+        // SAFETY: a fresh anonymous mapping, placed by the host.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                VIEW_BYTES,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        (base != libc::MAP_FAILED).then(|| GuestView {
+            base: base.cast(),
+            mapped: PageSet::new(),
+            writable: PageSet::new(),
+            count: 0,
+            fills: 0,
+            clears: 0,
+        })
+    }
+
+    /// The host address of guest address 0, and the end of the view.
+    pub fn range(&self) -> (usize, usize) {
+        (self.base as usize, self.base as usize + VIEW_BYTES)
+    }
+
+    /// Maps the guest page that holds `addr` from `frame`, writable when
+    /// `write`.
+    pub fn map(&mut self, addr: u32, frame: PageFrame, write: bool) {
+        let page = addr >> PAGE_SHIFT;
+        if addr as u64 >= USER_TOP
+            || (self.mapped.contains(page) && self.writable.contains(page) >= write)
+        {
+            return;
+        }
+        let prot = libc::PROT_READ | if write { libc::PROT_WRITE } else { 0 };
+        // SAFETY: the page is inside the reservation, which only this view
+        // maps into.
+        let at = unsafe { self.base.add((page as usize) << PAGE_SHIFT) };
+        let got = unsafe {
+            libc::mmap(
+                at.cast(),
+                1 << PAGE_SHIFT,
+                prot,
+                libc::MAP_SHARED | libc::MAP_FIXED,
+                frame.fd,
+                frame.offset as libc::off_t,
+            )
+        };
+        if got == libc::MAP_FAILED {
+            // The host may have unmapped the page's old mapping: empty
+            // the whole reservation again, which leaves no hole in it.
+            self.clear();
+            return;
+        }
+        if !self.mapped.contains(page) {
+            self.count += 1;
+        }
+        self.mapped.set(page, true);
+        self.writable.set(page, write);
+        self.fills += 1;
+    }
+
+    /// Guest page `page` now holds decoded code: compiled code no longer
+    /// writes it directly.
+    pub fn protect(&mut self, page: u32) {
+        if (page as usize) < PAGES && self.writable.contains(page) {
+            // SAFETY: a page of the reservation this view mapped.
+            let at = unsafe { self.base.add((page as usize) << PAGE_SHIFT) };
+            if unsafe { libc::mprotect(at.cast(), 1 << PAGE_SHIFT, libc::PROT_READ) } != 0 {
+                self.clear();
+                return;
+            }
+            self.writable.set(page, false);
+        }
+    }
+
+    /// Makes every page inaccessible again.
+    pub fn clear(&mut self) {
+        if self.count == 0 {
+            return;
+        }
+        // SAFETY: replaces the whole reservation, as `new` made it.
+        let got = unsafe {
+            libc::mmap(
+                self.base.cast(),
+                VIEW_BYTES,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        // Nothing else may ever land in the reservation: compiled code
+        // would write there.
+        if got == libc::MAP_FAILED {
+            eprintln!("irix-emu: cannot reset the compiled tier's view of guest memory");
+            std::process::abort();
+        }
+        self.mapped.clear();
+        self.writable.clear();
+        self.count = 0;
+        self.clears += 1;
+    }
+}
+
+impl Drop for GuestView {
+    fn drop(&mut self) {
+        // SAFETY: the reservation `new` made, which nothing uses any more
+        // (the code compiled against it goes with it).
+        unsafe { libc::munmap(self.base.cast(), VIEW_BYTES) };
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// A one-page memfd holding `byte` in its first byte.
+    fn frame_file(byte: u8) -> i32 {
+        unsafe {
+            let fd = libc::memfd_create(c"view-test".as_ptr(), libc::MFD_CLOEXEC);
+            assert!(fd >= 0);
+            assert_eq!(libc::ftruncate(fd, 4096), 0);
+            assert_eq!(libc::pwrite(fd, [byte].as_ptr().cast(), 1, 0), 1);
+            fd
+        }
+    }
+
+    #[test]
+    fn a_mapped_page_shows_its_frame_at_the_guest_address() {
+        let Some(mut view) = GuestView::new() else {
+            eprintln!("no view on this host: not checked");
+            return;
+        };
+        let fd = frame_file(0x5a);
+        view.map(0x1234_5678, PageFrame { fd, offset: 0 }, true);
+        let at = (view.range().0 + 0x1234_5000) as *mut u8;
+        unsafe {
+            assert_eq!(*at, 0x5a);
+            *at.add(1) = 7;
+            let mut back = [0u8; 2];
+            assert_eq!(libc::pread(fd, back.as_mut_ptr().cast(), 2, 0), 2);
+            assert_eq!(back, [0x5a, 7], "the file sees the view's store");
+        }
+        assert_eq!((view.count, view.fills), (1, 1));
+        view.protect(0x12345);
+        assert!(!view.writable.contains(0x12345));
+        view.clear();
+        assert_eq!((view.count, view.clears), (1 - 1, 1));
+        unsafe { libc::close(fd) };
+    }
+}

@@ -1,0 +1,144 @@
+//! Compiled code's fixed-offset view of guest memory (`CpuConfig::
+//! guest_view`, see `jit::view` and `jit::trap`): a page the view does not
+//! hold yet faults on the host, and compiled code leaves at that access
+//! exactly as a soft TLB miss leaves it; the page is then mapped, and the
+//! access runs compiled from the next time on.
+
+use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason, Transfer};
+use test_support::mips::{self, itype, jtype, opcode};
+
+use crate::testmem::{machine, TestMem, CODE, DATA};
+
+/// Whether this host has a compiled tier with a view (x86-64 Linux).
+fn host_has_view() -> bool {
+    cfg!(all(target_os = "linux", target_arch = "x86_64"))
+}
+
+/// A machine at `CODE` running `words` on `engine`, compiling each block
+/// on its first run in place, with the view or not; registers from $at.
+fn machine_on(engine: Engine, view: bool, words: &[u32], regs: &[u64]) -> (Cpu, TestMem) {
+    let (_, mem) = machine(false, words);
+    let mut cpu = Cpu::new(CpuConfig {
+        engine,
+        compile_after: 1,
+        compile_on_thread: false,
+        guest_view: view,
+        ..CpuConfig::default()
+    });
+    cpu.set_pc(CODE);
+    for (r, v) in regs.iter().enumerate() {
+        cpu.gpr[1 + r] = *v;
+    }
+    (cpu, mem)
+}
+
+/// Runs to the program's BREAK in one run, with `obs`.
+fn run_to_break<O: Observer>(cpu: &mut Cpu, mem: &mut TestMem, obs: &mut O) {
+    match cpu.run(mem, obs, cpu.cycles() + 10_000_000) {
+        StopReason::Exception(e) if e.code == cpu_mips::ExcCode::Bp => {}
+        other => panic!("stopped with {other:?}"),
+    }
+}
+
+/// 300 laps that load from the first data page and store to the second:
+/// with the view, compiled code faults once on each page (the load's page
+/// for loads, the store's for stores), and ends in the interpreter's state
+/// and memory; without it, it never faults.
+#[test]
+fn each_page_faults_once_in_the_view_then_runs_compiled() {
+    // Two blocks, A jumping to B (a block that branches to itself keeps
+    // its registers in host registers, and accesses through its soft TLB).
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        jtype(opcode::J, CODE + 12),
+        mips::nop(),
+        mips::lw(mips::V0, 0, mips::S0),
+        mips::sw(mips::V0, 4096, mips::S0),
+        mips::lw(mips::V1, 4, mips::S0),
+        mips::addu(mips::T1, mips::T1, mips::V1),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 300; // $t9
+    let (mut want, mut want_mem) = machine_on(Engine::Interp, false, &words, &regs);
+    want_mem.poke32(DATA + 4, 7);
+    run_to_break(&mut want, &mut want_mem, &mut ());
+    assert_eq!(want.gpr[mips::T1.idx()], 2100);
+    for view in [true, false] {
+        let (mut cpu, mut mem) = machine_on(Engine::Jit, view, &words, &regs);
+        mem.poke32(DATA + 4, 7);
+        run_to_break(&mut cpu, &mut mem, &mut ());
+        assert_eq!(want.differences(&cpu), Vec::<String>::new(), "view {view}");
+        assert!(mem.differing_pages(&want_mem).is_empty(), "view {view}");
+        if host_has_view() {
+            assert!(
+                cpu.instructions_compiled() > 1500,
+                "view {view}: ran compiled"
+            );
+            let faults = if view { 2 } else { 0 };
+            assert_eq!(cpu.view_faults(), faults, "view {view}");
+        }
+    }
+}
+
+/// Transfers alone (a call-graph tracker): each is reported with $sp.
+#[derive(Default)]
+struct Transfers(Vec<Transfer>);
+
+impl Observer for Transfers {
+    const RETIRES: bool = false;
+    const TRANSFERS: bool = true;
+    fn retire(&mut self, _pc: u32, _cycles: u64) {}
+    fn transfer(&mut self, t: Transfer) {
+        self.0.push(t);
+    }
+}
+
+/// A call whose delay slot loads from a page the view does not hold yet
+/// (the second data page, first reached at lap 200), with $sp lower at
+/// each lap: the fault in the slot leaves the call's $sp for the observer
+/// as the soft TLB's miss would, on every engine.
+#[test]
+fn a_fault_in_a_call_s_delay_slot_reports_the_call_s_sp() {
+    let f = CODE + 0x40;
+    let mut words = vec![
+        mips::addiu(mips::T9, mips::T9, -1),
+        // $t0 = $s0, or $s0 + 4096 from lap 200 on.
+        itype(opcode::SLTIU, mips::T9, mips::T2, 101),
+        mips::sll(mips::T2, mips::T2, 12),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+        mips::addiu(mips::SP, mips::SP, -8),
+        jtype(opcode::JAL, f),
+        mips::lw(mips::V0, 0, mips::T0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    words.resize(16, mips::nop());
+    words.extend([mips::jr(mips::RA), mips::nop()]);
+    let mut regs = [0u64; 25];
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 300; // $t9
+    let run = |engine| {
+        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
+        cpu.gpr[mips::SP.idx()] = 0x7fff_0000;
+        let mut obs = Transfers::default();
+        run_to_break(&mut cpu, &mut mem, &mut obs);
+        (obs.0, cpu)
+    };
+    let (want, _) = run(Engine::Interp);
+    assert_eq!(want.len(), 600, "300 calls and 300 returns");
+    for engine in [Engine::Block, Engine::Jit] {
+        let (got, cpu) = run(engine);
+        assert_eq!(got, want, "{engine:?}");
+        if engine == Engine::Jit && host_has_view() {
+            assert!(
+                cpu.view_faults() >= 2,
+                "the slot's loads faulted in the view"
+            );
+        }
+    }
+}
