@@ -7,15 +7,16 @@
 //! kernel to charge as the system time of the process that caused it: so
 //! that virtual time, and `--max-cycles`, bound host work too.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
+use super::frames::{Frame, FramePool};
 use crate::Errno;
 
 /// Bytes of one page of guest memory.
 pub(crate) const PAGE_BYTES: usize = crate::abi::limits::PAGE_SIZE as usize;
 
-/// One page of guest memory.
+/// The bytes of one page of guest memory.
 pub(crate) type PageData = [u8; PAGE_BYTES];
 
 /// The run's memory limit and what has been charged against it.
@@ -30,9 +31,13 @@ pub struct Budget {
     /// Counts the changes that may move, free, share or restrict a page
     /// of any address space on this budget (see [`Budget::epoch`]).
     epoch: Cell<u64>,
+    /// The frames the private pages of every space on this budget live
+    /// in, made with the first (so a placeholder budget costs nothing).
+    frames: OnceCell<Rc<FramePool>>,
     /// The one page of zeroes every untouched anonymous page reads as
-    /// (copied on the first write, like any shared page).
-    pub(crate) zero: Rc<PageData>,
+    /// (copied on the first write, like any shared page), made with the
+    /// first page that reads as it.
+    zero: OnceCell<Rc<Frame>>,
 }
 
 impl Budget {
@@ -45,8 +50,18 @@ impl Budget {
             work: Cell::new(0),
             exhausted: Cell::new(false),
             epoch: Cell::new(0),
-            zero: Rc::new([0; PAGE_BYTES]),
+            frames: OnceCell::new(),
+            zero: OnceCell::new(),
         })
+    }
+
+    /// A budget whose frames are all anonymous memory, with no file (the
+    /// path of hosts without `memfd_create`).
+    #[cfg(test)]
+    pub(crate) fn with_anonymous_frames(limit: u64) -> Rc<Budget> {
+        let budget = Budget::new(limit);
+        let _ = budget.frames.set(FramePool::anonymous());
+        budget
     }
 
     /// No limit (unit tests, placeholders holding nothing).
@@ -117,6 +132,17 @@ impl Budget {
     /// Starts a new page epoch (see [`Budget::epoch`]).
     pub(crate) fn new_epoch(&self) {
         self.epoch.set(self.epoch.get() + 1);
+    }
+
+    /// The run's frame pool.
+    pub(crate) fn frames(&self) -> &Rc<FramePool> {
+        self.frames.get_or_init(FramePool::new)
+    }
+
+    /// The shared zero page.
+    pub(crate) fn zero(&self) -> Rc<Frame> {
+        let zero = self.zero.get_or_init(|| Rc::new(self.frames().zeroed()));
+        zero.clone()
     }
 
     pub(crate) fn set_exhausted(&self) {

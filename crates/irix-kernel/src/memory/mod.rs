@@ -6,8 +6,9 @@
 //! backs them: zeroes, a file, or a shared object), `shared` (the pages of
 //! MAP_SHARED mappings, one copy for every process and for the file's
 //! read(2) and write(2)), `attach` (the System V shared memory segments
-//! attached here, however mprotect and munmap cut their regions), `budget`
-//! (the run's one memory limit and the cost model of memory work).
+//! attached here, however mprotect and munmap cut their regions), `frames`
+//! (the host memory private pages live in), `budget` (the run's one memory
+//! limit and the cost model of memory work).
 //!
 //! Mapping costs nothing but a region entry: untouched bss, heap, stack and
 //! mmap pages have no host memory. The first access to a page materialises
@@ -19,7 +20,11 @@
 //! takes the cold path to its [`SharedObject`], which holds the only copy.
 //! Pages are reference-counted: `fork` clones the table and a page is copied
 //! only when one side writes it (copy-on-write through `Rc::make_mut`); the
-//! zero page is copied the same way on its first write. The kernel's own
+//! zero page is copied the same way on its first write. A private page's
+//! bytes (the zero page's too) are a frame of the run's pool, which on
+//! Linux is also a page of one anonymous file, so that the compiled tier
+//! can map any page a second time by the file and the page's offset in it
+//! (`page_frame`); a frame never moves while it is in use. The kernel's own
 //! copies (`read_bytes`, `write_bytes`) see and materialise pages exactly as
 //! user loads and stores do, so a system call writing into an untouched part
 //! of the stack works like a store there.
@@ -34,13 +39,14 @@
 
 mod attach;
 mod budget;
+mod frames;
 mod regions;
 mod shared;
 
 use std::rc::Rc;
 
 use bitflags::bitflags;
-use cpu_mips::{MemFault, Memory};
+use cpu_mips::{MemFault, Memory, PageFrame};
 
 pub use attach::{AttachMark, Attachment};
 pub use budget::{cost, Budget};
@@ -48,6 +54,7 @@ pub use regions::{Backing, FileSource, Region};
 pub use shared::{SharedFiles, SharedObject};
 
 use budget::{PageData, PAGE_BYTES};
+use frames::Frame;
 use regions::Regions;
 
 use crate::Errno;
@@ -55,6 +62,9 @@ use crate::Errno;
 pub use crate::abi::limits::{PAGE_SIZE, USER_TOP};
 const PAGE_SHIFT: u32 = 12;
 const DIR_ENTRIES: usize = 1024;
+/// What an untouched anonymous page reads as to a kernel read, which does
+/// not make the page (nor, in a run that has none yet, the frame pool).
+static ZEROES: PageData = [0; PAGE_BYTES];
 
 bitflags! {
     /// Page permissions (the PROT_* bits of mmap use the same values).
@@ -69,7 +79,7 @@ bitflags! {
 #[derive(Clone)]
 struct Page {
     perms: Perms,
-    data: Rc<PageData>,
+    data: Rc<Frame>,
 }
 
 type Directory = [Option<Page>; DIR_ENTRIES];
@@ -133,7 +143,7 @@ fn writable_data<'a>(page: &'a mut Page, budget: &Budget) -> Option<&'a mut Page
     if Rc::get_mut(&mut page.data).is_some() {
         // The usual case, a page that is already the process's own: no
         // call (`Rc::make_mut`, which checks again, is not inlined).
-        return Rc::get_mut(&mut page.data);
+        return Rc::get_mut(&mut page.data).map(|frame| &mut **frame);
     }
     if budget.charge(PAGE_COST).is_err() {
         budget.set_exhausted();
@@ -151,7 +161,7 @@ fn writable_data<'a>(page: &'a mut Page, budget: &Budget) -> Option<&'a mut Page
     if !page.perms.contains(Perms::W) {
         budget.new_epoch();
     }
-    Some(Rc::make_mut(&mut page.data))
+    Some(&mut **Rc::make_mut(&mut page.data))
 }
 
 /// A page taken out of an address space to be kept by one process: an
@@ -341,7 +351,7 @@ impl AddressSpace {
             return;
         }
         // `kept` is left holding the zero page, so its drop releases nothing.
-        let data = std::mem::replace(&mut kept.page.data, self.budget.zero.clone());
+        let data = std::mem::replace(&mut kept.page.data, self.budget.zero());
         self.budget.new_epoch();
         if let Some(slot) = self.page_mut(addr) {
             let old = std::mem::replace(&mut slot.data, data);
@@ -498,17 +508,17 @@ impl AddressSpace {
         }
         let perms = region.perms;
         let data = if region.backing.is_anon() {
-            self.budget.zero.clone()
+            self.budget.zero()
         } else {
             if self.budget.charge(PAGE_COST).is_err() {
                 self.budget.set_exhausted();
                 return None;
             }
-            let mut page = Box::new([0u8; PAGE_BYTES]);
+            let mut page = self.budget.frames().zeroed();
             let off = u64::from((addr & !(PAGE_SIZE - 1)) - start);
             region.backing.fill(off, &mut page[..]);
             self.budget.add_work(cost::FILE_PAGE_CYCLES);
-            Rc::from(page)
+            Rc::new(page)
         };
         let (d, s) = slot(addr);
         if self.dirs[d].is_none() {
@@ -592,7 +602,7 @@ impl AddressSpace {
             return Ok(f(&page));
         }
         if region.backing.is_anon() {
-            return Ok(f(&self.budget.zero));
+            return Ok(f(&ZEROES));
         }
         let mut page = [0u8; PAGE_BYTES];
         region
@@ -688,6 +698,31 @@ impl AddressSpace {
                 Some(next) if next <= last => a = next,
                 _ => return Ok(()),
             }
+        }
+    }
+
+    /// The frame of the page holding `addr`, if compiled code may reach
+    /// it directly for a read, or with `write` a write (the conditions of
+    /// `Memory::direct_page`, which `page_frame` shares). A page's bytes
+    /// change place only by copy-on-write, and mappings and sharing change
+    /// only in system calls, between runs. So a page may be read directly
+    /// when it cannot be written (its bytes are shared and fixed) or is
+    /// this space's own copy, and written directly once it is this space's
+    /// own copy (the store that precedes the call made it so). MAP_SHARED
+    /// pages are never in the table: always the slow path.
+    fn direct_frame(&mut self, addr: u32, write: bool) -> Option<&Frame> {
+        let page = self.page_mut(addr)?;
+        if write {
+            if !page.perms.contains(Perms::W) {
+                return None;
+            }
+            Rc::get_mut(&mut page.data).map(|frame| &*frame)
+        } else {
+            let own = Rc::strong_count(&page.data) == 1 && Rc::weak_count(&page.data) == 0;
+            if !page.perms.contains(Perms::R) || (page.perms.contains(Perms::W) && !own) {
+                return None;
+            }
+            Some(&page.data)
         }
     }
 
@@ -834,28 +869,17 @@ impl Memory for AddressSpace {
     fn fetch32(&mut self, addr: u32) -> Result<u32, MemFault> {
         self.load(addr, Perms::X).map(u32::from_be_bytes)
     }
-    /// A page's bytes change place only by copy-on-write, and mappings and
-    /// sharing change only in system calls, between runs. So a page may be
-    /// read directly when it cannot be written (its bytes are shared and
-    /// fixed) or is this space's own copy, and written directly once it is
-    /// this space's own copy (the store that precedes this call made it
-    /// so). MAP_SHARED pages are never in the table: always the slow path.
-    /// It stays so until the budget's page epoch changes (`direct_epoch`).
+    /// The frame's bytes, when `direct_frame` allows: a frame never moves,
+    /// so they stay there until the budget's page epoch changes
+    /// (`direct_epoch`).
     fn direct_page(&mut self, addr: u32, write: bool) -> Option<std::ptr::NonNull<u8>> {
-        let page = self.page_mut(addr)?;
-        let data: *mut PageData = if write {
-            if !page.perms.contains(Perms::W) {
-                return None;
-            }
-            Rc::get_mut(&mut page.data)?
-        } else {
-            let own = Rc::strong_count(&page.data) == 1 && Rc::weak_count(&page.data) == 0;
-            if !page.perms.contains(Perms::R) || (page.perms.contains(Perms::W) && !own) {
-                return None;
-            }
-            Rc::as_ptr(&page.data).cast_mut()
-        };
-        std::ptr::NonNull::new(data.cast())
+        self.direct_frame(addr, write).map(Frame::host_ptr)
+    }
+
+    /// The same frame as `direct_page`, as a page of the run's frame file;
+    /// None also when its memory is anonymous (see `frames`).
+    fn page_frame(&mut self, addr: u32, write: bool) -> Option<PageFrame> {
+        self.direct_frame(addr, write)?.page_frame()
     }
 
     /// The run's page epoch (see `Budget::epoch`): every change that could
@@ -974,6 +998,129 @@ mod tests {
         changed(&mut m, "a new space of the run", &|m| {
             *m = AddressSpace::new(m.budget().clone())
         });
+    }
+
+    /// The compiled tier may map a page a second time from its frame: the
+    /// mapping and the space are the same memory, both ways.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_page_mapped_again_from_its_frame_is_the_same_memory() {
+        let mut m = space();
+        m.map_anon(0x1000, 4096, RW).unwrap();
+        m.store32(0x1010, 0x1122_3344).unwrap();
+        let at = m.page_frame(0x1010, true).expect("a memfd on Linux");
+        // SAFETY: a new mapping of one page of the run's frame file,
+        // unmapped below; the space, and so its frame, outlives it.
+        unsafe {
+            let p = libc::mmap(
+                std::ptr::null_mut(),
+                PAGE_BYTES,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                at.fd,
+                at.offset as libc::off_t,
+            );
+            assert_ne!(p, libc::MAP_FAILED);
+            let view = p.cast::<u8>();
+            let word = std::ptr::read(view.add(0x10).cast::<[u8; 4]>());
+            assert_eq!(word, [0x11, 0x22, 0x33, 0x44], "the kernel's bytes");
+            std::ptr::write(view.add(0x20).cast::<[u8; 4]>(), [0xde, 0xad, 0xbe, 0xef]);
+            assert_eq!(m.load32(0x1020), Ok(0xdead_beef), "a write through it");
+            libc::munmap(p, PAGE_BYTES);
+        }
+    }
+
+    /// `page_frame` names a page exactly when `direct_page` hands it out,
+    /// and never names two pages alike.
+    #[test]
+    fn page_frame_refuses_exactly_what_direct_page_refuses() {
+        let mut m = space();
+        m.map_anon(0x1000, 2 * 4096, RW).unwrap();
+        m.map_anon(0x3000, 4096, Perms::R).unwrap();
+        m.store32(0x1000, 1).unwrap();
+        m.store32(0x2000, 2).unwrap();
+        assert_eq!(m.load32(0x3000), Ok(0));
+        let same = |m: &mut AddressSpace, addr, write| {
+            let direct = m.direct_page(addr, write).is_some();
+            let frame = m.page_frame(addr, write);
+            if cfg!(target_os = "linux") {
+                assert_eq!(frame.is_some(), direct, "{addr:#x} write {write}");
+            }
+            direct
+        };
+        assert!(same(&mut m, 0x1000, true), "an own writable page");
+        assert!(same(&mut m, 0x3000, false), "a read-only page, read");
+        assert!(!same(&mut m, 0x3000, true), "a read-only page, written");
+        assert!(!same(&mut m, 0x5000, false), "an unmapped page");
+        let child = m.clone();
+        assert!(!same(&mut m, 0x1000, true), "shared after a fork, written");
+        assert!(!same(&mut m, 0x1000, false), "shared after a fork, read");
+        drop(child);
+        if cfg!(target_os = "linux") {
+            let one = m.page_frame(0x1000, true).unwrap();
+            let two = m.page_frame(0x2000, true).unwrap();
+            assert_eq!(one.fd, two.fd);
+            assert_ne!(one.offset, two.offset);
+        }
+    }
+
+    /// A fork's first store copies the page into a frame of its own: the
+    /// other side keeps its bytes and its frame.
+    #[test]
+    fn copy_on_write_after_fork_copies_into_a_frame_of_its_own() {
+        let mut parent = space();
+        parent.map_anon(0x1000, 4096, RW).unwrap();
+        parent.store32(0x1000, 7).unwrap();
+        let mut child = parent.clone();
+        child.store32(0x1004, 9).unwrap();
+        assert_eq!(child.load32(0x1000), Ok(7), "the copy has the bytes");
+        assert_eq!(parent.load32(0x1004), Ok(0), "the parent's are its own");
+        let (p, c) = (
+            parent.direct_page(0x1000, true).unwrap(),
+            child.direct_page(0x1000, true).unwrap(),
+        );
+        assert_ne!(p, c);
+        if cfg!(target_os = "linux") {
+            let (p, c) = (
+                parent.page_frame(0x1000, true).unwrap(),
+                child.page_frame(0x1000, true).unwrap(),
+            );
+            assert_ne!(p.offset, c.offset);
+        }
+    }
+
+    /// A freed page's frame comes back for the next page the run makes,
+    /// even the zero page, which must then read as zero.
+    #[test]
+    fn a_freed_frame_reused_for_the_zero_page_reads_as_zero() {
+        let mut m = space();
+        let file: Rc<dyn FileSource> = Rc::new(vec![0xabu8; 4096]);
+        let backing = Backing::File {
+            source: file,
+            offset: 0,
+            len: 4096,
+        };
+        m.map(0x40_0000, 4096, Perms::R, backing).unwrap();
+        assert_eq!(m.load32(0x40_0ffc), Ok(0xabab_abab));
+        let freed = m.direct_page(0x40_0000, false).unwrap();
+        m.unmap(0x40_0000, 4096);
+        m.map_anon(0x1000, 4096, Perms::R).unwrap();
+        assert_eq!(m.load32(0x1ffc), Ok(0));
+        assert_eq!(m.direct_page(0x1000, false), Some(freed), "reused");
+    }
+
+    /// Where the host gives no file, frames are anonymous memory: the
+    /// space works as ever, hands out direct pages, and names no frame.
+    #[test]
+    fn anonymous_frames_work_and_name_no_file() {
+        let mut m = AddressSpace::new(Budget::with_anonymous_frames(u64::MAX));
+        m.map_anon(0x1000, 4096, RW).unwrap();
+        m.store32(0x1000, 7).unwrap();
+        let mut child = m.clone();
+        child.store32(0x1000, 9).unwrap();
+        assert_eq!((m.load32(0x1000), child.load32(0x1000)), (Ok(7), Ok(9)));
+        assert!(m.direct_page(0x1000, true).is_some());
+        assert_eq!(m.page_frame(0x1000, true), None);
     }
 
     #[test]
