@@ -53,11 +53,12 @@ pub fn print_stats(k: &irix_kernel::Kernel, host: std::time::Duration) {
     let share = |n: u64| 100.0 * n as f64 / s.instructions.max(1) as f64;
     say(format_args!(
         "engine          {} ({:.1}% of instructions in whole blocks, {:.1}% compiled, \
-         {} entries into compiled code)",
+         {} entries into compiled code, {} of them left at a page new to its view of memory)",
         k.config.engine,
         share(s.instructions_in_blocks),
         share(s.instructions_compiled),
-        s.compiled_entries
+        s.compiled_entries,
+        s.view_faults
     ));
     if let Some(store) = &k.config.translations {
         let t = store.stats();

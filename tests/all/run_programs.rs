@@ -490,7 +490,8 @@ fn parse_stats(stderr: &str) -> Stats {
         lines[6].starts_with("irix-emu: engine          jit (")
             && lines[6].contains("% of instructions in whole blocks, ")
             && lines[6].contains("% compiled, ")
-            && lines[6].ends_with(" entries into compiled code)"),
+            && lines[6].contains(" entries into compiled code, ")
+            && lines[6].ends_with(" of them left at a page new to its view of memory)"),
         "the engine line: {stderr:?}"
     );
     let field = |i: usize, label: &str| -> &str {

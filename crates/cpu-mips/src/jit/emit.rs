@@ -338,10 +338,15 @@ pub(super) fn translate(
         wide_target: None,
         pages: pages::Pages::NONE,
         transfer_sp: TransferSp::None,
-        view: false,
+        view: None,
         sites: Vec::new(),
     };
-    e.view = view;
+    // The view's base, loaded once in the entry block (which every path
+    // goes through) where the function makes any access.
+    let accesses = |b: &Block| b.insns.iter().any(|x| x.op.data_access().is_some());
+    if view && e.members.iter().any(|&(_, b)| accesses(b)) {
+        e.view = Some(e.field(ptr, VIEW));
+    }
     // A block that branches to itself loops inside its function.
     let lap = lap_here.then(|| {
         let state = self_loop::header_state(block);
@@ -438,8 +443,8 @@ struct Emitter<'f> {
     pages: pages::Pages,
     /// $sp at the block's call, return or jump, once emitted.
     transfer_sp: TransferSp,
-    /// Accesses go through the view of guest memory where they may.
-    view: bool,
+    /// The view's base (see `view`), where accesses go through it.
+    view: Option<Value>,
     /// The accesses through the view so far (see `translate`).
     sites: Vec<Site>,
 }

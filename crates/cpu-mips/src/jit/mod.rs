@@ -454,7 +454,8 @@ impl JitCache {
     /// `trap`), when the code goes through the view.
     pub fn landing(&self) -> Option<Landing> {
         let jit = self.jit.as_deref()?;
-        Some(Landing::new(jit.view.as_ref()?.range(), &jit.traps))
+        let view = jit.view.as_ref()?;
+        Some(Landing::new(view.base(), view.reserved(), &jit.traps))
     }
 
     /// Installs `code`, machine code kept on disk for `block` (at `pc`),

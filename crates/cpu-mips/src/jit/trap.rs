@@ -151,8 +151,10 @@ impl TrapMap {
 pub(crate) struct Landing {
     /// The trampoline's stack pointer, saved by it before the call.
     saved_sp: usize,
-    /// The view's first byte and its end.
-    view: (usize, usize),
+    /// The view's guest address 0, and its reservation (guard pages
+    /// included, see `view`).
+    base: usize,
+    reserved: (usize, usize),
     map: *const TrapMap,
     /// The site that faulted, and the guest address it accessed.
     pub hit: Option<(Site, u32)>,
@@ -161,13 +163,14 @@ pub(crate) struct Landing {
 impl Landing {
     /// The host address of the view's guest address 0.
     pub fn view_base(&self) -> usize {
-        self.view.0
+        self.base
     }
 
-    pub fn new(view: (usize, usize), map: &TrapMap) -> Landing {
+    pub fn new(base: usize, reserved: (usize, usize), map: &TrapMap) -> Landing {
         Landing {
             saved_sp: 0,
-            view,
+            base,
+            reserved,
             map,
             hit: None,
         }
@@ -280,9 +283,11 @@ mod host {
                 let gregs = &mut uc.uc_mcontext.gregs;
                 let pc = gregs[libc::REG_RIP as usize] as usize;
                 let addr = (*info).si_addr() as usize;
-                if (l.view.0..l.view.1).contains(&addr) {
+                if (l.reserved.0..l.reserved.1).contains(&addr) {
                     if let Some(site) = (*l.map).find(pc) {
-                        l.hit = Some((site, (addr - l.view.0) as u32));
+                        // (In a guard page the address is no user address:
+                        // the slow path raises its address error.)
+                        l.hit = Some((site, addr.wrapping_sub(l.base) as u32));
                         gregs[libc::REG_RSP as usize] = l.saved_sp as i64;
                         gregs[libc::REG_RIP as usize] =
                             irix_emu_jit_land as *const () as usize as i64;

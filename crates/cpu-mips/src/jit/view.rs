@@ -24,8 +24,13 @@ use crate::code_cache::PAGE_SHIFT;
 use crate::exec::USER_TOP;
 use crate::PageFrame;
 
-/// Bytes the view reserves: the whole of user space.
+/// Bytes the view maps guest pages into: the whole of user space.
 const VIEW_BYTES: usize = USER_TOP as usize;
+/// Bytes reserved on each side and never mapped: an access compiled code
+/// makes without checking its address is within 64 KiB (a 16-bit offset
+/// either way) of an address an earlier access checked (see
+/// `emit::pages::Checked`), so it faults here when it leaves user space.
+const GUARD: usize = 128 << 10;
 /// Guest pages in the view.
 const PAGES: usize = VIEW_BYTES >> PAGE_SHIFT;
 
@@ -73,18 +78,19 @@ impl GuestView {
             return None;
         }
         // SAFETY: a fresh anonymous mapping, placed by the host.
-        let base = unsafe {
+        let start = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                VIEW_BYTES,
+                GUARD + VIEW_BYTES + GUARD,
                 libc::PROT_NONE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
                 -1,
                 0,
             )
         };
-        (base != libc::MAP_FAILED).then(|| GuestView {
-            base: base.cast(),
+        (start != libc::MAP_FAILED).then(|| GuestView {
+            // SAFETY: inside the reservation.
+            base: unsafe { start.cast::<u8>().add(GUARD) },
             mapped: PageSet::new(),
             writable: PageSet::new(),
             count: 0,
@@ -93,9 +99,14 @@ impl GuestView {
         })
     }
 
-    /// The host address of guest address 0, and the end of the view.
-    pub fn range(&self) -> (usize, usize) {
-        (self.base as usize, self.base as usize + VIEW_BYTES)
+    /// The host address of guest address 0.
+    pub fn base(&self) -> usize {
+        self.base as usize
+    }
+
+    /// The reservation, guard pages included: where a fault is the view's.
+    pub fn reserved(&self) -> (usize, usize) {
+        (self.base as usize - GUARD, self.base as usize + VIEW_BYTES + GUARD)
     }
 
     /// Maps the guest page that holds `addr` from `frame`, writable when
@@ -182,7 +193,7 @@ impl Drop for GuestView {
     fn drop(&mut self) {
         // SAFETY: the reservation `new` made, which nothing uses any more
         // (the code compiled against it goes with it).
-        unsafe { libc::munmap(self.base.cast(), VIEW_BYTES) };
+        unsafe { libc::munmap(self.base.sub(GUARD).cast(), GUARD + VIEW_BYTES + GUARD) };
     }
 }
 
@@ -209,7 +220,7 @@ mod tests {
         };
         let fd = frame_file(0x5a);
         view.map(0x1234_5678, PageFrame { fd, offset: 0 }, true);
-        let at = (view.range().0 + 0x1234_5000) as *mut u8;
+        let at = (view.base() + 0x1234_5000) as *mut u8;
         unsafe {
             assert_eq!(*at, 0x5a);
             *at.add(1) = 7;

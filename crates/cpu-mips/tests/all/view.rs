@@ -5,7 +5,7 @@
 //! access runs compiled from the next time on.
 
 use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason, Transfer};
-use test_support::mips::{self, itype, jtype, opcode};
+use test_support::mips::{self, funct, itype, jtype, opcode, special};
 
 use crate::testmem::{machine, TestMem, CODE, DATA};
 
@@ -140,5 +140,67 @@ fn a_fault_in_a_call_s_delay_slot_reports_the_call_s_sp() {
                 "the slot's loads faulted in the view"
             );
         }
+    }
+}
+
+/// Runs `words` with `regs` on the interpreter and on the compiled tier
+/// (with the view) until an exception; both stop at the same one, in the
+/// same state. `page` is mapped read-write besides the test machine's.
+fn same_exception(words: &[u32], regs: &[u64], page: u32) -> Cpu {
+    let run = |engine| {
+        let (mut cpu, mut mem) = machine_on(engine, true, words, regs);
+        mem.map(page, 4096, true, false);
+        let stop = cpu.run(&mut mem, &mut (), cpu.cycles() + 10_000_000);
+        (cpu, stop)
+    };
+    let (want, want_stop) = run(Engine::Interp);
+    let (got, got_stop) = run(Engine::Jit);
+    assert_eq!(got_stop, want_stop);
+    assert!(
+        matches!(want_stop, StopReason::Exception(e) if e.code == cpu_mips::ExcCode::AdEL),
+        "{want_stop:?}"
+    );
+    assert_eq!(want.differences(&got), Vec::<String>::new());
+    got
+}
+
+/// 200 laps of two blocks whose second loads through $t0 twice: the
+/// first load's address is checked, the second's (60 bytes on, aligned
+/// alike) is not. At the last lap $t0 is 16 bytes higher and the second
+/// load's address is past 2 GiB: it lands in the view's guard pages, and
+/// raises the interpreter's address error. The same with $t0 near 0,
+/// lower at the last lap, and a second load below it.
+#[test]
+fn an_unchecked_access_past_user_space_raises_the_address_error() {
+    let words = |first: i16, second: i16| {
+        vec![
+            mips::addiu(mips::T9, mips::T9, -1),
+            jtype(opcode::J, CODE + 12),
+            mips::nop(),
+            // $t0 = $s0, or $s0 + 16 at the last lap.
+            itype(opcode::SLTIU, mips::T9, mips::T2, 1),
+            mips::sll(mips::T2, mips::T2, 4),
+            mips::addu(mips::T0, mips::S0, mips::T2),
+            mips::lw(mips::V0, first, mips::T0),
+            mips::lw(mips::V1, second, mips::T0),
+            itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
+            mips::nop(),
+            mips::break_(0),
+        ]
+    };
+    let mut regs = [0u64; 25];
+    regs[24] = 200; // $t9
+    // Up: $t0 0x7fffffe0 (the last lap 0x7ffffff0), loads at -32 and +28.
+    regs[15] = 0x7fff_ffe0; // $s0
+    let cpu = same_exception(&words(-32, 28), &regs, 0x7fff_f000);
+    assert_eq!(cpu.gpr[mips::T9.idx()], 0, "at the last lap");
+    // Down: $t0 0x20 (the last lap 0x10), loads at +0x40 and -0x14.
+    let mut down = words(0x40, -0x14);
+    down[5] = special(funct::SUBU, mips::S0, mips::T2, mips::T0, 0);
+    regs[15] = 0x20; // $s0
+    let cpu = same_exception(&down, &regs, 0);
+    assert_eq!(cpu.gpr[mips::T9.idx()], 0, "at the last lap");
+    if host_has_view() {
+        assert!(cpu.instructions_compiled() > 1000, "the laps ran compiled");
     }
 }

@@ -91,6 +91,9 @@ pub struct RunStats {
     pub instructions_compiled: u64,
     /// Calls from the run loop into compiled code.
     pub compiled_entries: u64,
+    /// Of those, calls that ended at a page compiled code's view of guest
+    /// memory did not hold yet (see `CpuConfig::guest_view`).
+    pub view_faults: u64,
     pub user_cycles: u64,
     pub sys_cycles: u64,
 }

@@ -275,6 +275,7 @@ impl Kernel {
             let in_blocks = p.cpu.instructions_in_blocks();
             let compiled = p.cpu.instructions_compiled();
             let entries = p.cpu.compiled_entries();
+            let view_faults = p.cpu.view_faults();
             let tracked = match self.call_graph(p.pid).filter(|_| observed) {
                 Some(cg) => cg.with_tracker(p.pid, |t| run_tracked(p, obs, t, deadline)),
                 None => None,
@@ -287,6 +288,7 @@ impl Kernel {
             self.stats.instructions_in_blocks += p.cpu.instructions_in_blocks() - in_blocks;
             self.stats.instructions_compiled += p.cpu.instructions_compiled() - compiled;
             self.stats.compiled_entries += p.cpu.compiled_entries() - entries;
+            self.stats.view_faults += p.cpu.view_faults() - view_faults;
             self.charge_memory_work(p);
             self.deliver_ticks(p);
             self.check_cpu_limit(p);

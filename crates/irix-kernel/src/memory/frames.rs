@@ -187,6 +187,12 @@ impl FramePool {
         }
     }
 
+    /// Whether the pool's chunks come from a file (their frames then
+    /// name their pages, unless the file could not grow).
+    pub(crate) fn has_file(&self) -> bool {
+        self.file.is_some()
+    }
+
     /// Where frame `index` is in the pool's file, if its chunk is there.
     fn page_frame(&self, index: usize) -> Option<PageFrame> {
         let fd = self.file.as_ref()?.as_raw_fd();

@@ -882,6 +882,12 @@ impl Memory for AddressSpace {
         self.direct_frame(addr, write)?.page_frame()
     }
 
+    /// Pages are frames of the run's pool, which has a file on Linux (see
+    /// `frames`).
+    fn has_page_frames(&self) -> bool {
+        self.budget.frames().has_file()
+    }
+
     /// The run's page epoch (see `Budget::epoch`): every change that could
     /// move, free or share a page handed out by `direct_page`, or take a
     /// permission away, starts a new one.

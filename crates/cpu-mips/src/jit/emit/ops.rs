@@ -535,13 +535,13 @@ impl Emitter<'_> {
         off: i16,
         bytes: u32,
         write: bool,
-        access: impl Fn(&mut Self, Value, MemFlags) -> Option<Value>,
+        access: impl Fn(&mut Self, Value, i32, MemFlags) -> Option<Value>,
     ) -> Option<Value> {
         let (table, miss) = table_and_miss(write);
         if let Some(code) = self.view_site(i, miss) {
             return self.through_view(i, base, off, bytes, miss, code, access);
         }
-        let access = |e: &mut Self, host| access(e, host, Self::flags());
+        let access = |e: &mut Self, host| access(e, host, 0, Self::flags());
         let near = self
             .pages
             .get(base, write)
@@ -584,7 +584,8 @@ impl Emitter<'_> {
     /// here (no jump through a register before it), and $sp at a transfer
     /// still in $sp.
     fn view_site(&mut self, i: usize, miss: u32) -> Option<TrapCode> {
-        if !self.view || self.cache.dirty.iter().any(|&d| d) || self.wide_target.is_some() {
+        if self.view.is_none() || self.cache.dirty.iter().any(|&d| d) || self.wide_target.is_some()
+        {
             return None;
         }
         let taken = self.taken_now?;
@@ -609,12 +610,17 @@ impl Emitter<'_> {
     }
 
     /// Makes `access` of the `bytes` at `base + off` through the view
-    /// (see `view`): a host access at the view's base plus the address,
-    /// with trap code `code`, where a page the view does not hold faults
-    /// (see `trap`). An address no user access may take (misaligned, at or
-    /// above 2 GiB, or not a 32-bit address sign-extended) leaves the block
-    /// at `i` with `miss` as a soft TLB miss does: one test of the address
-    /// against a constant.
+    /// (see `view`): a host access at the view's base plus the register,
+    /// at `off`, with trap code `code`, where a page the view does not hold
+    /// faults (see `trap`). The address is checked first, unless an
+    /// earlier access through the register, unchanged, covers it (see
+    /// `pages::Checked`): one that no user access may take (misaligned, at
+    /// or above 2 GiB, or not a 32-bit address sign-extended) leaves the
+    /// block at `i` with `miss` as a soft TLB miss does. The check is one
+    /// compare: the address rotated right by the access's alignment bits,
+    /// which brings a misaligned address's low bits to the top, is below
+    /// 2 GiB shifted by as much exactly when the address is a user address
+    /// and aligned.
     #[allow(clippy::too_many_arguments)]
     fn through_view(
         &mut self,
@@ -624,20 +630,30 @@ impl Emitter<'_> {
         bytes: u32,
         miss: u32,
         code: TrapCode,
-        access: impl Fn(&mut Self, Value, MemFlags) -> Option<Value>,
+        access: impl Fn(&mut Self, Value, i32, MemFlags) -> Option<Value>,
     ) -> Option<Value> {
-        let ea = self.effective_address(base, off);
-        let bad = self
-            .b
-            .ins()
-            .band_imm(ea, (-1i64 << 31) | (bytes as i64 - 1));
-        self.leave_if(bad, i, |e| {
-            e.set_field(EXIT_VALUE, ea);
-            e.imm((miss as i64) << status::KIND_SHIFT)
-        });
-        let view = self.field(self.ptr, VIEW);
-        let host = self.host_address(view, ea);
-        access(self, host, MemFlags::new().with_trap_code(Some(code)))
+        if !self.pages.checked(base).is_some_and(|c| c.covers(off, bytes)) {
+            let ea = self.effective_address(base, off);
+            let k = bytes.trailing_zeros();
+            let rotated = match k {
+                0 => ea,
+                _ => self.b.ins().rotr_imm(ea, k as i64),
+            };
+            let bad = self.b.ins().icmp_imm(
+                IntCC::UnsignedGreaterThanOrEqual,
+                rotated,
+                1i64 << (31 - k),
+            );
+            self.leave_if(bad, i, |e| {
+                e.set_field(EXIT_VALUE, ea);
+                e.imm((miss as i64) << status::KIND_SHIFT)
+            });
+            self.pages.note_checked(base, pages::Checked { off, bytes });
+        }
+        let view = self.view.expect("an access through the view has its base");
+        let reg = self.gpr(base);
+        let host = self.host_address(view, reg);
+        access(self, host, off as i32, MemFlags::new().with_trap_code(Some(code)))
     }
 
     /// `base + off` (an I64).
@@ -816,8 +832,8 @@ impl Emitter<'_> {
     fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32, signed: bool) -> Value {
         let ty = int_type(bytes);
         let raw = self
-            .direct(i, base, off, bytes, false, |e, p, flags| {
-                Some(e.b.ins().load(ty, flags, p, 0))
+            .direct(i, base, off, bytes, false, |e, p, at, flags| {
+                Some(e.b.ins().load(ty, flags, p, at))
             })
             .expect("a load reads");
         let raw = if bytes > 1 {
@@ -848,8 +864,8 @@ impl Emitter<'_> {
             v
         };
         let n = if bytes > 1 { self.b.ins().bswap(n) } else { n };
-        self.direct(i, base, off, bytes, true, |e, p, flags| {
-            e.b.ins().store(flags, n, p, 0);
+        self.direct(i, base, off, bytes, true, |e, p, at, flags| {
+            e.b.ins().store(flags, n, p, at);
             None
         });
     }

@@ -54,18 +54,48 @@ impl Seen {
     }
 }
 
+/// An access through the view of guest memory whose address was checked
+/// (aligned, in user space): its offset and size. A later access through
+/// the same register, unchanged, needs no check where its alignment
+/// follows (see [`Checked::covers`]): its address is within 64 KiB of a
+/// user address, which the view's guard pages cover (see `view`).
+#[derive(Clone, Copy)]
+pub(super) struct Checked {
+    pub off: i16,
+    pub bytes: u32,
+}
+
+impl Checked {
+    /// Whether an access of `bytes` at `off` through the same register is
+    /// aligned wherever the register points.
+    pub fn covers(&self, off: i16, bytes: u32) -> bool {
+        let d = off as i64 - self.off as i64;
+        self.bytes.is_multiple_of(bytes) && d.rem_euclid(bytes as i64) == 0
+    }
+}
+
 /// The page last found through each GPR since it was written, in the
 /// read table and in the write table (a page may be in one and not the
-/// other).
+/// other), and the access through the view that checked it.
 #[derive(Clone, Copy)]
 pub(super) struct Pages {
     seen: [[Option<Seen>; 2]; 32],
+    checked: [Option<Checked>; 32],
 }
 
 impl Pages {
     pub const NONE: Pages = Pages {
         seen: [[None; 2]; 32],
+        checked: [None; 32],
     };
+
+    pub fn checked(&self, base: Reg) -> Option<Checked> {
+        self.checked[base.idx()]
+    }
+
+    pub fn note_checked(&mut self, base: Reg, checked: Checked) {
+        self.checked[base.idx()] = Some(checked);
+    }
 
     pub fn get(&self, base: Reg, write: bool) -> Option<Seen> {
         self.seen[base.idx()][write as usize]
@@ -80,6 +110,7 @@ impl Pages {
     pub fn written(&mut self, c: usize) {
         if let Some(s) = self.seen.get_mut(c) {
             *s = [None; 2];
+            self.checked[c] = None;
         }
     }
 }
