@@ -44,12 +44,12 @@ impl Cpu {
     pub(crate) fn start_compiled_tier<M: Memory, O: Observer>(
         &mut self,
         pages: &mut PageStore,
-        mem: &M,
+        mem: &mut M,
     ) -> Helpers {
         if self.config.engine == Engine::Jit {
             let epoch = mem.direct_epoch();
             if epoch.is_none() || epoch != self.tlb_epoch {
-                self.forget_direct_pages();
+                self.forget_direct_pages(mem, epoch.is_some());
             }
             self.tlb_epoch = epoch;
         }
@@ -66,12 +66,19 @@ impl Cpu {
         helpers
     }
 
-    /// Empties the soft TLB and the view of guest memory: the pages they
-    /// held may have moved.
-    fn forget_direct_pages(&mut self) {
+    /// Empties the soft TLB, and the view of guest memory of the pages
+    /// that may have moved (`kept`: the memory keeps an epoch, so the
+    /// view asks it again for each page, see `GuestView::revalidate`;
+    /// else it empties it too).
+    fn forget_direct_pages<M: Memory>(&mut self, mem: &mut M, kept: bool) {
         self.tlb.clear();
+        let marks = &self.code_marks;
         if let Some(view) = self.jit.view() {
-            view.clear();
+            if kept {
+                view.revalidate(mem, |addr| marks.contains(addr));
+            } else {
+                view.clear();
+            }
         }
     }
 

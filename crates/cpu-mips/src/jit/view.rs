@@ -15,14 +15,17 @@
 //! never writable in the view (as the TLB's store table never holds it),
 //! and the view is emptied whenever the soft TLB is.
 //!
-//! Mapping costs one `mmap` a page and an entry in the host's list of
-//! mappings (pages that follow each other in the guest and in the file
-//! share one); a host that refuses another mapping empties the view, which
-//! goes on filling from there.
+//! Mapping costs one `mmap` a page, which fills the page's entry in at
+//! once (the access that asked for it comes next), and an entry in the
+//! host's list of mappings (pages that follow each other in the guest and
+//! in the file share one); a host that refuses another mapping empties the
+//! view, which goes on filling from there.
+
+use std::collections::HashMap;
 
 use crate::code_cache::PAGE_SHIFT;
 use crate::exec::USER_TOP;
-use crate::PageFrame;
+use crate::{Memory, PageFrame};
 
 /// Bytes the view maps guest pages into: the whole of user space.
 const VIEW_BYTES: usize = USER_TOP as usize;
@@ -31,40 +34,19 @@ const VIEW_BYTES: usize = USER_TOP as usize;
 /// either way) of an address an earlier access checked (see
 /// `emit::pages::Checked`), so it faults here when it leaves user space.
 const GUARD: usize = 128 << 10;
-/// Guest pages in the view.
-const PAGES: usize = VIEW_BYTES >> PAGE_SHIFT;
 
-/// A page set, by page number.
-struct PageSet(Box<[u64]>);
-
-impl PageSet {
-    fn new() -> PageSet {
-        PageSet(vec![0; PAGES / 64].into_boxed_slice())
-    }
-    fn contains(&self, page: u32) -> bool {
-        self.0[page as usize / 64] >> (page % 64) & 1 != 0
-    }
-    fn set(&mut self, page: u32, on: bool) {
-        let (w, bit) = (page as usize / 64, 1u64 << (page % 64));
-        if on {
-            self.0[w] |= bit;
-        } else {
-            self.0[w] &= !bit;
-        }
-    }
-    fn clear(&mut self) {
-        self.0.fill(0);
-    }
+/// A page the view maps: its frame, and whether it is writable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Mapped {
+    frame: PageFrame,
+    write: bool,
 }
 
 /// The view of one CPU's guest memory (see the module's comment).
 pub(crate) struct GuestView {
     base: *mut u8,
-    /// Pages mapped, and of those, writable.
-    mapped: PageSet,
-    writable: PageSet,
-    /// How many pages are mapped.
-    count: usize,
+    /// The pages mapped, by page number.
+    pages: HashMap<u32, Mapped>,
     /// Pages mapped in all, and times the view was emptied.
     pub fills: u64,
     pub clears: u64,
@@ -91,9 +73,7 @@ impl GuestView {
         (start != libc::MAP_FAILED).then(|| GuestView {
             // SAFETY: inside the reservation.
             base: unsafe { start.cast::<u8>().add(GUARD) },
-            mapped: PageSet::new(),
-            writable: PageSet::new(),
-            count: 0,
+            pages: HashMap::new(),
             fills: 0,
             clears: 0,
         })
@@ -106,63 +86,127 @@ impl GuestView {
 
     /// The reservation, guard pages included: where a fault is the view's.
     pub fn reserved(&self) -> (usize, usize) {
-        (self.base as usize - GUARD, self.base as usize + VIEW_BYTES + GUARD)
+        (
+            self.base as usize - GUARD,
+            self.base as usize + VIEW_BYTES + GUARD,
+        )
+    }
+
+    /// The host address of guest page `page`.
+    fn at(&self, page: u32) -> *mut libc::c_void {
+        // SAFETY: every user page is inside the reservation.
+        unsafe { self.base.add((page as usize) << PAGE_SHIFT).cast() }
     }
 
     /// Maps the guest page that holds `addr` from `frame`, writable when
     /// `write`.
     pub fn map(&mut self, addr: u32, frame: PageFrame, write: bool) {
         let page = addr >> PAGE_SHIFT;
+        let want = Mapped { frame, write };
         if addr as u64 >= USER_TOP
-            || (self.mapped.contains(page) && self.writable.contains(page) >= write)
+            || self
+                .pages
+                .get(&page)
+                .is_some_and(|m| m.frame == frame && m.write >= write)
         {
             return;
         }
-        let prot = libc::PROT_READ | if write { libc::PROT_WRITE } else { 0 };
-        // SAFETY: the page is inside the reservation, which only this view
-        // maps into.
-        let at = unsafe { self.base.add((page as usize) << PAGE_SHIFT) };
+        if !self.place(page, want) {
+            return self.clear();
+        }
+        self.pages.insert(page, want);
+        self.fills += 1;
+    }
+
+    /// Maps `page` as `m` says (filled in at once: the access that asked
+    /// for it comes next); false if the host refused.
+    fn place(&mut self, page: u32, m: Mapped) -> bool {
+        let prot = libc::PROT_READ | if m.write { libc::PROT_WRITE } else { 0 };
+        // SAFETY: a page of the reservation, which only this view maps
+        // into.
         let got = unsafe {
             libc::mmap(
-                at.cast(),
+                self.at(page),
                 1 << PAGE_SHIFT,
                 prot,
-                libc::MAP_SHARED | libc::MAP_FIXED,
-                frame.fd,
-                frame.offset as libc::off_t,
+                libc::MAP_SHARED | libc::MAP_FIXED | libc::MAP_POPULATE,
+                m.frame.fd,
+                m.frame.offset as libc::off_t,
             )
         };
-        if got == libc::MAP_FAILED {
-            // The host may have unmapped the page's old mapping: empty
-            // the whole reservation again, which leaves no hole in it.
-            self.clear();
-            return;
-        }
-        if !self.mapped.contains(page) {
-            self.count += 1;
-        }
-        self.mapped.set(page, true);
-        self.writable.set(page, write);
-        self.fills += 1;
+        got != libc::MAP_FAILED
     }
 
     /// Guest page `page` now holds decoded code: compiled code no longer
     /// writes it directly.
     pub fn protect(&mut self, page: u32) {
-        if (page as usize) < PAGES && self.writable.contains(page) {
-            // SAFETY: a page of the reservation this view mapped.
-            let at = unsafe { self.base.add((page as usize) << PAGE_SHIFT) };
-            if unsafe { libc::mprotect(at.cast(), 1 << PAGE_SHIFT, libc::PROT_READ) } != 0 {
-                self.clear();
-                return;
-            }
-            self.writable.set(page, false);
+        let Some(m) = self.pages.get_mut(&page).filter(|m| m.write) else {
+            return;
+        };
+        m.write = false;
+        let at = self.at(page);
+        // SAFETY: a page of the reservation this view mapped.
+        if unsafe { libc::mprotect(at, 1 << PAGE_SHIFT, libc::PROT_READ) } != 0 {
+            self.clear();
         }
+    }
+
+    /// After a change to the memory's pages (its `direct_epoch` moved):
+    /// keeps each page the memory still names by the same frame, readable
+    /// or writable as it still allows (never writable where `code` says
+    /// the page holds decoded code), and unmaps the rest. A program that
+    /// maps, unmaps or forks keeps most of its pages where they were, and
+    /// they need not fault into the view again.
+    pub fn revalidate<M: Memory>(&mut self, mem: &mut M, code: impl Fn(u32) -> bool) {
+        let pages: Vec<(u32, Mapped)> = self.pages.iter().map(|(&p, &m)| (p, m)).collect();
+        for (page, m) in pages {
+            let addr = page << PAGE_SHIFT;
+            let write = m.write && !code(addr);
+            let now = match write.then(|| mem.page_frame(addr, true)).flatten() {
+                Some(frame) => Some(Mapped { frame, write: true }),
+                None => mem.page_frame(addr, false).map(|frame| Mapped {
+                    frame,
+                    write: false,
+                }),
+            };
+            match now {
+                Some(n) if n == m => {}
+                Some(n) if n.frame == m.frame => self.protect(page),
+                Some(n) => {
+                    if !self.place(page, n) {
+                        return self.clear();
+                    }
+                    self.pages.insert(page, n);
+                }
+                None => {
+                    if !self.unmap(page) {
+                        return self.clear();
+                    }
+                    self.pages.remove(&page);
+                }
+            }
+        }
+    }
+
+    /// Makes `page` inaccessible again; false if the host refused.
+    fn unmap(&mut self, page: u32) -> bool {
+        // SAFETY: a page of the reservation, as `new` made it.
+        let got = unsafe {
+            libc::mmap(
+                self.at(page),
+                1 << PAGE_SHIFT,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        got != libc::MAP_FAILED
     }
 
     /// Makes every page inaccessible again.
     pub fn clear(&mut self) {
-        if self.count == 0 {
+        if self.pages.is_empty() {
             return;
         }
         // SAFETY: replaces the whole reservation, as `new` made it.
@@ -182,9 +226,7 @@ impl GuestView {
             eprintln!("irix-emu: cannot reset the compiled tier's view of guest memory");
             std::process::abort();
         }
-        self.mapped.clear();
-        self.writable.clear();
-        self.count = 0;
+        self.pages.clear();
         self.clears += 1;
     }
 }
@@ -228,11 +270,11 @@ mod tests {
             assert_eq!(libc::pread(fd, back.as_mut_ptr().cast(), 2, 0), 2);
             assert_eq!(back, [0x5a, 7], "the file sees the view's store");
         }
-        assert_eq!((view.count, view.fills), (1, 1));
+        assert_eq!((view.pages.len(), view.fills), (1, 1));
         view.protect(0x12345);
-        assert!(!view.writable.contains(0x12345));
+        assert!(!view.pages[&0x12345].write);
         view.clear();
-        assert_eq!((view.count, view.clears), (1 - 1, 1));
+        assert_eq!((view.pages.len(), view.clears), (0, 1));
         unsafe { libc::close(fd) };
     }
 }

@@ -190,7 +190,7 @@ fn an_unchecked_access_past_user_space_raises_the_address_error() {
     };
     let mut regs = [0u64; 25];
     regs[24] = 200; // $t9
-    // Up: $t0 0x7fffffe0 (the last lap 0x7ffffff0), loads at -32 and +28.
+                    // Up: $t0 0x7fffffe0 (the last lap 0x7ffffff0), loads at -32 and +28.
     regs[15] = 0x7fff_ffe0; // $s0
     let cpu = same_exception(&words(-32, 28), &regs, 0x7fff_f000);
     assert_eq!(cpu.gpr[mips::T9.idx()], 0, "at the last lap");
@@ -202,5 +202,72 @@ fn an_unchecked_access_past_user_space_raises_the_address_error() {
     assert_eq!(cpu.gpr[mips::T9.idx()], 0, "at the last lap");
     if host_has_view() {
         assert!(cpu.instructions_compiled() > 1000, "the laps ran compiled");
+    }
+}
+
+/// A loop that loads from the first data page and stores to the second,
+/// run in four slices; between them the memory changes, with a new
+/// `direct_epoch` each time: nothing (the pages stay in the view), the
+/// first page moved to a new frame holding other words (the view maps
+/// the new frame at once, and the loads see its words), the second page
+/// unmapped (the next store faults, as the interpreter's does).
+#[test]
+fn pages_the_memory_keeps_stay_in_the_view_across_epochs_and_moved_ones_follow() {
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        jtype(opcode::J, CODE + 12),
+        mips::nop(),
+        mips::lw(mips::V0, 0, mips::S0),
+        mips::sw(mips::V0, 4096, mips::S0),
+        mips::addu(mips::T1, mips::T1, mips::V0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-7i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 3000; // $t9
+    let run = |engine| {
+        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
+        mem.epoch = Some(1);
+        mem.poke32(DATA, 7);
+        let mut faults = Vec::new();
+        let mut stops = Vec::new();
+        for slice in 0..4 {
+            match slice {
+                1 => mem.epoch = Some(2),
+                2 => {
+                    mem.map(DATA, 4096, true, false);
+                    mem.poke32(DATA, 100);
+                    mem.epoch = Some(3);
+                }
+                3 => {
+                    mem.unmap(DATA + 4096);
+                    mem.epoch = Some(4);
+                }
+                _ => {}
+            }
+            stops.push(cpu.run(&mut mem, &mut (), cpu.cycles() + 6000));
+            faults.push(cpu.view_faults());
+        }
+        (cpu, stops, faults)
+    };
+    let (want, want_stops, _) = run(Engine::Interp);
+    let (got, got_stops, faults) = run(Engine::Jit);
+    assert_eq!(got_stops, want_stops);
+    assert!(
+        matches!(want_stops[3], StopReason::Exception(e) if e.code == cpu_mips::ExcCode::TlbS),
+        "{want_stops:?}"
+    );
+    assert_eq!(want.differences(&got), Vec::<String>::new());
+    assert!(
+        want.gpr[mips::T1.idx()] > 100 * 100,
+        "the loads saw the new page"
+    );
+    if host_has_view() {
+        // Once on each page; kept across the epochs; the moved page was
+        // mapped again without a fault; the store to the unmapped page
+        // faults in the view, and then in the slow path.
+        assert_eq!(faults, [2, 2, 2, 3], "{faults:?}");
     }
 }

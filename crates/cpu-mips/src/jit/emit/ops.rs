@@ -632,18 +632,21 @@ impl Emitter<'_> {
         code: TrapCode,
         access: impl Fn(&mut Self, Value, i32, MemFlags) -> Option<Value>,
     ) -> Option<Value> {
-        if !self.pages.checked(base).is_some_and(|c| c.covers(off, bytes)) {
+        if !self
+            .pages
+            .checked(base)
+            .is_some_and(|c| c.covers(off, bytes))
+        {
             let ea = self.effective_address(base, off);
             let k = bytes.trailing_zeros();
             let rotated = match k {
                 0 => ea,
                 _ => self.b.ins().rotr_imm(ea, k as i64),
             };
-            let bad = self.b.ins().icmp_imm(
-                IntCC::UnsignedGreaterThanOrEqual,
-                rotated,
-                1i64 << (31 - k),
-            );
+            let bad =
+                self.b
+                    .ins()
+                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, rotated, 1i64 << (31 - k));
             self.leave_if(bad, i, |e| {
                 e.set_field(EXIT_VALUE, ea);
                 e.imm((miss as i64) << status::KIND_SHIFT)
@@ -653,7 +656,12 @@ impl Emitter<'_> {
         let view = self.view.expect("an access through the view has its base");
         let reg = self.gpr(base);
         let host = self.host_address(view, reg);
-        access(self, host, off as i32, MemFlags::new().with_trap_code(Some(code)))
+        access(
+            self,
+            host,
+            off as i32,
+            MemFlags::new().with_trap_code(Some(code)),
+        )
     }
 
     /// `base + off` (an I64).

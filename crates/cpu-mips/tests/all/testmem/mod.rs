@@ -104,6 +104,9 @@ struct Page {
 pub struct TestMem {
     pages: HashMap<u32, Page>,
     frames: Frames,
+    /// What `direct_epoch` says (None: the compiled tier forgets direct
+    /// pages at every run).
+    pub epoch: Option<u64>,
 }
 
 impl Default for TestMem {
@@ -111,6 +114,7 @@ impl Default for TestMem {
         TestMem {
             pages: HashMap::new(),
             frames: Frames::new(),
+            epoch: None,
         }
     }
 }
@@ -128,6 +132,10 @@ impl TestMem {
             self.frames.bytes_mut(frame).fill(0);
             self.pages.insert(p, Page { frame, write, exec });
         }
+    }
+    /// Unmaps the page holding `addr`.
+    pub fn unmap(&mut self, addr: u32) {
+        self.pages.remove(&(addr / PAGE));
     }
     fn page_bytes(&self, page: u32) -> Option<&[u8]> {
         Some(self.frames.bytes(self.pages.get(&page)?.frame))
@@ -263,6 +271,9 @@ impl Memory for TestMem {
     }
     fn has_page_frames(&self) -> bool {
         self.frames.fd >= 0
+    }
+    fn direct_epoch(&self) -> Option<u64> {
+        self.epoch
     }
 }
 
