@@ -19,7 +19,7 @@ use crate::cp0::{cause, Cp0};
 use crate::fpu;
 use std::sync::Arc;
 
-use crate::jit::{JitCache, JitLinks, JitRun, Tlb, TranslationStore};
+use crate::jit::{JitCache, JitLinks, JitRun, Refusals, Tlb, TranslationStore};
 use crate::pipeline::Fault;
 use crate::timing::{Scoreboard, COUNT_DIVISOR, DEFAULT_CLOCK_HZ};
 use crate::Exception;
@@ -197,6 +197,9 @@ pub struct Cpu {
     /// Of those, entries that ended at a fault in the view of guest
     /// memory (a page the view did not hold yet, see `jit::trap`).
     pub(crate) view_faults: u64,
+    /// Code pages whose functions keep to the soft TLB (see
+    /// `jit::view::Refusals`).
+    pub(crate) view_refused: Refusals,
     /// The first address of the block that ran last, whether the block
     /// tier or compiled code ran it ([`NO_BLOCK_RAN`] after instructions
     /// run one at a time): how the block tier tells a member's runs inside
@@ -289,6 +292,7 @@ impl Cpu {
             retired_block_tier: 0,
             compiled_entries: 0,
             view_faults: 0,
+            view_refused: Refusals::default(),
             last_block: NO_BLOCK_RAN,
             block_cache_used: 0,
             block_cache_flushes: 0,
@@ -482,6 +486,7 @@ impl Cpu {
         self.code_marks.clear();
         self.code_pages.clear();
         self.jit.flush();
+        self.view_refused = Refusals::default();
         self.block_cache_used = 0;
     }
 

@@ -109,6 +109,9 @@ impl Cpu {
             if self.cycles >= deadline {
                 return StopReason::Deadline;
             }
+            if let Some(page_no) = self.view_refused.pending.take() {
+                self.drop_code_page(pages, page_no);
+            }
             if self.jit.any_back() {
                 self.install_compiled(pages, &helpers);
             }
@@ -170,7 +173,13 @@ impl Cpu {
                 end => return end,
             }
             let pc = self.pc;
-            if self.cycles >= deadline || pc >> PAGE_SHIFT != page_no || pc & 3 != 0 {
+            // (Also when the page's code is to be dropped, by the loop
+            // around, see `jit::view::Refusals`.)
+            if self.cycles >= deadline
+                || pc >> PAGE_SHIFT != page_no
+                || pc & 3 != 0
+                || self.view_refused.pending.is_some()
+            {
                 return BlockEnd::Done;
             }
         }

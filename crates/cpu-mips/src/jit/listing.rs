@@ -125,6 +125,7 @@ fn listing(block: &Block) -> Option<(String, usize)> {
     let target = Target {
         fma: jit.fma,
         view: true,
+        sites: false,
     };
     let (sig, emit) = block_function(&jit.isa, target, block, CODE, status::CU1 | status::FR);
     build(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, |f, c, p| {
@@ -385,6 +386,7 @@ fn code_of(jit: &mut Jit, block: &Block) -> Vec<u8> {
     let target = Target {
         fma: jit.fma,
         view: true,
+        sites: false,
     };
     let (sig, emit) = block_function(&jit.isa, target, block, CODE, status::CU1 | status::FR);
     super::machine_code(&jit.isa, &mut jit.ctx, &mut jit.fctx, sig, |f, c, p| {

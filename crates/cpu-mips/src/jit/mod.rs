@@ -65,6 +65,7 @@ use cranelift_frontend::FunctionBuilderContext;
 
 pub(crate) use helpers::{Helpers, JitLinks, JitRun};
 pub(crate) use tlb::Tlb;
+pub(crate) use view::Refusals;
 use worker::Worker;
 pub(crate) use worker::{Done, Job};
 
@@ -378,19 +379,22 @@ impl JitCache {
     }
 
     /// Compiles `block` (which starts at `pc`) for a CPU whose CP0 Status
-    /// is `status`, or `None` when the host is unsupported, the code memory
-    /// is full or the block's code would be too large. `limit` bounds the
-    /// code memory.
+    /// is `status`, through the view of guest memory where there is one
+    /// and `view` allows, or `None` when the host is unsupported, the code
+    /// memory is full or the block's code would be too large. `limit`
+    /// bounds the code memory.
+    #[allow(clippy::too_many_arguments)]
     pub fn compile(
         &mut self,
         block: &Block,
         pc: u32,
         status: u32,
+        view: bool,
         helpers: &Helpers,
         limit: usize,
     ) -> Option<JitFn> {
         let jit = self.ready(helpers, limit)?;
-        let f = jit.compile(block, pc, status)?;
+        let f = jit.compile(block, pc, status, view)?;
         jit.enter_jump(block, pc, f);
         self.members_installed += block.members.len() as u64;
         Some(f)
@@ -404,12 +408,12 @@ impl JitCache {
         let Some(jit) = self.jit_for(helpers, limit) else {
             return false;
         };
-        job.view = jit.view.is_some();
+        job.target = jit.target(job.target.view);
         if self.worker.is_none() && !self.no_thread {
             let Some(jit) = self.jit_for(helpers, limit) else {
                 return false;
             };
-            self.worker = Worker::start(jit.isa.clone(), jit.fma);
+            self.worker = Worker::start(jit.isa.clone());
             self.no_thread = self.worker.is_none();
         }
         self.worker.as_mut().is_some_and(|w| w.send(job))
@@ -433,8 +437,9 @@ impl JitCache {
         Some(&self.jit.as_ref()?.blob)
     }
 
-    /// Whether blocks are compiled to go through the view of guest memory
-    /// (`None` before the compiler is made).
+    /// Whether code for this compiler is to carry a table of sites (its
+    /// blocks may go through the view of guest memory; `None` before the
+    /// compiler is made).
     pub fn viewed(&self) -> Option<bool> {
         self.jit.as_ref().map(|j| j.view.is_some())
     }
@@ -519,6 +524,16 @@ impl Jit {
             code: f.0,
         };
         self.blocks[i] = block as *const Block as usize;
+    }
+
+    /// What a block is compiled for: through the view where there is one
+    /// and `view` allows.
+    fn target(&self, view: bool) -> Target {
+        Target {
+            fma: self.fma,
+            view: view && self.view.is_some(),
+            sites: self.view.is_some(),
+        }
     }
 
     /// Installs `blob` (a function's code, and its sites' table when it
@@ -629,11 +644,8 @@ impl Jit {
         self.arena.install(code.code_buffer()).map(|p| p as usize)
     }
 
-    fn compile(&mut self, block: &Block, pc: u32, status: u32) -> Option<JitFn> {
-        let target = Target {
-            fma: self.fma,
-            view: self.view.is_some(),
-        };
+    fn compile(&mut self, block: &Block, pc: u32, status: u32, view: bool) -> Option<JitFn> {
+        let target = self.target(view);
         let mut blob = std::mem::take(&mut self.blob);
         let ok = block_code(
             &self.isa,
@@ -672,12 +684,15 @@ fn machine_code<'c>(
     Some(code)
 }
 
-/// What block code is compiled for besides the block: see `Jit::fma`,
-/// and whether it goes through the view of guest memory (`Jit::view`).
+/// What block code is compiled for besides the block: see `Jit::fma`;
+/// whether its accesses go through the view of guest memory, and whether
+/// its code carries a table of sites (every function of a compiler with
+/// a view does, see `Jit::view`, whether its accesses use it or not).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Target {
     pub fma: bool,
     pub view: bool,
+    pub sites: bool,
 }
 
 /// The most bytes a function's sites' table may take (see `trap`): one
@@ -708,7 +723,7 @@ fn block_code(
     };
     out.clear();
     out.extend_from_slice(code.code_buffer());
-    if target.view {
+    if target.sites {
         // Each access's site, at the offset of every host instruction
         // Cranelift made of it (its trap code is its number).
         let mut placed: Vec<Site> = code

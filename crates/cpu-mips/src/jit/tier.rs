@@ -23,7 +23,7 @@ use crate::insn::Reg;
 use crate::jit::cache::Key;
 use crate::jit::store::heat;
 use crate::jit::trap::{self, Site};
-use crate::jit::{region, status, Done, Helpers, JitFn, JitRun, Job};
+use crate::jit::{region, status, Done, Helpers, JitFn, JitRun, Job, Target};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
 
@@ -177,22 +177,27 @@ impl Cpu {
         if let Some(store) = self.translations.as_deref() {
             store.count_miss(block.heated);
         }
+        let view = !self.view_refused.keeps_to_tlb(pc);
         if self.config.compile_on_thread {
             let job = Job {
                 block: block.clone(),
                 pc,
                 status,
-                view: false,
+                target: Target {
+                    fma: false,
+                    view,
+                    sites: false,
+                },
             };
             if self.jit.send(job, helpers, limit) {
                 return Box::default();
             }
         }
-        block.compiled = self.jit.compile(block, pc, status, helpers, limit);
+        block.compiled = self.jit.compile(block, pc, status, view, helpers, limit);
         let mut dropped = Box::default();
         if block.compiled.is_none() && !block.members.is_empty() {
             dropped = std::mem::take(&mut block.members);
-            block.compiled = self.jit.compile(block, pc, status, helpers, limit);
+            block.compiled = self.jit.compile(block, pc, status, view, helpers, limit);
         }
         self.link_jump_table();
         if block.compiled.is_some() {
@@ -215,7 +220,7 @@ impl Cpu {
             region::unclaim(pages.page(job.pc >> PAGE_SHIFT), job.pc, &dropped);
             // (Code compiled for the view, or without it, when the compiler
             // has since changed: only a new memory type does that.)
-            let Some(code) = code.filter(|_| self.jit.viewed() == Some(job.view)) else {
+            let Some(code) = code.filter(|_| self.jit.viewed() == Some(job.target.sites)) else {
                 continue;
             };
             self.keep_translation(&job.block, job.pc, job.status, &code, helpers);
@@ -248,7 +253,7 @@ impl Cpu {
     pub fn finish_compiles(&mut self) {
         let helpers = self.jit_links.helpers;
         while let Some(Done { job, code, .. }) = self.jit.finished(true) {
-            if let Some(code) = code.filter(|_| self.jit.viewed() == Some(job.view)) {
+            if let Some(code) = code.filter(|_| self.jit.viewed() == Some(job.target.sites)) {
                 self.keep_translation(&job.block, job.pc, job.status, &code, &helpers);
             }
         }
@@ -407,6 +412,7 @@ impl Cpu {
             block: entered.map_or(0, |b| b as *const Block as usize),
         };
         let cpu = self as *mut Cpu;
+        let mut from_view = false;
         let word = match self.jit.landing() {
             Some(mut landing) => {
                 self.jit_links.view = landing.view_base();
@@ -415,6 +421,7 @@ impl Cpu {
                 let word = unsafe { trap::call(enter as usize, cpu as usize, f.0, &mut landing) };
                 if let Some((site, addr)) = landing.hit {
                     self.left_at_fault(site, addr);
+                    from_view = true;
                 }
                 word
             }
@@ -466,7 +473,8 @@ impl Cpu {
             status::SKIP => (Body::Skip(i), taken),
             status::CODE_WRITTEN => (Body::CodeWritten(i), taken),
             status::MISS_LOAD | status::MISS_STORE => {
-                self.after_miss(b, pc0, i, taken, kind == status::MISS_STORE, mem, obs)
+                let how = (kind == status::MISS_STORE, from_view);
+                self.after_miss(b, pc0, i, taken, how, mem, obs)
             }
             _ => (Body::Fault(i, self.fault_again(b, pc0, i, mem)), taken),
         };
@@ -510,7 +518,7 @@ impl Cpu {
         pc0: u32,
         i: usize,
         taken: Option<u32>,
-        store: bool,
+        (store, from_view): (bool, bool),
         mem: &mut M,
         obs: &mut O,
     ) -> (Body, Option<u32>) {
@@ -529,8 +537,10 @@ impl Cpu {
             // (A store's page holds no decoded code, or the store would
             // have stopped.)
             if let Some(view) = self.jit.view() {
-                if let Some(frame) = mem.page_frame(addr, store) {
-                    view.map(addr, frame, store);
+                match mem.page_frame(addr, store) {
+                    Some(frame) => view.map(addr, frame, store),
+                    None if from_view => self.view_refused.count(pc0),
+                    None => {}
                 }
             }
         }

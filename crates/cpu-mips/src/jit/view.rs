@@ -2,7 +2,8 @@
 //! host page for each page of the guest's user space, where compiled code
 //! finds guest address `a` at the view's base plus `a`.
 //!
-//! Contents: [`GuestView`].
+//! Contents: [`GuestView`], and the code pages that keep to the soft TLB
+//! instead ([`Refusals`]).
 //!
 //! The embedder keeps its pages in a file (see `Memory::page_frame`), so
 //! the view maps each page that the soft TLB would hold a second time,
@@ -21,7 +22,7 @@
 //! in the file share one); a host that refuses another mapping empties the
 //! view, which goes on filling from there.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::code_cache::PAGE_SHIFT;
 use crate::exec::USER_TOP;
@@ -228,6 +229,42 @@ impl GuestView {
         }
         self.pages.clear();
         self.clears += 1;
+    }
+}
+
+/// Pages of code whose functions keep to the soft TLB: an access through
+/// the view to a page the memory cannot name by frame (a MAP_SHARED page
+/// of the kernel's) faults every time, a host signal where the soft TLB's
+/// miss is a return. After [`Refusals::LIMIT`] such faults in functions of
+/// a code page, the page's compiled code is dropped (as by a store into
+/// it), and compiled again without the view.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Refusals {
+    counts: HashMap<u32, u32>,
+    tlb_only: HashSet<u32>,
+    /// A code page whose code is to be dropped.
+    pub pending: Option<u32>,
+}
+
+impl Refusals {
+    pub const LIMIT: u32 = 64;
+
+    /// An access of the function at `pc` faulted in the view at a page
+    /// the memory could not name by frame.
+    pub fn count(&mut self, pc: u32) {
+        let page = pc >> PAGE_SHIFT;
+        let n = self.counts.entry(page).or_default();
+        *n += 1;
+        if *n == Refusals::LIMIT {
+            self.tlb_only.insert(page);
+            self.pending = Some(page);
+        }
+    }
+
+    /// Whether the functions of the code page holding `pc` keep to the
+    /// soft TLB.
+    pub fn keeps_to_tlb(&self, pc: u32) -> bool {
+        self.tlb_only.contains(&(pc >> PAGE_SHIFT))
     }
 }
 

@@ -36,10 +36,10 @@ pub(crate) struct Job {
     pub block: Block,
     pub pc: u32,
     pub status: u32,
-    /// Compiled to go through the view of guest memory (the compiler's
-    /// when the job was sent: its code is installed and kept only while
-    /// that stays so, see `JitCache::viewed`).
-    pub view: bool,
+    /// What it is compiled for (the CPU's compiler's when the job was
+    /// sent, see `JitCache::send`: its code is installed and kept only
+    /// while the compiler's sites stay the same, see `JitCache::viewed`).
+    pub target: Target,
 }
 
 /// A compiled job: its machine code, or `None` when it has none (too
@@ -68,9 +68,9 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    /// Starts the thread, compiling for `isa` (`fma`: the host has a fused
-    /// multiply-add, see `Jit::fma`); `None` if no thread can be started.
-    pub fn start(isa: OwnedTargetIsa, fma: bool) -> Option<Worker> {
+    /// Starts the thread, compiling for `isa` (each job for its target);
+    /// `None` if no thread can be started.
+    pub fn start(isa: OwnedTargetIsa) -> Option<Worker> {
         let (jobs, queue) = channel::<Job>();
         let (give, done) = channel::<Done>();
         let back = Arc::new(AtomicUsize::new(0));
@@ -81,7 +81,7 @@ impl Worker {
                 let mut ctx = Context::new();
                 let mut fctx = FunctionBuilderContext::new();
                 for mut job in queue {
-                    let (code, dropped) = compile(&isa, fma, &mut ctx, &mut fctx, &mut job);
+                    let (code, dropped) = compile(&isa, &mut ctx, &mut fctx, &mut job);
                     if give.send(Done { job, code, dropped }).is_err() {
                         return;
                     }
@@ -151,15 +151,11 @@ impl Drop for Worker {
 /// alone, and the members it no longer has.
 fn compile(
     isa: &OwnedTargetIsa,
-    fma: bool,
     ctx: &mut Context,
     fctx: &mut FunctionBuilderContext,
     job: &mut Job,
 ) -> (Option<Vec<u8>>, Members) {
-    let target = Target {
-        fma,
-        view: job.view,
-    };
+    let target = job.target;
     let mut code_of = |job: &Job| {
         let mut out = Vec::new();
         block_code(

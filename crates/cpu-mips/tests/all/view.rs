@@ -271,3 +271,42 @@ fn pages_the_memory_keeps_stay_in_the_view_across_epochs_and_moved_ones_follow()
         assert_eq!(faults, [2, 2, 2, 3], "{faults:?}");
     }
 }
+
+/// 2,000 laps that load from a page compiled code may not reach directly
+/// (as the kernel's MAP_SHARED pages): each load through the view faults
+/// and takes the slow path, until the code page's functions have been
+/// refused often enough; they are then compiled again with the soft TLB,
+/// whose miss is a return, and run to the end in the interpreter's state.
+#[test]
+fn code_that_keeps_faulting_on_a_page_it_cannot_map_goes_back_to_the_soft_tlb() {
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        jtype(opcode::J, CODE + 12),
+        mips::nop(),
+        mips::lw(mips::V0, 0, mips::S1),
+        mips::addu(mips::T1, mips::T1, mips::V0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-6i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let shared = 0x3000_0000;
+    let mut regs = [0u64; 25];
+    regs[16] = shared as u64; // $s1
+    regs[24] = 2000; // $t9
+    let run = |engine| {
+        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
+        mem.map_indirect(shared, 4096);
+        mem.poke32(shared, 3);
+        run_to_break(&mut cpu, &mut mem, &mut ());
+        cpu
+    };
+    let want = run(Engine::Interp);
+    let got = run(Engine::Jit);
+    assert_eq!(want.differences(&got), Vec::<String>::new());
+    assert_eq!(got.gpr[mips::T1.idx()], 6000);
+    if host_has_view() {
+        let faults = got.view_faults();
+        assert!((64..80).contains(&faults), "{faults} faults in the view");
+        assert!(got.instructions_compiled() > 5000, "ran compiled after");
+    }
+}

@@ -98,6 +98,9 @@ struct Page {
     frame: usize,
     write: bool,
     exec: bool,
+    /// Compiled code may reach it directly (else, like the kernel's
+    /// MAP_SHARED pages, every access takes the slow path).
+    direct: bool,
 }
 
 /// Guest memory: 4 KiB pages with write/execute permissions (all readable).
@@ -130,7 +133,23 @@ impl TestMem {
         for p in first..=last {
             let frame = self.frames.take();
             self.frames.bytes_mut(frame).fill(0);
-            self.pages.insert(p, Page { frame, write, exec });
+            self.pages.insert(
+                p,
+                Page {
+                    frame,
+                    write,
+                    exec,
+                    direct: true,
+                },
+            );
+        }
+    }
+    /// Maps `[addr, addr + len)` read-write, as pages compiled code must
+    /// not reach directly (see `Page::direct`).
+    pub fn map_indirect(&mut self, addr: u32, len: u32) {
+        self.map(addr, len, true, false);
+        for p in addr / PAGE..=(addr + len - 1) / PAGE {
+            self.pages.get_mut(&p).expect("just mapped").direct = false;
         }
     }
     /// Unmaps the page holding `addr`.
@@ -254,7 +273,7 @@ impl Memory for TestMem {
     /// Pages never move (each is its own frame), so every page may be read
     /// directly, and every writable one written.
     fn direct_page(&mut self, addr: u32, write: bool) -> Option<std::ptr::NonNull<u8>> {
-        let p = self.pages.get(&(addr / PAGE))?;
+        let p = self.pages.get(&(addr / PAGE)).filter(|p| p.direct)?;
         if write && !p.write {
             return None;
         }
@@ -263,7 +282,7 @@ impl Memory for TestMem {
     }
     /// The same pages as `direct_page`, by their frames.
     fn page_frame(&mut self, addr: u32, write: bool) -> Option<PageFrame> {
-        let p = self.pages.get(&(addr / PAGE))?;
+        let p = self.pages.get(&(addr / PAGE)).filter(|p| p.direct)?;
         (self.frames.fd >= 0 && (p.write || !write)).then_some(PageFrame {
             fd: self.frames.fd,
             offset: (p.frame * PAGE as usize) as u64,
