@@ -92,7 +92,7 @@ fn calls_returns_and_jumps_are_reported_with_site_target_and_sp() {
 /// Transfers alone, as a call-graph tracker wants them: the block and
 /// compiled tiers run whole blocks for it.
 #[derive(Default)]
-struct TransfersOnly(Vec<Transfer>);
+pub(crate) struct TransfersOnly(pub Vec<Transfer>);
 
 impl Observer for TransfersOnly {
     const RETIRES: bool = false;

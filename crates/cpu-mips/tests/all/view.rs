@@ -4,10 +4,11 @@
 //! exactly as a soft TLB miss leaves it; the page is then mapped, and the
 //! access runs compiled from the next time on.
 
-use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason, Transfer};
+use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason};
 use test_support::mips::{self, funct, itype, jtype, opcode, special};
 
 use crate::testmem::{machine, TestMem, CODE, DATA};
+use crate::transfers::TransfersOnly;
 
 /// Whether this host has a compiled tier with a view (x86-64 Linux).
 fn host_has_view() -> bool {
@@ -40,15 +41,12 @@ fn run_to_break<O: Observer>(cpu: &mut Cpu, mem: &mut TestMem, obs: &mut O) {
     }
 }
 
-/// 300 laps that load from the first data page and store to the second:
-/// with the view, compiled code faults once on each page (the load's page
-/// for loads, the store's for stores), and ends in the interpreter's state
-/// and memory; without it, it never faults.
-#[test]
-fn each_page_faults_once_in_the_view_then_runs_compiled() {
-    // Two blocks, A jumping to B (a block that branches to itself keeps
-    // its registers in host registers, and accesses through its soft TLB).
-    let words = [
+/// Laps of two blocks, A counting $t9 down and jumping to B, which loads
+/// from the first data page (at $s0), stores to the second and adds the
+/// word at $s0 + 4 into $t1. (A block that branches to itself keeps its
+/// registers in host registers, and accesses through its soft TLB.)
+fn load_store_loop() -> Vec<u32> {
+    vec![
         mips::addiu(mips::T9, mips::T9, -1),
         jtype(opcode::J, CODE + 12),
         mips::nop(),
@@ -59,7 +57,16 @@ fn each_page_faults_once_in_the_view_then_runs_compiled() {
         itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
         mips::nop(),
         mips::break_(0),
-    ];
+    ]
+}
+
+/// 300 laps that load from the first data page and store to the second:
+/// with the view, compiled code faults once on each page (the load's page
+/// for loads, the store's for stores), and ends in the interpreter's state
+/// and memory; without it, it never faults.
+#[test]
+fn each_page_faults_once_in_the_view_then_runs_compiled() {
+    let words = load_store_loop();
     let mut regs = [0u64; 25];
     regs[15] = DATA as u64; // $s0
     regs[24] = 300; // $t9
@@ -81,19 +88,6 @@ fn each_page_faults_once_in_the_view_then_runs_compiled() {
             let faults = if view { 2 } else { 0 };
             assert_eq!(cpu.view_faults(), faults, "view {view}");
         }
-    }
-}
-
-/// Transfers alone (a call-graph tracker): each is reported with $sp.
-#[derive(Default)]
-struct Transfers(Vec<Transfer>);
-
-impl Observer for Transfers {
-    const RETIRES: bool = false;
-    const TRANSFERS: bool = true;
-    fn retire(&mut self, _pc: u32, _cycles: u64) {}
-    fn transfer(&mut self, t: Transfer) {
-        self.0.push(t);
     }
 }
 
@@ -125,7 +119,7 @@ fn a_fault_in_a_call_s_delay_slot_reports_the_call_s_sp() {
     let run = |engine| {
         let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
         cpu.gpr[mips::SP.idx()] = 0x7fff_0000;
-        let mut obs = Transfers::default();
+        let mut obs = TransfersOnly::default();
         run_to_break(&mut cpu, &mut mem, &mut obs);
         (obs.0, cpu)
     };
@@ -213,24 +207,14 @@ fn an_unchecked_access_past_user_space_raises_the_address_error() {
 /// unmapped (the next store faults, as the interpreter's does).
 #[test]
 fn pages_the_memory_keeps_stay_in_the_view_across_epochs_and_moved_ones_follow() {
-    let words = [
-        mips::addiu(mips::T9, mips::T9, -1),
-        jtype(opcode::J, CODE + 12),
-        mips::nop(),
-        mips::lw(mips::V0, 0, mips::S0),
-        mips::sw(mips::V0, 4096, mips::S0),
-        mips::addu(mips::T1, mips::T1, mips::V0),
-        itype(opcode::BNE, mips::T9, mips::ZERO, (-7i16) as u16),
-        mips::nop(),
-        mips::break_(0),
-    ];
+    let words = load_store_loop();
     let mut regs = [0u64; 25];
     regs[15] = DATA as u64; // $s0
     regs[24] = 3000; // $t9
     let run = |engine| {
         let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
         mem.epoch = Some(1);
-        mem.poke32(DATA, 7);
+        mem.poke32(DATA + 4, 7);
         let mut faults = Vec::new();
         let mut stops = Vec::new();
         for slice in 0..4 {
@@ -238,7 +222,7 @@ fn pages_the_memory_keeps_stay_in_the_view_across_epochs_and_moved_ones_follow()
                 1 => mem.epoch = Some(2),
                 2 => {
                     mem.map(DATA, 4096, true, false);
-                    mem.poke32(DATA, 100);
+                    mem.poke32(DATA + 4, 100);
                     mem.epoch = Some(3);
                 }
                 3 => {

@@ -302,6 +302,43 @@ impl Drop for Frame {
     }
 }
 
+/// A page of a pool's file mapped a second time, as the compiled tier
+/// maps it (for the tests), unmapped when dropped.
+#[cfg(all(test, target_os = "linux"))]
+pub(crate) struct MappedAgain(NonNull<u8>);
+
+#[cfg(all(test, target_os = "linux"))]
+impl MappedAgain {
+    pub(crate) fn new(at: PageFrame) -> MappedAgain {
+        // SAFETY: a new shared mapping of one page of an open file.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                PAGE_BYTES,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                at.fd,
+                at.offset as libc::off_t,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED);
+        MappedAgain(NonNull::new(p.cast()).expect("a mapping"))
+    }
+
+    pub(crate) fn bytes(&mut self) -> &mut [u8] {
+        // SAFETY: the page this maps, for as long as it is mapped.
+        unsafe { std::slice::from_raw_parts_mut(self.0.as_ptr(), PAGE_BYTES) }
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+impl Drop for MappedAgain {
+    fn drop(&mut self) {
+        // SAFETY: the mapping `new` made.
+        unsafe { libc::munmap(self.0.as_ptr().cast(), PAGE_BYTES) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,24 +395,10 @@ mod tests {
         let at = frame.page_frame().expect("a memfd on Linux");
         assert_eq!(at.offset, PAGE_BYTES as u64);
         frame[5] = 0x5a;
-        // SAFETY: a new mapping of one page of the pool's file, unmapped
-        // below; the frame outlives it.
-        unsafe {
-            let p = libc::mmap(
-                std::ptr::null_mut(),
-                PAGE_BYTES,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
-                at.fd,
-                at.offset as libc::off_t,
-            );
-            assert_ne!(p, libc::MAP_FAILED);
-            let view = p.cast::<u8>();
-            assert_eq!(*view.add(5), 0x5a);
-            *view.add(6) = 0xa5;
-            assert_eq!(frame[6], 0xa5);
-            libc::munmap(p, PAGE_BYTES);
-        }
+        let mut page = MappedAgain::new(at);
+        assert_eq!(page.bytes()[5], 0x5a);
+        page.bytes()[6] = 0xa5;
+        assert_eq!(frame[6], 0xa5);
     }
 
     #[test]

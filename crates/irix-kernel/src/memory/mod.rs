@@ -1015,25 +1015,14 @@ mod tests {
         m.map_anon(0x1000, 4096, RW).unwrap();
         m.store32(0x1010, 0x1122_3344).unwrap();
         let at = m.page_frame(0x1010, true).expect("a memfd on Linux");
-        // SAFETY: a new mapping of one page of the run's frame file,
-        // unmapped below; the space, and so its frame, outlives it.
-        unsafe {
-            let p = libc::mmap(
-                std::ptr::null_mut(),
-                PAGE_BYTES,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
-                at.fd,
-                at.offset as libc::off_t,
-            );
-            assert_ne!(p, libc::MAP_FAILED);
-            let view = p.cast::<u8>();
-            let word = std::ptr::read(view.add(0x10).cast::<[u8; 4]>());
-            assert_eq!(word, [0x11, 0x22, 0x33, 0x44], "the kernel's bytes");
-            std::ptr::write(view.add(0x20).cast::<[u8; 4]>(), [0xde, 0xad, 0xbe, 0xef]);
-            assert_eq!(m.load32(0x1020), Ok(0xdead_beef), "a write through it");
-            libc::munmap(p, PAGE_BYTES);
-        }
+        let mut page = frames::MappedAgain::new(at);
+        assert_eq!(
+            page.bytes()[0x10..0x14],
+            [0x11, 0x22, 0x33, 0x44],
+            "the kernel's bytes"
+        );
+        page.bytes()[0x20..0x24].copy_from_slice(&[0xde, 0xad, 0xbe, 0xef]);
+        assert_eq!(m.load32(0x1020), Ok(0xdead_beef), "a write through it");
     }
 
     /// `page_frame` names a page exactly when `direct_page` hands it out,
