@@ -632,12 +632,16 @@ impl Emitter<'_> {
         code: TrapCode,
         access: impl Fn(&mut Self, Value, i32, MemFlags) -> Option<Value>,
     ) -> Option<Value> {
-        if !self
-            .pages
-            .checked(base)
-            .is_some_and(|c| c.covers(off, bytes))
-        {
-            let ea = self.effective_address(base, off);
+        let checked = self.pages.checked(base).filter(|c| c.covers(off, bytes));
+        let reg = match checked {
+            Some(c) => c.reg,
+            None => self.gpr(base),
+        };
+        if checked.is_none() {
+            let ea = match off {
+                0 => reg,
+                _ => self.b.ins().iadd_imm(reg, off as i64),
+            };
             let k = bytes.trailing_zeros();
             let rotated = match k {
                 0 => ea,
@@ -651,10 +655,10 @@ impl Emitter<'_> {
                 e.set_field(EXIT_VALUE, ea);
                 e.imm((miss as i64) << status::KIND_SHIFT)
             });
-            self.pages.note_checked(base, pages::Checked { off, bytes });
+            self.pages
+                .note_checked(base, pages::Checked { off, bytes, reg });
         }
         let view = self.view.expect("an access through the view has its base");
-        let reg = self.gpr(base);
         let host = self.host_address(view, reg);
         access(
             self,

@@ -55,14 +55,16 @@ impl Seen {
 }
 
 /// An access through the view of guest memory whose address was checked
-/// (aligned, in user space): its offset and size. A later access through
-/// the same register, unchanged, needs no check where its alignment
-/// follows (see [`Checked::covers`]): its address is within 64 KiB of a
-/// user address, which the view's guard pages cover (see `view`).
+/// (aligned, in user space): its offset and size, and the register's
+/// value it used. A later access through the same register, unchanged,
+/// needs no check where its alignment follows (see [`Checked::covers`]):
+/// its address is within 64 KiB of a user address, which the view's
+/// guard pages cover (see `view`); and it uses the same value.
 #[derive(Clone, Copy)]
 pub(super) struct Checked {
     pub off: i16,
     pub bytes: u32,
+    pub reg: Value,
 }
 
 impl Checked {
