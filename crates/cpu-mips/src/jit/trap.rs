@@ -244,7 +244,9 @@ mod host {
                 let mut old: [libc::sigaction; 2] = std::mem::zeroed();
                 let mut sa: libc::sigaction = std::mem::zeroed();
                 sa.sa_sigaction = on_fault as *const () as usize;
-                sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
+                // (Not SA_NODEFER: a fault in the handler itself then ends
+                // the process, as it should, rather than recurse.)
+                sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
                 libc::sigemptyset(&mut sa.sa_mask);
                 for (i, sig) in [libc::SIGSEGV, libc::SIGBUS].into_iter().enumerate() {
                     if libc::sigaction(sig, &sa, &mut old[i]) != 0 {
