@@ -17,7 +17,9 @@
 //! - `jit/`: the compiled tier ([`Engine::Jit`]): when a block is compiled
 //!   and the entry into its code (`tier`), hot blocks translated to host
 //!   code with Cranelift (`emit`), the helpers it calls, its soft TLB for
-//!   direct guest-memory access, and its bounded code memory (`arena`);
+//!   direct guest-memory access, its fixed-offset view of guest memory
+//!   with the fault handler that leaves compiled code (`view`, `trap`),
+//!   and its bounded code memory (`arena`);
 //!   compiled blocks kept on disk from run to run ([`TranslationStore`]:
 //!   the entry format in `cache`, the directory of packs in `store`).
 //! - `lockstep`: [`Cpu::differences`], for differential tests of engines.

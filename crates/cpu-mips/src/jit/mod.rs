@@ -6,7 +6,10 @@
 //! and the unsafe entry into its code), `region` (the blocks of its page
 //! compiled into a block's function), `emit` (block -> Cranelift IR),
 //! `helpers` (what compiled code calls), `tlb` (direct access to guest
-//! memory) and `arena` (code memory).
+//! memory), `view` (guest memory at a fixed host offset, and the code
+//! pages that keep to the soft TLB instead), `trap` (leaving compiled code
+//! at a host fault in the view: the sites, the handler and the entry
+//! trampoline) and `arena` (code memory).
 //!
 //! A compiled block does what the block tier does with its block, with the
 //! block's static schedule compiled in as constants: the entry checks, the
