@@ -88,7 +88,9 @@ pub(crate) enum BlockEnd {
     /// PC names that instruction).
     Fault(Fault),
     /// A store wrote to this page of decoded code; the CPU's state is just
-    /// after that store.
+    /// after that store. (Also a page whose code is to go for another
+    /// reason, after a block that ended as usual: see
+    /// `jit::view::Refusals`.)
     CodeWritten(u32),
 }
 
@@ -105,12 +107,14 @@ impl Cpu {
         deadline: u64,
     ) -> StopReason {
         let helpers = self.start_compiled_tier::<M, O>(pages, mem);
+        // A page whose code was to go when a fault ended the last run (see
+        // `jit::view::Refusals`; otherwise it goes at once).
+        if let Some(page_no) = self.view_refused.pending.take() {
+            self.drop_code_page(pages, page_no);
+        }
         loop {
             if self.cycles >= deadline {
                 return StopReason::Deadline;
-            }
-            if let Some(page_no) = self.view_refused.pending.take() {
-                self.drop_code_page(pages, page_no);
             }
             if self.jit.any_back() {
                 self.install_compiled(pages, &helpers);
@@ -173,13 +177,7 @@ impl Cpu {
                 end => return end,
             }
             let pc = self.pc;
-            // (Also when the page's code is to be dropped, by the loop
-            // around, see `jit::view::Refusals`.)
-            if self.cycles >= deadline
-                || pc >> PAGE_SHIFT != page_no
-                || pc & 3 != 0
-                || self.view_refused.pending.is_some()
-            {
+            if self.cycles >= deadline || pc >> PAGE_SHIFT != page_no || pc & 3 != 0 {
                 return BlockEnd::Done;
             }
         }

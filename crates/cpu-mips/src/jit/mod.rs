@@ -232,10 +232,9 @@ struct Jit {
     /// build of the crate, the `Cpu` layout, Cranelift's target and flags,
     /// and whether it goes through the view.
     fingerprint: u64,
-    /// Whether the run asked for the view of guest memory (see
-    /// `JitCache::serves`), and the view when the host gave one: code is
-    /// compiled to go through it only then.
-    wants_view: bool,
+    /// The view of guest memory, when the run asked for one (see
+    /// `JitCache::wants_view`) and the host gave it: code is compiled to go
+    /// through it only then.
     view: Option<GuestView>,
     /// The installed functions that access the view (see `trap`).
     traps: TrapMap,
@@ -256,8 +255,9 @@ pub(crate) struct JitCache {
     no_thread: bool,
     /// Blocks installed as members of another's code (see `region`).
     members_installed: u64,
-    /// Whether the compiler, when made, is to compile for the view of
-    /// guest memory (see `JitCache::serves`).
+    /// Whether the compiler is made to compile for the view of guest
+    /// memory: the compiler there is was made so (a change flushes it
+    /// first, see `JitCache::serves`).
     wants_view: bool,
 }
 
@@ -277,7 +277,7 @@ impl JitCache {
     pub fn serves(&self, helpers: &Helpers, view: bool) -> bool {
         self.jit
             .as_ref()
-            .is_none_or(|j| j.helpers == *helpers && j.wants_view == view)
+            .is_none_or(|j| j.helpers == *helpers && self.wants_view == view)
     }
 
     /// Makes the compiler, when it is next made, compile for the view of
@@ -552,7 +552,7 @@ impl Jit {
     /// The compiler for this host, or `None` where Cranelift has none;
     /// with the view of guest memory where `view` asks and the host gives
     /// one.
-    fn new(helpers: Helpers, wants_view: bool, limit: usize) -> Option<Jit> {
+    fn new(helpers: Helpers, view: bool, limit: usize) -> Option<Jit> {
         let mut flags = settings::builder();
         // Cranelift's optimiser ("speed") made compiles of IDO's many
         // short-lived processes cost more than it saved: an IDO cc -O2
@@ -579,10 +579,9 @@ impl Jit {
             "aarch64" => true,
             _ => false,
         };
-        let view = if wants_view { GuestView::new() } else { None };
+        let view = if view { GuestView::new() } else { None };
         let fingerprint = Jit::fingerprint(&isa, fma, view.is_some());
         let mut jit = Jit {
-            wants_view,
             view,
             traps: TrapMap::default(),
             blob: Vec::new(),

@@ -478,7 +478,15 @@ impl Cpu {
             }
             _ => (Body::Fault(i, self.fault_again(b, pc0, i, mem)), taken),
         };
-        self.finish_block(b, entry, pc0, body, taken, obs)
+        let end = self.finish_block(b, entry, pc0, body, taken, obs);
+        // The view refused the page's code once too often (see
+        // `view::Refusals`): its code goes, as after a store into it.
+        if let BlockEnd::Done = end {
+            if let Some(page_no) = self.view_refused.pending.take() {
+                return BlockEnd::CodeWritten(page_no);
+            }
+        }
+        end
     }
 
     /// The block a function that ended early ended in, and its address:

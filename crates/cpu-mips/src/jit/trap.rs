@@ -92,18 +92,18 @@ pub(crate) fn append_sites(code: &mut Vec<u8>, sites: &mut [Site]) {
 /// # Safety
 /// `start..start + len` must be readable (installed code memory).
 unsafe fn sites_of<'a>(start: usize, len: usize) -> Option<&'a [Site]> {
-    if len < 8 || !start.is_multiple_of(8) || !len.is_multiple_of(8) {
+    if !start.is_multiple_of(8) {
         return None;
     }
-    let tail = (start + len - 8) as *const u32;
-    let (n, code) = (tail.read() as usize, tail.add(1).read() as usize);
+    let code = code_len(std::slice::from_raw_parts(start as *const u8, len))?;
     let first = start + code.next_multiple_of(8);
-    (first + n * Site::BYTES == start + len - 8)
-        .then(|| std::slice::from_raw_parts(first as *const Site, n))
+    let n = (len - 8 - code.next_multiple_of(8)) / Site::BYTES;
+    Some(std::slice::from_raw_parts(first as *const Site, n))
 }
 
-/// How many bytes at the end of a function's installed bytes are its
-/// sites' table, or `None` if they do not end with a well-formed one.
+/// The length of the machine code of a function's installed bytes, which
+/// end with its sites' table, or `None` if they do not end with a
+/// well-formed one.
 pub(crate) fn code_len(blob: &[u8]) -> Option<usize> {
     let n = blob.len();
     if n < 8 || !n.is_multiple_of(8) {

@@ -638,10 +638,7 @@ impl Emitter<'_> {
             None => self.gpr(base),
         };
         if checked.is_none() {
-            let ea = match off {
-                0 => reg,
-                _ => self.b.ins().iadd_imm(reg, off as i64),
-            };
+            let ea = self.plus_offset(reg, off);
             let k = bytes.trailing_zeros();
             let rotated = match k {
                 0 => ea,
@@ -671,10 +668,14 @@ impl Emitter<'_> {
     /// `base + off` (an I64).
     fn effective_address(&mut self, base: Reg, off: i16) -> Value {
         let b = self.gpr(base);
-        if off == 0 {
-            b
-        } else {
-            self.b.ins().iadd_imm(b, off as i64)
+        self.plus_offset(b, off)
+    }
+
+    /// `reg + off`, `reg` itself where `off` is 0.
+    fn plus_offset(&mut self, reg: Value, off: i16) -> Value {
+        match off {
+            0 => reg,
+            _ => self.b.ins().iadd_imm(reg, off as i64),
         }
     }
 
