@@ -266,7 +266,7 @@ fn drop_decoded(pages: &mut PageStore, jit: &mut JitCache, page_no: u32) {
 
 impl Drop for Cpu {
     fn drop(&mut self) {
-        self.finish_compiles();
+        self.let_compiles_go();
     }
 }
 

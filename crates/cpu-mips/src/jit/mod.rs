@@ -65,6 +65,7 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::{CompiledCode, Context};
 use cranelift_frontend::FunctionBuilderContext;
+use std::thread::JoinHandle;
 
 pub(crate) use helpers::{Helpers, JitLinks, JitRun};
 pub(crate) use tlb::Tlb;
@@ -433,6 +434,24 @@ impl JitCache {
     /// for one while jobs are out).
     pub fn finished(&mut self, wait: bool) -> Option<Done> {
         self.worker.as_mut()?.next(wait)
+    }
+
+    /// The CPU is going: the compiler thread finishes the jobs still out
+    /// on its own and gives each to `keep` (see `Worker::detach`), or,
+    /// without `keep`, drops them. Returns the thread while it has jobs.
+    pub fn let_worker_go(
+        &mut self,
+        keep: Option<impl FnMut(Done) + Send + 'static>,
+    ) -> Option<JoinHandle<()>> {
+        let worker = self.worker.take()?;
+        match keep {
+            Some(keep) => worker.detach(keep),
+            None => {
+                // Not waited for: it has at most the job it is on left.
+                worker.abandon();
+                None
+            }
+        }
     }
 
     /// The machine code of the block compiled last (for the store).

@@ -83,6 +83,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
 pub(crate) mod heat;
@@ -311,6 +312,9 @@ pub struct TranslationStore {
     /// This run's: blocks that ran without being compiled (the most runs
     /// noted), and those it compiled (whose records go).
     heat_new: Mutex<Heat>,
+    /// Compiler threads still saving the jobs of a CPU that has gone (see
+    /// [`adopt`](Self::adopt)).
+    finishing: Mutex<Vec<JoinHandle<()>>>,
 }
 
 /// A run's heat (see `heat`).
@@ -417,6 +421,7 @@ impl TranslationStore {
             warn,
             heat_seen: None,
             heat_new: Mutex::new(Heat::default()),
+            finishing: Mutex::new(Vec::new()),
         };
         // A directory this run cannot write gets no heat: what heat would
         // compile could not be kept, and a read-only cache (one filled
@@ -699,10 +704,28 @@ impl TranslationStore {
     /// when there are too many, some hold bad entries, or they pass the
     /// bound (see `merge`). Called when a run ends; a later save starts the
     /// next pack. After a failure (read-only directory, full disk) one
-    /// warning, and nothing more is written this run.
+    /// warning, and nothing more is written this run. Waits first for the
+    /// threads still saving a gone CPU's jobs (see [`adopt`](Self::adopt)),
+    /// so that the pack holds every block the run compiled.
     pub fn flush(&self) {
+        let threads = std::mem::take(&mut *self.finishing());
+        for thread in threads {
+            // A thread that panicked saved what it had before.
+            let _ = thread.join();
+        }
         let mut state = self.state();
         self.flush_locked(&mut state);
+    }
+
+    /// Takes `thread`, which saves into this store the jobs of a CPU that
+    /// has gone (see `Cpu::let_compiles_go`): [`flush`](Self::flush) waits
+    /// for it.
+    pub(crate) fn adopt(&self, thread: JoinHandle<()>) {
+        self.finishing().push(thread);
+    }
+
+    fn finishing(&self) -> std::sync::MutexGuard<'_, Vec<JoinHandle<()>>> {
+        self.finishing.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// [`flush`](Self::flush), the state held (also when the new entries
@@ -821,9 +844,12 @@ impl TranslationStore {
 }
 
 impl Drop for TranslationStore {
-    /// Writes what the run has not (see [`TranslationStore::flush`]).
+    /// Writes what the run has not (see [`TranslationStore::flush`]). No
+    /// thread is waited for: each holds the store while it saves, so those
+    /// still here have ended, but for the one dropping it, if any.
     fn drop(&mut self) {
-        self.flush();
+        let mut state = self.state();
+        self.flush_locked(&mut state);
     }
 }
 

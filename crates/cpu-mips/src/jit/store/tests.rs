@@ -705,3 +705,22 @@ fn a_damaged_heat_file_is_ignored_with_one_warning_and_replaced() {
     assert_eq!(store.heat(&k), 64);
     assert_eq!(w.load(Ordering::Relaxed), 1, "no warning again");
 }
+
+#[test]
+fn a_run_writes_the_blocks_a_thread_saves_after_its_cpu_went() {
+    let s = Scratch::new("adopted");
+    let dir = s.0.join("c");
+    let warnings = Arc::new(AtomicUsize::new(0));
+    let store = open(&dir, 1 << 20, &warnings).expect("opens");
+    // A compiler thread still finishing a gone CPU's jobs.
+    let saver = Arc::clone(&store);
+    let thread = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        saver.save(&key(0x400000), &[0xc3; 10]);
+    });
+    store.adopt(thread);
+    store.flush();
+    let again = open(&dir, 1 << 20, &warnings).expect("opens again");
+    assert_eq!(again.load(&key(0x400000)), Some(vec![0xc3; 10]));
+    assert_eq!(warnings.load(Ordering::Relaxed), 0);
+}
