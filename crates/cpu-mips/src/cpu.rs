@@ -88,7 +88,16 @@ pub const DEFAULT_JIT_CACHE_BYTES: usize = 64 << 20;
 /// a second thread did not move that balance (wall seconds, empty cache
 /// then filled cache, three rounds): after 1000 runs 3.5-4.4 and 2.7-3.1,
 /// after 400 4.0-4.2 and 2.9-3.1, after 150 4.6-5.0 and 2.7-3.1.
-pub const DEFAULT_COMPILE_AFTER: u32 = 1000;
+/// Since compiled code reaches guest memory through the view, and a CPU
+/// that goes no longer waits for its compiles (`Cpu::let_compiles_go`),
+/// compiling sooner costs the first run nothing and its cache serves the
+/// second: that compile, eleven interleaved rounds on a loaded host
+/// (medians of wall seconds: an empty cache, then the second, third and
+/// fourth runs on it), took 2.35, 1.58, 1.47 and 1.43 s after 1000 runs,
+/// and 2.34, 1.38, 1.37 and 1.28 s after 250 (qemu-irix: 1.09 s); after
+/// 120 and 60 runs the empty cache cost 2.6 and 2.9 s, and the next runs
+/// gained nothing more.
+pub const DEFAULT_COMPILE_AFTER: u32 = 250;
 
 impl Default for CpuConfig {
     fn default() -> Self {

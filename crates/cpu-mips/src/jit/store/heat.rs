@@ -36,7 +36,7 @@ const RECORD: usize = 20;
 
 /// How often a block's count is noted, for a CPU that compiles on run
 /// `compile_after`: each time it passes a multiple of this power of two,
-/// about a sixteenth of `compile_after` (64 of 1000), so that a run
+/// about a sixteenth of `compile_after` (16 of 250), so that a run
 /// records only what could be compiled within sixteen runs, and a block
 /// is noted at most sixteen times a run.
 pub(crate) fn step(compile_after: u32) -> u32 {
