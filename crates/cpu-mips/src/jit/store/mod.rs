@@ -705,7 +705,7 @@ impl TranslationStore {
     /// bound (see `merge`). Called when a run ends; a later save starts the
     /// next pack. After a failure (read-only directory, full disk) one
     /// warning, and nothing more is written this run. Waits first for the
-    /// threads still saving a gone CPU's jobs (see [`adopt`](Self::adopt)),
+    /// threads still saving a gone CPU's jobs (see `adopt`),
     /// so that the pack holds every block the run compiled.
     pub fn flush(&self) {
         let threads = std::mem::take(&mut *self.finishing());
