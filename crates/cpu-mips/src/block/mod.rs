@@ -31,7 +31,15 @@
 //! instruction reads (a load's result read at the top of the next block,
 //! the usual case). The first instruction then stalls until it is ready,
 //! and from there on the block runs exactly as if it had been entered at
-//! that cycle, so the schedule holds from [`Block::start`].
+//! that cycle, so the schedule holds from [`Block::start`]. So does one the
+//! second instruction reads, when the first is an operation that cannot
+//! stop the block and whose result is ready a cycle after it, and the
+//! second cannot stop it either ([`absorbs_second_reads`]): the second then
+//! issues when the register is ready, as it would had the block been
+//! entered a cycle before that, and no reader can tell the first's issue
+//! apart. (A block that starts a page, entered from the page before, whose
+//! last instruction loaded the register its second one reads: 119 K of a
+//! warm IDO compile's blocks ran one instruction at a time for it.)
 
 pub(crate) mod run;
 
@@ -81,7 +89,9 @@ pub(crate) struct Block {
     /// then, counted from [`Block::start`]. Those the first instruction
     /// reads come first, with offset 0.
     pub live_in: Box<[(u8, u32)]>,
-    /// How many of `live_in` the first instruction reads.
+    /// How many of `live_in` the entry waits for (see [`Block::start`]):
+    /// those the first instruction reads, and those the second reads when
+    /// [`absorbs_second_reads`].
     pub first_reads: u8,
     /// Ready offsets of the slots the block writes (the last writer's), for
     /// a block that ran to its end.
@@ -327,7 +337,11 @@ impl Block {
             clock = issue + 1;
         }
         let live_in = &live_in[..n_live_in];
-        let first_reads = live_in.iter().take_while(|&&(_, at)| at == 0).count() as u8;
+        let absorbed = if absorbs_second_reads(&insns) { 1 } else { 0 };
+        let first_reads = live_in
+            .iter()
+            .take_while(|&&(_, at)| at <= absorbed)
+            .count() as u8;
         let n = insns.len();
         let guard = if n >= 2 { insns[n - 2].issue + 1 } else { 0 };
         Block {
@@ -384,14 +398,18 @@ impl Block {
         })
     }
 
-    /// The cycle at which the first instruction issues when the block is
-    /// entered with the clock at `now`: `now`, or later when it waits for
-    /// a register it reads. The schedule's offsets count from here.
+    /// The cycle the schedule's offsets count from when the block is
+    /// entered with the clock at `now`: `now`, or later when the first
+    /// instruction waits for a register it reads, or the second (at offset
+    /// 1, see [`absorbs_second_reads`]) for one it reads.
     #[inline(always)]
     pub fn start(&self, scoreboard: &Scoreboard, now: u64) -> u64 {
         self.live_in[..self.first_reads as usize]
             .iter()
-            .fold(now, |t, &(slot, _)| t.max(scoreboard.ready(slot)))
+            .fold(now, |t, &(slot, at)| {
+                let at = at as u64;
+                (t + at).max(scoreboard.ready(slot)) - at
+            })
     }
 
     /// Whether the block may run as a unit from `start` (see
@@ -404,6 +422,65 @@ impl Block {
             && self.live_in[self.first_reads as usize..]
                 .iter()
                 .all(|&(slot, at)| scoreboard.ready(slot) <= start + at as u64)
+    }
+}
+
+/// Whether a register that the second of `insns` reads, not ready by then,
+/// may delay the block's start instead of its run as a unit: when the first
+/// is an integer operation that cannot fault, whose result is ready a cycle
+/// after it (so that no reader sees when it issued), and the second cannot
+/// stop the block before it issues (no access, no trap: an integer
+/// operation, a branch or a jump). Then every way the block ends, the
+/// second has issued, when the register was ready, and everything from it
+/// on runs as the schedule says from that cycle less one.
+fn absorbs_second_reads(insns: &[BlockInsn]) -> bool {
+    use crate::decode::Op::*;
+    let plain = |op: &Op| {
+        matches!(
+            op,
+            Sll { .. }
+                | Srl { .. }
+                | Sra { .. }
+                | Sllv { .. }
+                | Srlv { .. }
+                | Srav { .. }
+                | Addu { .. }
+                | Subu { .. }
+                | And { .. }
+                | Or { .. }
+                | Xor { .. }
+                | Nor { .. }
+                | Slt { .. }
+                | Sltu { .. }
+                | Addiu { .. }
+                | Slti { .. }
+                | Sltiu { .. }
+                | Andi { .. }
+                | Ori { .. }
+                | Xori { .. }
+                | Lui { .. }
+        )
+    };
+    let transfer = |op: &Op| {
+        matches!(
+            op,
+            J { .. }
+                | Jal { .. }
+                | Jr { .. }
+                | Jalr { .. }
+                | Beq { .. }
+                | Bne { .. }
+                | Blez { .. }
+                | Bgtz { .. }
+                | Bltz { .. }
+                | Bgez { .. }
+        )
+    };
+    match insns {
+        [first, second, ..] => {
+            plain(&first.op) && first.t.latency <= 1 && (plain(&second.op) || transfer(&second.op))
+        }
+        _ => false,
     }
 }
 

@@ -763,9 +763,17 @@ impl Emitter<'_> {
     ) -> Value {
         let deadline = self.field(I64, deadline);
         let mut entry = now;
-        for &(slot, _) in &block.live_in[..block.first_reads as usize] {
+        for &(slot, at) in &block.live_in[..block.first_reads as usize] {
             let ready = self.field(I64, slot_offset(slot));
-            entry = self.b.ins().umax(entry, ready);
+            // `Block::start`: the entry may wait for a register the second
+            // instruction reads, a cycle less than it is ready.
+            entry = if at == 0 {
+                self.b.ins().umax(entry, ready)
+            } else {
+                let by = self.b.ins().iadd_imm(entry, at as i64);
+                let by = self.b.ins().umax(by, ready);
+                self.b.ins().iadd_imm(by, -(at as i64))
+            };
         }
         let guard = self.b.ins().iadd_imm(entry, block.guard as i64);
         let past = self

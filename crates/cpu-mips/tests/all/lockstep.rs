@@ -681,6 +681,80 @@ fn a_first_instruction_waiting_for_a_load_stalls_its_block_as_a_unit() {
     }
 }
 
+/// How the block after the load starts, in [`a_second_instruction_waiting_for_a_load`].
+#[derive(Clone, Copy)]
+enum Then {
+    /// Its third instruction adds.
+    Adds,
+    /// Its third instruction raises an address error on every lap.
+    Faults,
+    /// Its first instruction is a load too, whose result the third reads:
+    /// the block must not wait (that load's result would come a cycle
+    /// late), and runs one instruction at a time.
+    LoadsFirst,
+}
+
+/// The loop of the test above, with an unrelated operation first: the
+/// next block's second instruction reads the load, whose result is not
+/// ready by then. The block's start waits a cycle less than the load (see
+/// `Block::start`) and it still runs as a unit, in lockstep.
+fn a_second_instruction_waiting_for_a_load(then: Then, steps: &[u16]) -> Cpu {
+    let first = match then {
+        Then::LoadsFirst => mips::lw(mips::T2, 4, mips::S0),
+        _ => mips::or(mips::V1, mips::A2, mips::A3),
+    };
+    let third = match then {
+        Then::Adds => mips::addu(mips::T1, mips::T1, mips::V0),
+        Then::Faults => mips::lw(mips::T1, 0, mips::A0), // $a0 is unaligned: AdEL
+        Then::LoadsFirst => mips::addu(mips::T1, mips::T1, mips::T2),
+    };
+    let words = [
+        mips::lui(mips::S0, (DATA >> 16) as u16),
+        mips::addiu(mips::T9, mips::ZERO, 2000),
+        itype(opcode::BNE, mips::A1, mips::ZERO, 1),
+        mips::lw(mips::T0, 0, mips::S0),
+        // The next block: an operation that cannot stop it, then the read.
+        first,
+        mips::addu(mips::V0, mips::V0, mips::T0),
+        third,
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-7i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 15];
+    regs[3] = DATA as u64 + 1; // $a0
+    let mut last = None;
+    for engine in TIERS {
+        last = Some(lockstep_o32(engine, &words, &regs, steps));
+    }
+    last.expect("a tier ran")
+}
+
+#[test]
+fn a_second_instruction_waiting_for_a_load_delays_its_block_as_a_unit() {
+    let b = a_second_instruction_waiting_for_a_load(Then::Adds, &[60_000]);
+    // All but the start-up and the first visits run in whole blocks.
+    let outside = b.instructions() - b.instructions_in_blocks();
+    assert!(outside < 50, "{outside} instructions outside blocks");
+    // Deadlines in the middle of blocks: still in lockstep.
+    a_second_instruction_waiting_for_a_load(Then::Adds, &[7, 1, 30]);
+}
+
+#[test]
+fn a_fault_after_a_second_instruction_waited_leaves_the_interpreters_clock() {
+    for steps in [&[60_000u16][..], &[7, 1, 30]] {
+        a_second_instruction_waiting_for_a_load(Then::Faults, steps);
+    }
+}
+
+#[test]
+fn a_block_whose_first_instruction_loads_does_not_wait_for_its_second() {
+    let b = a_second_instruction_waiting_for_a_load(Then::LoadsFirst, &[60_000]);
+    let outside = b.instructions() - b.instructions_in_blocks();
+    assert!(outside > 2000, "{outside} instructions outside blocks");
+}
+
 /// A jump to 0xffffffff from compiled code (a function pointer of -1):
 /// the jump table's empty entries must not answer for it, or the block
 /// after the jump would be a function that is no block. The fetch raises
