@@ -436,6 +436,11 @@ impl JitCache {
         self.worker.as_mut()?.next(wait)
     }
 
+    /// Whether a compiler thread was started (see `send`).
+    pub fn has_worker(&self) -> bool {
+        self.worker.is_some()
+    }
+
     /// The CPU is going: the compiler thread finishes the jobs still out
     /// on its own and gives each to `keep` (see `Worker::detach`), or,
     /// without `keep`, drops them. Returns the thread while it has jobs.

@@ -267,6 +267,11 @@ impl Cpu {
     /// (Waiting here instead cost a cold IDO `cc -c -O2` that compiles
     /// after 250 runs 100 to 175 ms of wall time at its processes' ends.)
     pub(crate) fn let_compiles_go(&mut self) {
+        // (Without a thread nothing is out, and no compiler is to be made
+        // for the fingerprint.)
+        if !self.jit.has_worker() {
+            return;
+        }
         let helpers = self.jit_links.helpers;
         let limit = self.config.jit_cache_bytes;
         let store = self.translations.clone();
