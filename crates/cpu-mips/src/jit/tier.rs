@@ -25,6 +25,7 @@ use crate::insn::Reg;
 use crate::jit::cache::Key;
 use crate::jit::store::heat;
 use crate::jit::trap::{self, Site};
+use crate::jit::TranslationStore;
 use crate::jit::{region, status, Done, Helpers, JitFn, JitRun, Job, Target};
 use crate::pipeline::Fault;
 use crate::{Memory, Observer};
@@ -273,27 +274,16 @@ impl Cpu {
             return;
         }
         let helpers = self.jit_links.helpers;
-        let limit = self.config.jit_cache_bytes;
-        let store = self.translations.clone();
-        let keep = match (&store, self.jit.fingerprint(&helpers, limit)) {
-            (Some(store), Some(fingerprint)) => {
-                let store = Arc::clone(store);
-                let (sites, mode64) = (self.jit.viewed(), self.config.mode64);
-                Some(move |Done { job, code, .. }: Done| {
-                    if let Some(code) = code.filter(|_| sites == Some(job.target.sites)) {
-                        let key = translation_key(
-                            fingerprint,
-                            mode64,
-                            job.pc,
-                            job.status,
-                            &job.block.words,
-                        );
-                        store.save(&key, &region::pack(&job.block.members, &code));
-                    }
-                })
+        let sites = self.jit.viewed();
+        let keeper = self.keeper(&helpers);
+        let store = keeper.as_ref().map(|k| Arc::clone(&k.store));
+        let keep = keeper.map(|k| {
+            move |Done { job, code, .. }: Done| {
+                if let Some(code) = code.filter(|_| sites == Some(job.target.sites)) {
+                    k.save(&job.block, job.pc, job.status, &code);
+                }
             }
-            _ => None,
-        };
+        });
         if let (Some(store), Some(thread)) = (store, self.jit.let_worker_go(keep)) {
             store.adopt(thread);
         }
@@ -309,14 +299,22 @@ impl Cpu {
         code: &[u8],
         helpers: &Helpers,
     ) {
-        let Some(store) = self.translations.clone() else {
-            return;
-        };
-        let limit = self.config.jit_cache_bytes;
-        if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
-            let key = self.translation_key(fingerprint, pc, status, &block.words);
-            store.save(&key, &region::pack(&block.members, code));
+        if let Some(keeper) = self.keeper(helpers) {
+            keeper.save(block, pc, status, code);
         }
+    }
+
+    /// What saves this CPU's compiled code in its translation store, if it
+    /// has one (and a compiler: the fingerprint is the compiler's).
+    fn keeper(&mut self, helpers: &Helpers) -> Option<Keeper> {
+        let store = self.translations.clone()?;
+        let limit = self.config.jit_cache_bytes;
+        let fingerprint = self.jit.fingerprint(helpers, limit)?;
+        Some(Keeper {
+            store,
+            fingerprint,
+            mode64: self.config.mode64,
+        })
     }
 
     /// The key of the block of `words` at `pc`, compiled under Status
@@ -620,6 +618,23 @@ impl Cpu {
                 unreachable!("compiled code faulted at {pc:#x}, the interpreter did not ({flow:?})")
             }
         }
+    }
+}
+
+/// Saves compiled code in a translation store under the keys of one CPU's
+/// compiler; apart from the CPU, so that a compiler thread that outlives
+/// its CPU saves as the CPU would (see `Cpu::let_compiles_go`).
+struct Keeper {
+    store: Arc<TranslationStore>,
+    fingerprint: u64,
+    mode64: bool,
+}
+
+impl Keeper {
+    /// Saves `code`, compiled for `block` at `pc` under Status `status`.
+    fn save(&self, block: &Block, pc: u32, status: u32, code: &[u8]) {
+        let key = translation_key(self.fingerprint, self.mode64, pc, status, &block.words);
+        self.store.save(&key, &region::pack(&block.members, code));
     }
 }
 
