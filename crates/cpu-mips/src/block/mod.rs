@@ -48,7 +48,7 @@ use crate::decode::{decode_for_mode, Op};
 use crate::insn::{branch_target, jump_target};
 use crate::jit::JitFn;
 use crate::timing::{
-    Operands, Scoreboard, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_SINK, SLOT_ZERO,
+    Operands, Scoreboard, ISSUE_CYCLES, MAX_GPR_LATENCY, SLOTS, SLOT_HILO, SLOT_SINK, SLOT_ZERO,
 };
 use crate::Memory;
 
@@ -412,6 +412,18 @@ impl Block {
             })
     }
 
+    /// The cycle the first instruction issues at when the block is
+    /// entered with the clock at `now`: [`Block::start`] without the wait
+    /// for the second's registers. An end at the first or second
+    /// instruction (a fault, or the first storing into code) counts from
+    /// it: the second had not issued, or is charged no stall.
+    pub fn first_issue(&self, scoreboard: &Scoreboard, now: u64) -> u64 {
+        self.live_in[..self.first_reads as usize]
+            .iter()
+            .filter(|&&(_, at)| at == 0)
+            .fold(now, |t, &(slot, _)| t.max(scoreboard.ready(slot)))
+    }
+
     /// Whether the block may run as a unit from `start` (see
     /// [`Block::start`]): every incoming register that a later instruction
     /// reads is ready by its reader's offset, and the clock after the
@@ -426,13 +438,21 @@ impl Block {
 }
 
 /// Whether a register that the second of `insns` reads, not ready by then,
-/// may delay the block's start instead of its run as a unit: when the first
-/// is an integer operation that cannot fault, whose result is ready a cycle
-/// after it (so that no reader sees when it issued), and the second cannot
-/// stop the block before it issues (no access, no trap: an integer
-/// operation, a branch or a jump). Then every way the block ends, the
-/// second has issued, when the register was ready, and everything from it
-/// on runs as the schedule says from that cycle less one.
+/// may delay the block's start instead of its run as a unit. The second
+/// issues when the register is ready whatever the first did, and
+/// everything from it on runs as the schedule says from that cycle less
+/// one; the first issued earlier, which no reader can tell when
+/// - the first is an integer operation that cannot fault, whose result is
+///   ready a cycle after it; or an aligned integer load or store whose
+///   result (a load's) neither of the next two instructions reads (so that
+///   no issue in the schedule waits for it) and the block's end comes after
+///   it is ready. A first instruction that stops the block (a fault, a
+///   store into code) ends it before the second issued: the early ends
+///   count from the first's own issue (`Block::first_issue`);
+/// - the second cannot stop the block before it issues: an integer
+///   operation, a branch or a jump that is not likely, or an aligned
+///   integer load or store, whose fault the interpreter charges no stall
+///   (so the early end at it counts from the first's issue too).
 fn absorbs_second_reads(insns: &[BlockInsn]) -> bool {
     use crate::decode::Op::*;
     let plain = |op: &Op| {
@@ -476,12 +496,36 @@ fn absorbs_second_reads(insns: &[BlockInsn]) -> bool {
                 | Bgez { .. }
         )
     };
-    match insns {
-        [first, second, ..] => {
-            plain(&first.op) && first.t.latency <= 1 && (plain(&second.op) || transfer(&second.op))
-        }
-        _ => false,
-    }
+    let access = |op: &Op| {
+        matches!(
+            op,
+            Lb { .. }
+                | Lbu { .. }
+                | Lh { .. }
+                | Lhu { .. }
+                | Lw { .. }
+                | Sb { .. }
+                | Sh { .. }
+                | Sw { .. }
+        )
+    };
+    let [first, second, ..] = insns else {
+        return false;
+    };
+    // A load first: no issue in the schedule waits for its result (a
+    // reader two or more instructions on issues no sooner than the load's
+    // latency), and every end after the second finds it ready.
+    let unread = |first: &BlockInsn| {
+        let d = first.t.dst;
+        let least_end = insns[insns.len() - 1].issue + ISSUE_CYCLES as u32;
+        insns[1..insns.len().min(3)]
+            .iter()
+            .all(|x| !x.t.src.contains(&d))
+            && first.t.latency as u32 <= least_end
+    };
+    let first_ok =
+        (plain(&first.op) && first.t.latency <= 1) || (access(&first.op) && unread(first));
+    first_ok && (plain(&second.op) || transfer(&second.op) || access(&second.op))
 }
 
 /// Whether slot `s`, read first at `first_use` cycles after the entry, is

@@ -404,12 +404,25 @@ impl Cpu {
         }
     }
 
-    /// Replays the scoreboard writes of instructions `..upto` of `b`.
-    fn replay_scoreboard(&mut self, b: &Block, entry: u64, upto: usize) {
-        for insn in &b.insns[..upto] {
-            let ready = entry + insn.issue as u64 + insn.t.latency as u64;
+    /// Replays the scoreboard writes of instructions `..upto` of `b`, the
+    /// first issued at `first` (see `Block::first_issue`), the others at
+    /// their offsets from `entry`.
+    fn replay_scoreboard(&mut self, b: &Block, (first, entry): (u64, u64), upto: usize) {
+        for (k, insn) in b.insns[..upto].iter().enumerate() {
+            let from = if k == 0 { first } else { entry };
+            let ready = from + insn.issue as u64 + insn.t.latency as u64;
             self.scoreboard.set_ready(insn.t.dst, ready);
         }
+    }
+
+    /// Where an early end at instruction `i` of `b`, entered at `entry`,
+    /// counts from: the first instruction's own issue (see
+    /// `Block::first_issue`), and `entry` for the rest, or the first's issue
+    /// too while the second is charged nothing (it faulted, or never
+    /// issued).
+    fn early_entries(&self, b: &Block, entry: u64, charged_second: bool) -> (u64, u64) {
+        let first = b.first_issue(&self.scoreboard, self.cycles);
+        (first, if charged_second { entry } else { first })
     }
 
     /// Instruction `i` of `b` raised `f`: the state the interpreter has
@@ -425,10 +438,12 @@ impl Cpu {
         f: Fault,
         taken: Option<u32>,
     ) -> BlockEnd {
-        self.replay_scoreboard(b, entry, i);
+        // (A faulting instruction is charged nothing, not even its stall:
+        // a fault at the first leaves the clock where it was, one at the
+        // second counts from the first's issue.)
+        let (first, entry) = self.early_entries(b, entry, i > 1);
+        self.replay_scoreboard(b, (first, entry), i);
         if i > 0 {
-            // (A first instruction that faults is charged nothing, not even
-            // its stall: the clock stays where it was.)
             self.cycles = entry + b.insns[i - 1].issue as u64 + ISSUE_CYCLES;
         }
         self.retired += i as u64;
@@ -462,7 +477,8 @@ impl Cpu {
         i: usize,
         taken: Option<u32>,
     ) -> BlockEnd {
-        self.replay_scoreboard(b, entry, i + 1);
+        let (first, entry) = self.early_entries(b, entry, i > 0);
+        self.replay_scoreboard(b, (first, entry), i + 1);
         let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };
         self.cycles = entry + b.insns[i].issue as u64 + ISSUE_CYCLES + bubbles;
         self.retired += (i + 1) as u64;

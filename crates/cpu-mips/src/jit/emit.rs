@@ -762,18 +762,49 @@ impl Emitter<'_> {
         late: impl FnOnce(&mut Self, Value),
     ) -> Value {
         let deadline = self.field(I64, deadline);
+        let first = &block.live_in[..block.first_reads as usize];
         let mut entry = now;
-        for &(slot, at) in &block.live_in[..block.first_reads as usize] {
+        for &(slot, _) in first.iter().filter(|&&(_, at)| at == 0) {
             let ready = self.field(I64, slot_offset(slot));
-            // `Block::start`: the entry may wait for a register the second
-            // instruction reads, a cycle less than it is ready.
-            entry = if at == 0 {
-                self.b.ins().umax(entry, ready)
-            } else {
+            entry = self.b.ins().umax(entry, ready);
+        }
+        // `Block::start`: the entry may wait for a register the second
+        // instruction reads, a cycle less than it is ready. That is rare, so
+        // it is a branch out of the way: the usual entry's clock does not
+        // wait for the register's time.
+        let second: Vec<(u8, u32)> = first.iter().copied().filter(|&(_, at)| at > 0).collect();
+        if !second.is_empty() {
+            let readies: Vec<(Value, u32)> = second
+                .iter()
+                .map(|&(slot, at)| (self.field(I64, slot_offset(slot)), at))
+                .collect();
+            let mut late = None;
+            for &(ready, at) in &readies {
                 let by = self.b.ins().iadd_imm(entry, at as i64);
+                let not_ready = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ready, by);
+                late = Some(match late {
+                    None => not_ready,
+                    Some(l) => self.b.ins().bor(l, not_ready),
+                });
+            }
+            let wait = self.b.create_block();
+            let join = self.b.create_block();
+            self.b.set_cold_block(wait);
+            self.b.append_block_param(join, I64);
+            let late = late.expect("a read of the second instruction");
+            self.b.ins().brif(late, wait, &[], join, &[entry]);
+            self.b.seal_block(wait);
+            self.b.switch_to_block(wait);
+            let mut later = entry;
+            for &(ready, at) in &readies {
+                let by = self.b.ins().iadd_imm(later, at as i64);
                 let by = self.b.ins().umax(by, ready);
-                self.b.ins().iadd_imm(by, -(at as i64))
-            };
+                later = self.b.ins().iadd_imm(by, -(at as i64));
+            }
+            self.b.ins().jump(join, &[later]);
+            self.b.seal_block(join);
+            self.b.switch_to_block(join);
+            entry = self.b.block_params(join)[0];
         }
         let guard = self.b.ins().iadd_imm(entry, block.guard as i64);
         let past = self

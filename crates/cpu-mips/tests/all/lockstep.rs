@@ -692,6 +692,22 @@ enum Then {
     /// the block must not wait (that load's result would come a cycle
     /// late), and runs one instruction at a time.
     LoadsFirst,
+    /// Its first instruction is a load whose result nothing in the block
+    /// reads (a function's epilogue: `lw $s0; jr $ra`): the block waits.
+    LoadsFirstUnread,
+    /// Its first instruction stores, and its third raises an address
+    /// error on every lap.
+    StoresFirstThenFaults,
+    /// Its first instruction loads (nothing reads the result), and its
+    /// third raises an address error on every lap, a cycle before that
+    /// result is ready by the first's own issue.
+    LoadsFirstThenFaults,
+    /// Its second instruction is the reader and a store, which raises an
+    /// address error on every lap: charged no stall, from the first's issue.
+    SecondStoreFaults,
+    /// Its first instruction loads, and its second is the reader and a
+    /// store that faults on every lap, while the load is still on its way.
+    LoadsFirstSecondFaults,
 }
 
 /// The loop of the test above, with an unrelated operation first: the
@@ -700,22 +716,38 @@ enum Then {
 /// `Block::start`) and it still runs as a unit, in lockstep.
 fn a_second_instruction_waiting_for_a_load(then: Then, steps: &[u16]) -> Cpu {
     let first = match then {
-        Then::LoadsFirst => mips::lw(mips::T2, 4, mips::S0),
+        Then::LoadsFirst
+        | Then::LoadsFirstUnread
+        | Then::LoadsFirstThenFaults
+        | Then::LoadsFirstSecondFaults => mips::lw(mips::T2, 4, mips::S0),
+        Then::StoresFirstThenFaults => mips::sw(mips::A2, 8, mips::S0),
         _ => mips::or(mips::V1, mips::A2, mips::A3),
     };
+    let second = match then {
+        // $a0 is unaligned: AdES.
+        Then::SecondStoreFaults | Then::LoadsFirstSecondFaults => mips::sw(mips::T0, 0, mips::A0),
+        _ => mips::addu(mips::V0, mips::V0, mips::T0),
+    };
     let third = match then {
-        Then::Adds => mips::addu(mips::T1, mips::T1, mips::V0),
-        Then::Faults => mips::lw(mips::T1, 0, mips::A0), // $a0 is unaligned: AdEL
+        Then::Adds | Then::LoadsFirstUnread => mips::addu(mips::T1, mips::T1, mips::V0),
+        // $a0 is unaligned: AdEL.
+        Then::Faults | Then::StoresFirstThenFaults | Then::LoadsFirstThenFaults => {
+            mips::lw(mips::T1, 0, mips::A0)
+        }
         Then::LoadsFirst => mips::addu(mips::T1, mips::T1, mips::T2),
+        Then::SecondStoreFaults | Then::LoadsFirstSecondFaults => {
+            mips::addu(mips::T1, mips::T1, mips::V0)
+        }
     };
     let words = [
         mips::lui(mips::S0, (DATA >> 16) as u16),
         mips::addiu(mips::T9, mips::ZERO, 2000),
         itype(opcode::BNE, mips::A1, mips::ZERO, 1),
         mips::lw(mips::T0, 0, mips::S0),
-        // The next block: an operation that cannot stop it, then the read.
+        // The next block: an instruction whose issue no reader sees, then
+        // the read.
         first,
-        mips::addu(mips::V0, mips::V0, mips::T0),
+        second,
         third,
         mips::addiu(mips::T9, mips::T9, -1),
         itype(opcode::BNE, mips::T9, mips::ZERO, (-7i16) as u16),
@@ -746,6 +778,32 @@ fn a_fault_after_a_second_instruction_waited_leaves_the_interpreters_clock() {
     for steps in [&[60_000u16][..], &[7, 1, 30]] {
         a_second_instruction_waiting_for_a_load(Then::Faults, steps);
     }
+}
+
+/// Runs each of `thens` with deadlines after every block and inside them.
+fn waiting_in_lockstep(thens: &[Then]) -> Vec<Cpu> {
+    let mut out = Vec::new();
+    for &then in thens {
+        a_second_instruction_waiting_for_a_load(then, &[7, 1, 30]);
+        out.push(a_second_instruction_waiting_for_a_load(then, &[60_000]));
+    }
+    out
+}
+
+#[test]
+fn a_load_or_store_first_lets_the_block_wait_for_its_second_instruction() {
+    for b in waiting_in_lockstep(&[Then::LoadsFirstUnread]) {
+        let outside = b.instructions() - b.instructions_in_blocks();
+        assert!(outside < 50, "{outside} instructions outside blocks");
+    }
+    // A third instruction that faults: the clock, and the first's result
+    // ready a cycle after it as the interpreter left it.
+    waiting_in_lockstep(&[Then::StoresFirstThenFaults, Then::LoadsFirstThenFaults]);
+}
+
+#[test]
+fn a_second_instruction_that_faults_after_waiting_is_charged_no_stall() {
+    waiting_in_lockstep(&[Then::SecondStoreFaults, Then::LoadsFirstSecondFaults]);
 }
 
 #[test]
