@@ -214,6 +214,10 @@ pub struct Cpu {
     /// run one at a time): how the block tier tells a member's runs inside
     /// its function from the others (see `jit::region::from_inside`).
     pub(crate) last_block: u32,
+    /// Whether that block ran as the first of its own compiled function,
+    /// which then returned to the run loop: not inside another block's
+    /// function, whatever claims it (see `jit::region::from_inside`).
+    pub(crate) last_ran_alone: bool,
     /// Instructions in blocks built since the block cache was last emptied.
     pub(crate) block_cache_used: usize,
     /// How many times the block cache was emptied to stay in its bound.
@@ -303,6 +307,7 @@ impl Cpu {
             view_faults: 0,
             view_refused: Refusals::default(),
             last_block: NO_BLOCK_RAN,
+            last_ran_alone: false,
             block_cache_used: 0,
             block_cache_flushes: 0,
             scoreboard: Scoreboard::default(),

@@ -183,10 +183,18 @@ pub(crate) fn unclaim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
 /// `head` or a block `head`'s function claimed. A member runs after such a
 /// block inside that function's code, or on the block tier when the code
 /// has not arrived or the member's entry failed; either way it does not
-/// count.
-pub(crate) fn from_inside(page: &Page, head: u32, last: u32) -> bool {
+/// count. Unless that block, claimed too, ran in a function of its own
+/// (`alone`, see `Cpu::last_ran_alone`: it was compiled alone, having been
+/// hot before it was claimed) and returned at the member: then the member
+/// is reached from outside its function every time, and gets code of its
+/// own. (A warm `as1` returned at one such member 36 K times a run.) On the
+/// compiler thread, whether that block's own code had arrived depends on
+/// the host, and so may when the member is compiled; nothing a guest can
+/// see does.
+pub(crate) fn from_inside(page: &Page, head: u32, last: u32, alone: bool) -> bool {
     last == head
-        || (last >> PAGE_SHIFT == head >> PAGE_SHIFT
+        || (!alone
+            && last >> PAGE_SHIFT == head >> PAGE_SHIFT
             && matches!(page.blocks.get(word_index(last)), Some(Some(b)) if b.claimed_by == Some(head)))
 }
 
@@ -299,6 +307,26 @@ mod tests {
             .collect();
         assert_eq!(words, want);
         assert_eq!(unpack(&pack(&[], b"x")), Some((Vec::new(), &b"x"[..])));
+    }
+
+    #[test]
+    fn a_claimed_block_that_ran_in_a_function_of_its_own_is_outside_the_claimers() {
+        let mut pages = crate::code_cache::PageStore::default();
+        let (head, last) = (0x0040_0000, 0x0040_0010);
+        let page = pages.page(head >> PAGE_SHIFT);
+        let mut b = block_of(&[0x2484_0001, 0x03e0_0008, 0]);
+        b.claimed_by = Some(head);
+        page.blocks = vec![None; crate::code_cache::PAGE_WORDS];
+        page.blocks[word_index(last)] = Some(Box::new(b));
+        // Run on the block tier, or inside the function: inside.
+        assert!(from_inside(page, head, last, false));
+        // Run in its own code, which returned at the member: outside.
+        assert!(!from_inside(page, head, last, true));
+        // The function's first block is inside either way (its own code
+        // returned at its member: the member's entry failed).
+        assert!(from_inside(page, head, head, true));
+        // A block no one claimed, or another function claimed: outside.
+        assert!(!from_inside(page, head + 0x100, last, false));
     }
 
     #[test]
