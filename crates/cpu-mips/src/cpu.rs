@@ -209,15 +209,15 @@ pub struct Cpu {
     /// Code pages whose functions keep to the soft TLB (see
     /// `jit::view::Refusals`).
     pub(crate) view_refused: Refusals,
-    /// The first address of the block that ran last, whether the block
-    /// tier or compiled code ran it ([`NO_BLOCK_RAN`] after instructions
-    /// run one at a time): how the block tier tells a member's runs inside
-    /// its function from the others (see `jit::region::from_inside`).
+    /// The first address of the block the block tier ran last, or of the
+    /// function whose compiled code returned last (`last_from_code`;
+    /// [`NO_BLOCK_RAN`] after instructions run one at a time): how the
+    /// block tier tells a member's runs inside its function from the
+    /// others (see `jit::region::from_inside`).
     pub(crate) last_block: u32,
-    /// Whether that block ran as the first of its own compiled function,
-    /// which then returned to the run loop: not inside another block's
-    /// function, whatever claims it (see `jit::region::from_inside`).
-    pub(crate) last_ran_alone: bool,
+    /// Whether `last_block` names a function that compiled code returned
+    /// from.
+    pub(crate) last_from_code: bool,
     /// Instructions in blocks built since the block cache was last emptied.
     pub(crate) block_cache_used: usize,
     /// How many times the block cache was emptied to stay in its bound.
@@ -307,7 +307,7 @@ impl Cpu {
             view_faults: 0,
             view_refused: Refusals::default(),
             last_block: NO_BLOCK_RAN,
-            last_ran_alone: false,
+            last_from_code: false,
             block_cache_used: 0,
             block_cache_flushes: 0,
             scoreboard: Scoreboard::default(),

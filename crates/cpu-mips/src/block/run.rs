@@ -334,7 +334,7 @@ impl Cpu {
         let n = b.insns.len();
         let before = self.cycles;
         self.last_block = pc0;
-        self.last_ran_alone = false;
+        self.last_from_code = false;
         match body {
             Body::Done => {
                 let bubbles = if taken.is_some() { BRANCH_BUBBLES } else { 0 };

@@ -1058,8 +1058,10 @@ impl Emitter<'_> {
     fn return_next(&mut self, next: Value, last: usize) {
         self.store_clock();
         self.set_pc(next);
-        let pc0 = self.c32(self.pc0);
-        self.set_field(LAST_BLOCK, pc0);
+        // The function's first address: the run loop tells from it whether
+        // the next block ran inside the function that claims it.
+        let first = self.c32(self.members[0].0);
+        self.set_field(LAST_BLOCK, first);
         self.leave_sp();
         let ret = self.result(status::NEXT, last);
         self.b.ins().return_(&[ret]);

@@ -178,23 +178,27 @@ pub(crate) fn unclaim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
     }
 }
 
-/// Whether the block that ran last (at `last`, see `Cpu::last_block`)
-/// belongs to the function of the block at `head` (on `page`): it is
-/// `head` or a block `head`'s function claimed. A member runs after such a
-/// block inside that function's code, or on the block tier when the code
-/// has not arrived or the member's entry failed; either way it does not
-/// count. Unless that block, claimed too, ran in a function of its own
-/// (`alone`, see `Cpu::last_ran_alone`: it was compiled alone, having been
-/// hot before it was claimed) and returned at the member: then the member
-/// is reached from outside its function every time, and gets code of its
-/// own. (A warm `as1` returned at one such member 36 K times a run.) On the
-/// compiler thread, whether that block's own code had arrived depends on
-/// the host, and so may when the member is compiled; nothing a guest can
-/// see does.
-pub(crate) fn from_inside(page: &Page, head: u32, last: u32, alone: bool) -> bool {
+/// Whether the block that ran last belongs to the function of the block
+/// at `head` (on `page`). After compiled code returned (`from_code`, see
+/// `Cpu::last_from_code`), `last` is the first address of the function it
+/// ran in: inside when that is `head`'s (a member's entry failed), and
+/// outside when it is another's, even one whose blocks `head` claimed (a
+/// block compiled alone because it was hot before it was claimed, or a
+/// function that holds `head` itself as a member): that code returns at
+/// the block every time, so the block gets code of its own. (A warm `as1`
+/// returned at one such block 36 K times a run.) After the block tier ran
+/// `last`, inside when it is `head` or a block `head`'s function claimed:
+/// the block tier runs a member after such a block when the function's
+/// code has not arrived, and the count must not depend on when it does.
+/// (On the compiler thread, when another function's code arrived does
+/// depend on the host, and so may when a block it returns at compiles;
+/// nothing a guest can see does.)
+pub(crate) fn from_inside(page: &Page, head: u32, last: u32, from_code: bool) -> bool {
+    if from_code {
+        return last == head;
+    }
     last == head
-        || (!alone
-            && last >> PAGE_SHIFT == head >> PAGE_SHIFT
+        || (last >> PAGE_SHIFT == head >> PAGE_SHIFT
             && matches!(page.blocks.get(word_index(last)), Some(Some(b)) if b.claimed_by == Some(head)))
 }
 
@@ -310,7 +314,7 @@ mod tests {
     }
 
     #[test]
-    fn a_claimed_block_that_ran_in_a_function_of_its_own_is_outside_the_claimers() {
+    fn a_member_reached_from_another_functions_code_is_outside_its_function() {
         let mut pages = crate::code_cache::PageStore::default();
         let (head, last) = (0x0040_0000, 0x0040_0010);
         let page = pages.page(head >> PAGE_SHIFT);
@@ -318,14 +322,15 @@ mod tests {
         b.claimed_by = Some(head);
         page.blocks = vec![None; crate::code_cache::PAGE_WORDS];
         page.blocks[word_index(last)] = Some(Box::new(b));
-        // Run on the block tier, or inside the function: inside.
+        // A block the function claimed, run on the block tier: inside.
         assert!(from_inside(page, head, last, false));
-        // Run in its own code, which returned at the member: outside.
-        assert!(!from_inside(page, head, last, true));
-        // The function's first block is inside either way (its own code
-        // returned at its member: the member's entry failed).
+        assert!(from_inside(page, head, head, false));
+        // The function's own code returned (a member's entry failed).
         assert!(from_inside(page, head, head, true));
-        // A block no one claimed, or another function claimed: outside.
+        // Another function's code returned, though `head` claims its first
+        // block: outside.
+        assert!(!from_inside(page, head, last, true));
+        // A block another function claimed, run on the block tier.
         assert!(!from_inside(page, head + 0x100, last, false));
     }
 

@@ -115,10 +115,10 @@ impl Cpu {
             return;
         }
         let last = self.last_block;
-        let alone = self.last_ran_alone;
+        let from_code = self.last_from_code;
         if block
             .claimed_by
-            .is_some_and(|head| region::from_inside(page, head, last, alone))
+            .is_some_and(|head| region::from_inside(page, head, last, from_code))
         {
             return;
         }
@@ -468,9 +468,9 @@ impl Cpu {
         match kind {
             status::INTERPRET => return BlockEnd::Interpret,
             status::NEXT => {
-                // Member 0: the block that ran last was its function's
-                // first (compiled code left its address in `last_block`).
-                self.last_ran_alone = status::member(word) == 0;
+                // (Compiled code left its function's first address in
+                // `last_block`.)
+                self.last_from_code = true;
                 if !self.jit_chain {
                     // Not chained: the block entered (from its page: the
                     // jump table is entered only where blocks chain) ran
