@@ -32,14 +32,16 @@
 //! the usual case). The first instruction then stalls until it is ready,
 //! and from there on the block runs exactly as if it had been entered at
 //! that cycle, so the schedule holds from [`Block::start`]. So does one the
-//! second instruction reads, when the first is an operation that cannot
-//! stop the block and whose result is ready a cycle after it, and the
-//! second cannot stop it either ([`absorbs_second_reads`]): the second then
-//! issues when the register is ready, as it would had the block been
-//! entered a cycle before that, and no reader can tell the first's issue
-//! apart. (A block that starts a page, entered from the page before, whose
-//! last instruction loaded the register its second one reads: 119 K of a
-//! warm IDO compile's blocks ran one instruction at a time for it.)
+//! second instruction reads, when no reader can tell when the first issued
+//! and the second cannot stop the block before it issues
+//! ([`absorbs_second_reads`]: the first an integer operation ready a cycle
+//! later, or a load or store whose result the next two do not read): the
+//! second then issues when the register is ready, as it would had the
+//! block been entered a cycle before that; an end before or at the second
+//! counts from the first's own issue ([`Block::first_issue`]). (A block
+//! that starts a page after a load at the end of the page before, or an
+//! epilogue `lw $s0; jr $ra` after the load of `$ra`: 122 K entries of a
+//! warm IDO compile ran one instruction at a time for them.)
 
 pub(crate) mod run;
 
@@ -515,16 +517,14 @@ fn absorbs_second_reads(insns: &[BlockInsn]) -> bool {
     // A load first: no issue in the schedule waits for its result (a
     // reader two or more instructions on issues no sooner than the load's
     // latency), and every end after the second finds it ready.
-    let unread = |first: &BlockInsn| {
-        let d = first.t.dst;
+    let unread = || {
         let least_end = insns[insns.len() - 1].issue + ISSUE_CYCLES as u32;
         insns[1..insns.len().min(3)]
             .iter()
-            .all(|x| !x.t.src.contains(&d))
+            .all(|x| !x.t.src.contains(&first.t.dst))
             && first.t.latency as u32 <= least_end
     };
-    let first_ok =
-        (plain(&first.op) && first.t.latency <= 1) || (access(&first.op) && unread(first));
+    let first_ok = (plain(&first.op) && first.t.latency <= 1) || (access(&first.op) && unread());
     first_ok && (plain(&second.op) || transfer(&second.op) || access(&second.op))
 }
 

@@ -772,26 +772,23 @@ impl Emitter<'_> {
         // instruction reads, a cycle less than it is ready. That is rare, so
         // it is a branch out of the way: the usual entry's clock does not
         // wait for the register's time.
-        let second: Vec<(u8, u32)> = first.iter().copied().filter(|&(_, at)| at > 0).collect();
-        if !second.is_empty() {
-            let readies: Vec<(Value, u32)> = second
-                .iter()
-                .map(|&(slot, at)| (self.field(I64, slot_offset(slot)), at))
-                .collect();
-            let mut late = None;
-            for &(ready, at) in &readies {
+        let readies: Vec<(Value, u32)> = first
+            .iter()
+            .filter(|&&(_, at)| at > 0)
+            .map(|&(slot, at)| (self.field(I64, slot_offset(slot)), at))
+            .collect();
+        if let Some((&(ready, at), rest)) = readies.split_first() {
+            let by = self.b.ins().iadd_imm(entry, at as i64);
+            let mut late = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ready, by);
+            for &(ready, at) in rest {
                 let by = self.b.ins().iadd_imm(entry, at as i64);
                 let not_ready = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ready, by);
-                late = Some(match late {
-                    None => not_ready,
-                    Some(l) => self.b.ins().bor(l, not_ready),
-                });
+                late = self.b.ins().bor(late, not_ready);
             }
             let wait = self.b.create_block();
             let join = self.b.create_block();
             self.b.set_cold_block(wait);
             self.b.append_block_param(join, I64);
-            let late = late.expect("a read of the second instruction");
             self.b.ins().brif(late, wait, &[], join, &[entry]);
             self.b.seal_block(wait);
             self.b.switch_to_block(wait);

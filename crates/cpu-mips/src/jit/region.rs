@@ -156,8 +156,9 @@ fn falls_through(op: &Op) -> bool {
 /// A claimed block's runs count toward compiling it alone only when they
 /// come from outside the function ([`from_inside`]): those are the runs
 /// the block tier sees whether or not the function's code has arrived (on
-/// the compiler thread, the moment depends on the host; the blocks
-/// compiled must not).
+/// the compiler thread, the moment depends on the host; whether a member
+/// compiles alone must not, except where another function's code reaches
+/// it, see [`from_inside`]).
 pub(crate) fn claim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
     for (pc, _) in members {
         if let Some(Some(b)) = page.blocks.get_mut(word_index(*pc)) {
