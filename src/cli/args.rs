@@ -87,6 +87,11 @@ pub struct MachineArgs {
     /// $XDG_CACHE_HOME/irix-emu, else ~/.cache/irix-emu.
     #[arg(long, value_name = "DIR|off", value_parser = str::parse::<JitCache>)]
     pub jit_cache: Option<JitCache>,
+    /// Record each function the jit engine installs in DIR/jit-PID.dump,
+    /// for Linux perf (perf record -k mono, then perf inject --jit): a
+    /// profile then names compiled code by its guest address.
+    #[arg(long, value_name = "DIR")]
+    pub perf_jitdump: Option<PathBuf>,
     /// Stop the guest after N cycles of virtual time (exit status 124).
     #[arg(long, value_name = "N")]
     pub max_cycles: Option<u64>,

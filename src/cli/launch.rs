@@ -190,8 +190,24 @@ fn config(m: &MachineArgs) -> Result<KernelConfig, Failure> {
         strace: m.strace,
         net: m.net,
         translations: super::translations::open(m),
+        perf_dump: perf_dump(m)?,
         ..KernelConfig::default()
     })
+}
+
+/// The dump `--perf-jitdump DIR` asks for, created (see
+/// `cpu_mips::PerfDump`).
+fn perf_dump(m: &MachineArgs) -> Result<Option<std::sync::Arc<cpu_mips::PerfDump>>, Failure> {
+    let Some(dir) = &m.perf_jitdump else {
+        return Ok(None);
+    };
+    match cpu_mips::PerfDump::create(dir) {
+        Ok(dump) => Ok(Some(std::sync::Arc::new(dump))),
+        Err(e) => Err(Failure::new(
+            exit::EMULATOR_FAILURE,
+            format!("--perf-jitdump {}: {e}", dir.display()),
+        )),
+    }
 }
 
 /// The guest path of PROGRAM when it lies inside the root or a bind (its

@@ -38,6 +38,7 @@ mod limits;
 mod malformed_elf;
 mod mon_out;
 mod net_host;
+mod perf_jitdump;
 mod processes;
 mod prof_command;
 mod qemu_guest_diff;

@@ -19,7 +19,7 @@ use crate::cp0::{cause, Cp0};
 use crate::fpu;
 use std::sync::Arc;
 
-use crate::jit::{JitCache, JitLinks, JitRun, Refusals, Tlb, TranslationStore};
+use crate::jit::{JitCache, JitLinks, JitRun, PerfDump, Refusals, Tlb, TranslationStore};
 use crate::pipeline::Fault;
 use crate::timing::{Scoreboard, COUNT_DIVISOR, DEFAULT_CLOCK_HZ};
 use crate::Exception;
@@ -450,6 +450,13 @@ impl Cpu {
     /// [`TranslationStore`]). A clone (a forked CPU) shares the store.
     pub fn set_translation_store(&mut self, store: Option<Arc<TranslationStore>>) {
         self.translations = store;
+    }
+
+    /// Records every function the compiled tier installs in `dump`, for
+    /// Linux `perf` (see [`PerfDump`]), or nowhere. A clone of the CPU
+    /// records in the same dump.
+    pub fn set_perf_dump(&mut self, dump: Option<Arc<PerfDump>>) {
+        self.jit.perf = dump;
     }
 
     /// Charges `n` cycles of embedder work to the clock.

@@ -128,7 +128,7 @@ pub use disasm::{disassemble, Disasm};
 pub use exception::{ExcCode, Exception};
 pub use insn::{Instruction, Reg};
 pub use jit::{
-    default_translation_dir, StoreError, TranslationStats, TranslationStore,
+    default_translation_dir, PerfDump, StoreError, TranslationStats, TranslationStore,
     DEFAULT_TRANSLATION_STORE_BYTES,
 };
 pub use memory::{MemFault, Memory, PageFrame};

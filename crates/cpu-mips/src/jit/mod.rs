@@ -45,6 +45,7 @@ mod emit;
 mod helpers;
 #[cfg(test)]
 mod listing;
+mod perf_dump;
 mod region;
 mod store;
 mod tier;
@@ -53,6 +54,7 @@ mod trap;
 mod view;
 mod worker;
 
+pub use perf_dump::PerfDump;
 pub use store::{
     default_translation_dir, StoreError, TranslationStats, TranslationStore,
     DEFAULT_TRANSLATION_STORE_BYTES,
@@ -65,6 +67,7 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::{CompiledCode, Context};
 use cranelift_frontend::FunctionBuilderContext;
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 pub(crate) use helpers::{Helpers, JitLinks, JitRun};
@@ -260,11 +263,17 @@ pub(crate) struct JitCache {
     /// memory: the compiler there is was made so (a change flushes it
     /// first, see `JitCache::serves`).
     wants_view: bool,
+    /// Where each function installed is recorded for `perf`, if anywhere
+    /// (see `perf_dump`).
+    pub perf: Option<Arc<PerfDump>>,
 }
 
 impl Clone for JitCache {
     fn clone(&self) -> Self {
-        JitCache::default()
+        JitCache {
+            perf: self.perf.clone(),
+            ..JitCache::default()
+        }
     }
 }
 
@@ -401,7 +410,26 @@ impl JitCache {
         let f = jit.compile(block, pc, status, view)?;
         jit.enter_jump(block, pc, f);
         self.members_installed += block.members.len() as u64;
+        if self.perf.is_some() {
+            let blob = std::mem::take(&mut self.jit.as_mut().expect("compiled").blob);
+            self.note_installed(block, pc, f, &blob);
+            self.jit.as_mut().expect("compiled").blob = blob;
+        }
         Some(f)
+    }
+
+    /// Records `f`, the function of `block` (at `pc`) installed from
+    /// `blob`, for `perf` (see `perf_dump`), where the run asked for it.
+    fn note_installed(&self, block: &Block, pc: u32, f: JitFn, blob: &[u8]) {
+        if let Some(perf) = &self.perf {
+            let view = self.jit.as_ref().is_some_and(|j| j.view.is_some());
+            let len = if view {
+                trap::code_len(blob).unwrap_or(blob.len())
+            } else {
+                blob.len()
+            };
+            perf.record(pc, block.members.len(), f.0 as u64, &blob[..len]);
+        }
     }
 
     /// Sends `job` to the compiler thread (started on first use), to be
@@ -509,6 +537,7 @@ impl JitCache {
         let f = JitFn(jit.install_blob(code)?);
         jit.enter_jump(block, pc, f);
         self.members_installed += block.members.len() as u64;
+        self.note_installed(block, pc, f, code);
         Some(f)
     }
 

@@ -41,6 +41,9 @@ pub struct KernelConfig {
     /// Where the compiled tier keeps compiled code from run to run, shared
     /// by every process (see `cpu_mips::TranslationStore`); `None`: nowhere.
     pub translations: Option<std::sync::Arc<cpu_mips::TranslationStore>>,
+    /// Where every process's compiled functions are recorded for Linux
+    /// `perf` (see `cpu_mips::PerfDump`); `None`: nowhere.
+    pub perf_dump: Option<std::sync::Arc<cpu_mips::PerfDump>>,
     /// AF_INET sockets may reach the host's network (`--net`): what no
     /// socket of the run answers goes to a host socket. Such a run is not
     /// repeatable.
@@ -78,6 +81,7 @@ impl Default for KernelConfig {
             syscall_cycles: DEFAULT_SYSCALL_CYCLES,
             quantum_cycles: DEFAULT_QUANTUM_CYCLES,
             translations: None,
+            perf_dump: None,
             net: false,
         }
     }

@@ -64,6 +64,7 @@ impl Kernel {
         .map_err(SpawnError::Start)?;
         let mut cpu = img.cpu;
         cpu.set_translation_store(self.config.translations.clone());
+        cpu.set_perf_dump(self.config.perf_dump.clone());
         let p = Process {
             pid,
             ppid: INIT_PID,

@@ -185,6 +185,7 @@ pub fn execve(k: &mut Kernel, p: &mut Process, a: &Args) -> SysResult {
     k.end_outside_profile(p.pid);
     p.cpu = img.cpu;
     p.cpu.set_translation_store(k.config.translations.clone());
+    p.cpu.set_perf_dump(k.config.perf_dump.clone());
     p.cpu.add_cycles(user);
     p.mem = img.mem;
     p.brk = crate::process::Brk {
