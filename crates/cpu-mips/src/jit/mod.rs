@@ -406,30 +406,15 @@ impl JitCache {
         helpers: &Helpers,
         limit: usize,
     ) -> Option<JitFn> {
+        let perf = self.perf.clone();
         let jit = self.ready(helpers, limit)?;
         let f = jit.compile(block, pc, status, view)?;
         jit.enter_jump(block, pc, f);
+        if let Some(perf) = perf {
+            jit.record(&perf, block, pc, f, &jit.blob);
+        }
         self.members_installed += block.members.len() as u64;
-        if self.perf.is_some() {
-            let blob = std::mem::take(&mut self.jit.as_mut().expect("compiled").blob);
-            self.note_installed(block, pc, f, &blob);
-            self.jit.as_mut().expect("compiled").blob = blob;
-        }
         Some(f)
-    }
-
-    /// Records `f`, the function of `block` (at `pc`) installed from
-    /// `blob`, for `perf` (see `perf_dump`), where the run asked for it.
-    fn note_installed(&self, block: &Block, pc: u32, f: JitFn, blob: &[u8]) {
-        if let Some(perf) = &self.perf {
-            let view = self.jit.as_ref().is_some_and(|j| j.view.is_some());
-            let len = if view {
-                trap::code_len(blob).unwrap_or(blob.len())
-            } else {
-                blob.len()
-            };
-            perf.record(pc, block.members.len(), f.0 as u64, &blob[..len]);
-        }
     }
 
     /// Sends `job` to the compiler thread (started on first use), to be
@@ -528,6 +513,7 @@ impl JitCache {
         helpers: &Helpers,
         limit: usize,
     ) -> Option<JitFn> {
+        let perf = self.perf.clone();
         let jit = self.ready(helpers, limit)?;
         if code.len() > MAX_BLOCK_CODE + MAX_SITES_BYTES
             || (jit.view.is_some() && trap::code_len(code).is_none())
@@ -536,8 +522,10 @@ impl JitCache {
         }
         let f = JitFn(jit.install_blob(code)?);
         jit.enter_jump(block, pc, f);
+        if let Some(perf) = perf {
+            jit.record(&perf, block, pc, f, code);
+        }
         self.members_installed += block.members.len() as u64;
-        self.note_installed(block, pc, f, code);
         Some(f)
     }
 
@@ -580,6 +568,17 @@ impl Jit {
             code: f.0,
         };
         self.blocks[i] = block as *const Block as usize;
+    }
+
+    /// Records `f`, the function of `block` (at `pc`) installed from
+    /// `blob`, in `perf` (its machine code, without the sites' table of a
+    /// function that goes through the view).
+    fn record(&self, perf: &PerfDump, block: &Block, pc: u32, f: JitFn, blob: &[u8]) {
+        let len = match self.view {
+            Some(_) => trap::code_len(blob).unwrap_or(blob.len()),
+            None => blob.len(),
+        };
+        perf.record(pc, block.members.len(), f.0 as u64, &blob[..len]);
     }
 
     /// What a block is compiled for: through the view where there is one
