@@ -13,7 +13,7 @@ use crate::common;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use common::{guest, repo, run_emu, Run, Scratch};
+use common::{exact, guest, repo, run_emu, Run, Scratch};
 
 /// The program: one round of the workload compiles a few dozen blocks.
 fn args(cache: &str) -> Vec<String> {
@@ -41,17 +41,6 @@ fn args_rounds(cache: &str, rounds: u32) -> Vec<String> {
 /// Runs the workload with `--jit-cache cache`.
 fn run(cache: &Path) -> Run {
     run_emu(args(cache.to_str().expect("UTF-8")), repo())
-}
-
-/// What must not change with the cache: status, output, counts.
-fn exact(run: &Run) -> (String, Vec<String>) {
-    let lines = run
-        .stderr_lines()
-        .into_iter()
-        .filter(|l| l.starts_with("irix-emu: instructions") || l.starts_with("irix-emu: cycles"))
-        .map(String::from)
-        .collect();
-    (format!("{:?} {}", run.status, run.stdout_text()), lines)
 }
 
 fn warnings(run: &Run) -> Vec<&str> {

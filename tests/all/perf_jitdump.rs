@@ -8,7 +8,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::{exit, exited, guest, repo, run_emu, Run, Scratch};
+use common::{exact, exit, exited, guest, repo, run_emu, Run, Scratch};
 
 /// The workload on the jit engine with `cache`, and `--perf-jitdump dir`
 /// when given.
@@ -57,17 +57,6 @@ fn loaded_names(bytes: &[u8]) -> Vec<String> {
     }
     assert_eq!(at, bytes.len(), "whole records");
     names
-}
-
-/// The lines a dump must not change: status, output, counts.
-fn exact(run: &Run) -> (String, Vec<String>) {
-    let lines = run
-        .stderr_lines()
-        .into_iter()
-        .filter(|l| l.starts_with("irix-emu: instructions") || l.starts_with("irix-emu: cycles"))
-        .map(String::from)
-        .collect();
-    (format!("{:?} {}", run.status, run.stdout_text()), lines)
 }
 
 #[test]

@@ -148,6 +148,19 @@ where
     run_command(cmd)
 }
 
+/// What a run with `--stats` must give whatever the engine, the
+/// translation cache or a recording of the compiled code: its status, its
+/// output, and its instruction and cycle counts.
+pub fn exact(run: &Run) -> (String, Vec<String>) {
+    let lines = run
+        .stderr_lines()
+        .into_iter()
+        .filter(|l| l.starts_with("irix-emu: instructions") || l.starts_with("irix-emu: cycles"))
+        .map(String::from)
+        .collect();
+    (format!("{:?} {}", run.status, run.stdout_text()), lines)
+}
+
 /// N of the `--stats` line "irix-emu: cycles          N user, M system".
 pub fn user_cycles(stderr: &str) -> u64 {
     let line = stderr
