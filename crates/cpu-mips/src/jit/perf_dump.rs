@@ -59,6 +59,31 @@ struct Writer {
     file: File,
     /// Records written, as each record's index.
     index: u64,
+    /// The bytes of the header and the whole records written.
+    len: u64,
+    /// A write failed: nothing more is written.
+    failed: bool,
+}
+
+impl Writer {
+    /// Appends `rec`, a whole record. A write that fails (a full disk)
+    /// ends the recording, the file cut back to its last whole record so
+    /// that perf reads every record before it.
+    fn append(&mut self, rec: &[u8]) {
+        if self.failed {
+            return;
+        }
+        match self.file.write_all(rec) {
+            Ok(()) => {
+                self.index += 1;
+                self.len += rec.len() as u64;
+            }
+            Err(_) => {
+                self.failed = true;
+                let _ = self.file.set_len(self.len);
+            }
+        }
+    }
 }
 
 impl PerfDump {
@@ -77,7 +102,12 @@ impl PerfDump {
         file.flush()?;
         let marker = Marker::map(&file)?;
         Ok(PerfDump {
-            file: Mutex::new(Writer { file, index: 0 }),
+            file: Mutex::new(Writer {
+                file,
+                index: 0,
+                len: HEADER_SIZE as u64,
+                failed: false,
+            }),
             path,
             _marker: marker,
         })
@@ -89,9 +119,8 @@ impl PerfDump {
     }
 
     /// Records that the function of guest address `pc` with `members`
-    /// members was installed at host address `addr`, as `code`.
-    /// A failed write is dropped: the profile then lacks that function's
-    /// name, the run goes on.
+    /// members was installed at host address `addr`, as `code`. The run
+    /// goes on whatever becomes of the write (see `Writer::append`).
     pub(crate) fn record(&self, pc: u32, members: usize, addr: u64, code: &[u8]) {
         let name = match members {
             0 => format!("mips 0x{pc:08x}"),
@@ -109,9 +138,7 @@ impl PerfDump {
         };
         let mut rec = code_load(&load, &name, code.len());
         rec.extend_from_slice(code);
-        if w.file.write_all(&rec).is_ok() {
-            w.index += 1;
-        }
+        w.append(&rec);
     }
 }
 
@@ -280,6 +307,27 @@ mod tests {
                 ("mips 0x0fa00000+3".to_string(), 0x7f00_0000_2000, 1, 1)
             ]
         );
+    }
+
+    #[test]
+    fn a_write_that_fails_ends_the_recording_at_the_last_whole_record() {
+        let dir = test_support::Scratch::new("perf-dump-failing");
+        let path = dir.path().join("dump");
+        std::fs::write(&path, header(1, 0)).unwrap();
+        // Read-only: every write fails, as on a full disk.
+        let file = File::open(&path).unwrap();
+        let mut w = Writer {
+            file,
+            index: 0,
+            len: HEADER_SIZE as u64,
+            failed: false,
+        };
+        w.append(b"a record");
+        assert!(w.failed);
+        assert_eq!((w.index, w.len), (0, HEADER_SIZE as u64));
+        w.append(b"another");
+        assert_eq!(w.index, 0, "nothing more is written");
+        assert_eq!(std::fs::read(&path).unwrap(), header(1, 0));
     }
 
     #[test]
