@@ -49,6 +49,7 @@ const ELF_MACHINE: u32 = 0;
 /// An open jitdump file of this process.
 pub struct PerfDump {
     file: Mutex<Writer>,
+    /// The file's path (for `Debug`).
     path: PathBuf,
     /// The executable mapping of the file's first page, which tells perf
     /// where the file is; unmapped when the dump is dropped.
@@ -111,11 +112,6 @@ impl PerfDump {
             path,
             _marker: marker,
         })
-    }
-
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Records that the function of guest address `pc` with `members`
@@ -269,12 +265,11 @@ mod tests {
     fn the_dump_holds_perfs_header_and_a_code_load_record_per_function() {
         let dir = test_support::Scratch::new("perf-dump");
         let dump = PerfDump::create(dir.path()).expect("creates the dump");
-        let name = format!("jit-{}.dump", std::process::id());
-        assert_eq!(dump.path(), dir.path().join(&name));
+        let path = dir.path().join(format!("jit-{}.dump", std::process::id()));
         let code = [0x90u8, 0x90, 0xc3];
         dump.record(0x0040_1230, 0, 0x7f00_0000_1000, &code);
         dump.record(0x0fa0_0000, 3, 0x7f00_0000_2000, &code[..1]);
-        let bytes = std::fs::read(dump.path()).expect("reads the dump");
+        let bytes = std::fs::read(&path).expect("reads the dump");
 
         assert_eq!(word(&bytes, 0), MAGIC);
         assert_eq!(word(&bytes, 4), VERSION);
