@@ -268,6 +268,10 @@ pub(crate) struct JitExit {
     pub sp: u32,
     /// A doubleword a load helper read.
     pub value: u64,
+    /// 1 when the branch was taken, for an access in its delay slot
+    /// through the view of guest memory whose end the fault handler makes
+    /// (see `jit::trap`, `Site::TAKEN_AT_RUN`): written before the access.
+    pub taken: u64,
 }
 
 /// The one way a page's decoded code goes: its instructions and blocks,

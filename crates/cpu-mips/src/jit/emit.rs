@@ -57,6 +57,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
 use super::helpers::{Helpers, JitLinks};
+use super::region;
 use super::status;
 use super::tlb::{TlbEntry, TLB_ENTRIES};
 use super::trap::Site;
@@ -126,6 +127,7 @@ const LO: i32 = offset_of!(Cpu, lo) as i32;
 const EXIT_TARGET: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, target)) as i32;
 const EXIT_SP: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, sp)) as i32;
 const EXIT_VALUE: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, value)) as i32;
+const EXIT_TAKEN: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, taken)) as i32;
 const CHAIN: i32 = offset_of!(Cpu, jit_chain) as i32;
 const LAST_BLOCK: i32 = offset_of!(Cpu, last_block) as i32;
 const JUMP: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, jump)) as i32;
@@ -311,6 +313,10 @@ pub(super) fn translate(
         .chain(block.members.iter().map(|(pc, m)| (*pc, m)))
         .collect();
     let lap_here = members.len() == 1 && loops_to_itself(block, pc0);
+    // Where members or the first block's own side exits go back to the
+    // first block, its body is a member's (see `member_at`).
+    let head_is_member =
+        !lap_here && (members.len() > 1 || region::successors(block, pc0).any(|s| s == pc0));
     let mut e = Emitter {
         b,
         cpu,
@@ -328,6 +334,7 @@ pub(super) fn translate(
         taken_now: Some(false),
         target_now: None,
         store_now: !lap_here,
+        head_is_member,
         pc0,
         head_pc: pc0,
         member: 0,
@@ -364,14 +371,15 @@ pub(super) fn translate(
     let now = e.b.use_var(clock);
     e.set_field(CYCLES, now);
     let entry_cycle = e.check_schedule(block, now);
-    if e.members.len() == 1 {
+    if !e.head_is_member {
         e.body(block, entry_cycle, lap);
         if let Some((_, header)) = lap {
             e.b.seal_block(header);
         }
     } else {
-        // Members may branch back to the first block: its body is a block
-        // of its own, entered from here and from them.
+        // Members, or the first block's own side exits, branch back to the
+        // first block: its body is a block of its own, entered from here
+        // and from them.
         let first = e.member_body(0);
         e.b.ins().jump(first, &[entry_cycle]);
         e.emit_members();
@@ -435,6 +443,9 @@ struct Emitter<'f> {
     /// write nothing back. A block that loops to itself keeps its
     /// registers in variables from lap to lap instead (see `self_loop`).
     store_now: bool,
+    /// The first block's body is a block of its own, which edges to it
+    /// jump to as to a member's (see `member_at`).
+    head_is_member: bool,
     /// The register a JR or JALR took its target from (an I64), once it
     /// ran: `target` holds its low word, folded only where it leaves the
     /// function (see `Emitter::register_target`).
@@ -684,10 +695,12 @@ impl Emitter<'_> {
         }
     }
 
-    /// The member of this function that starts at `pc`, if it has members
-    /// (a function of one block leaves by its end, or loops by `lap`).
+    /// The member of this function that starts at `pc`, where the first
+    /// block's body is one (`head_is_member`): a function of one block
+    /// that no edge of its own goes back to leaves by its end, or loops by
+    /// `lap`.
     fn member_at(&self, pc: u32) -> Option<usize> {
-        if self.members.len() == 1 {
+        if !self.head_is_member {
             return None;
         }
         self.members.iter().position(|&(at, _)| at == pc)

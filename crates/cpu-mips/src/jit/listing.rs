@@ -96,6 +96,7 @@ const fn fp_d(funct: u32, fd: u32, fs: u32, ft: u32) -> u32 {
 const NOP: u32 = 0;
 const A0: u32 = 4;
 const A1: u32 = 5;
+const A3: u32 = 7;
 const T0: u32 = 8;
 const T1: u32 = 9;
 const T2: u32 = 10;
@@ -251,6 +252,23 @@ fn a_block_that_branches_to_itself_loops_inside_its_function() {
             NOP,                         // nop
         ],
     );
+}
+
+#[test]
+fn a_side_exit_back_to_the_block_s_start_goes_round_inside_its_function() {
+    let words = [
+        itype(0x09, A0, A0, 8),      // addiu a0, a0, 8 (start)
+        itype(0x05, A0, A3, 0xfffe), // bne   a0, a3, (start)
+        NOP,                         // nop
+        special(0x08, 31, 0, 0),     // jr    ra
+        NOP,                         // nop
+    ];
+    let block = block_of(&words);
+    assert!(block.side_exit_slot(2));
+    assert!(super::region::successors(&block, CODE).any(|s| s == CODE));
+    // The side exit jumps to the start's body (after its entry checks):
+    // no return, lookup or call.
+    check("side_exit_to_start", &words);
 }
 
 #[test]

@@ -117,7 +117,7 @@ fn as_member(b: &Block) -> Block {
 /// may fall through (no branch, or a conditional one that is not likely:
 /// a likely one not taken leaves by SKIP; BEQ $0, $0 counts, as the
 /// emitter does not tell it from other conditions).
-fn successors(block: &Block, pc0: u32) -> impl Iterator<Item = u32> + '_ {
+pub(super) fn successors(block: &Block, pc0: u32) -> impl Iterator<Item = u32> + '_ {
     let at = move |i: usize| pc0.wrapping_add(4 * i as u32);
     let n = block.insns.len();
     let sides = block.side_outs.iter().filter_map(move |&(slot, _)| {

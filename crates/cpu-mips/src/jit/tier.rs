@@ -456,11 +456,13 @@ impl Cpu {
                 // SAFETY: as `enter` itself; the landing's map is the code
                 // memory's own.
                 let word = unsafe { trap::call(enter as usize, cpu as usize, f.0, &mut landing) };
-                if let Some((site, addr)) = landing.hit {
-                    self.left_at_fault(site, addr);
-                    from_view = true;
+                match landing.hit {
+                    Some((site, addr)) => {
+                        from_view = true;
+                        self.left_at_fault(site, addr, word)
+                    }
+                    None => word,
                 }
-                word
             }
             None => unsafe { enter(cpu, f.0) },
         };
@@ -597,9 +599,11 @@ impl Cpu {
 
     /// Compiled code's access at `site` faulted in the view at guest
     /// address `addr`: leaves what the access's soft TLB miss would have
-    /// (see `trap`), whose word the function returned.
+    /// (see `trap`), and returns its word (the site's `word`, which the
+    /// function returned, with the branch's outcome where the run decided
+    /// it).
     #[cold]
-    fn left_at_fault(&mut self, site: Site, addr: u32) {
+    fn left_at_fault(&mut self, site: Site, addr: u32, word: u64) -> u64 {
         self.pc = site.pc;
         self.next_pc = site.pc.wrapping_add(4);
         self.jit_exit.target = site.target;
@@ -608,6 +612,10 @@ impl Cpu {
             self.jit_exit.sp = self.gpr[Reg::SP.idx()] as u32;
         }
         self.view_faults += 1;
+        match site.flags & Site::TAKEN_AT_RUN {
+            0 => word,
+            _ => word | (self.jit_exit.taken & 1) << status::TAKEN_SHIFT,
+        }
     }
 
     /// The fault instruction `i` of `b` raised in compiled code. A faulting

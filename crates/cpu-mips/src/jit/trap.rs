@@ -49,7 +49,7 @@ pub(crate) struct Site {
     /// The branch target the end leaves (see `Emitter::exit_target`).
     pub target: u32,
     /// [`Site::SP`]: $sp's low word is to be left as $sp at the block's
-    /// transfer (it was not written since).
+    /// transfer (it was not written since); [`Site::TAKEN_AT_RUN`].
     pub flags: u32,
     /// The function's result (see `status`): a soft TLB miss at the
     /// access's instruction.
@@ -58,6 +58,10 @@ pub(crate) struct Site {
 
 impl Site {
     pub const SP: u32 = 1;
+    /// The access is in the delay slot of a branch whose outcome only the
+    /// run knows: the end's word is to say taken when
+    /// `Cpu::jit_exit.taken` (which the code wrote before the access) is 1.
+    pub const TAKEN_AT_RUN: u32 = 2;
     const BYTES: usize = size_of::<Site>();
 
     fn to_bytes(self) -> [u8; Site::BYTES] {

@@ -137,6 +137,53 @@ fn a_fault_in_a_call_s_delay_slot_reports_the_call_s_sp() {
     }
 }
 
+/// Laps of two blocks, A counting $t9 down and jumping to B, whose branch
+/// back to A has in its delay slot the loop's only access: a load from
+/// the first data page, or from the second once $t9 is below `switch`.
+/// The branch's outcome is known only when the block runs, and the
+/// second page is first reached with it taken (`switch` 100) or not
+/// taken (`switch` 1: the last lap). Each page faults once in the view,
+/// in the slot, and the run ends in the interpreter's state either way
+/// (an end that said "not taken" for a taken branch would leave the loop
+/// early).
+#[test]
+fn a_fault_in_a_conditional_branch_s_delay_slot_keeps_the_branch_s_outcome() {
+    for switch in [100, 1] {
+        let words = vec![
+            mips::addiu(mips::T9, mips::T9, -1),
+            jtype(opcode::J, CODE + 12),
+            mips::nop(),
+            itype(opcode::SLTIU, mips::T9, mips::T2, switch),
+            mips::sll(mips::T2, mips::T2, 12),
+            mips::addu(mips::T0, mips::S0, mips::T2),
+            mips::addu(mips::T1, mips::T1, mips::V0),
+            itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
+            mips::lw(mips::V0, 0, mips::T0),
+            mips::break_(0),
+        ];
+        let mut regs = [0u64; 25];
+        regs[15] = DATA as u64; // $s0
+        regs[24] = 300; // $t9
+        let (mut want, mut want_mem) = machine_on(Engine::Interp, false, &words, &regs);
+        want_mem.poke32(DATA, 1);
+        want_mem.poke32(DATA + 4096, 1000);
+        run_to_break(&mut want, &mut want_mem, &mut ());
+        assert_eq!(want.gpr[mips::T9.idx()], 0, "switch {switch}");
+        let (mut cpu, mut mem) = machine_on(Engine::Jit, true, &words, &regs);
+        mem.poke32(DATA, 1);
+        mem.poke32(DATA + 4096, 1000);
+        run_to_break(&mut cpu, &mut mem, &mut ());
+        assert_eq!(
+            want.differences(&cpu),
+            Vec::<String>::new(),
+            "switch {switch}"
+        );
+        if host_has_view() {
+            assert_eq!(cpu.view_faults(), 2, "switch {switch}: one a page");
+        }
+    }
+}
+
 /// Runs `words` with `regs` on the interpreter and on the compiled tier
 /// (with the view) until an exception; both stop at the same one, in the
 /// same state. `page` is mapped read-write besides the test machine's.
