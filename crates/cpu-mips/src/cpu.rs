@@ -272,6 +272,9 @@ pub(crate) struct JitExit {
     /// through the view of guest memory whose end the fault handler makes
     /// (see `jit::trap`, `Site::TAKEN_AT_RUN`): written before the access.
     pub taken: u64,
+    /// The register a jump took its target from, for an access in its
+    /// delay slot through the view (`Site::TARGET_AT_RUN`, likewise).
+    pub jump: u64,
 }
 
 /// The one way a page's decoded code goes: its instructions and blocks,

@@ -128,6 +128,7 @@ const EXIT_TARGET: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, target
 const EXIT_SP: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, sp)) as i32;
 const EXIT_VALUE: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, value)) as i32;
 const EXIT_TAKEN: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, taken)) as i32;
+const EXIT_JUMP: i32 = (offset_of!(Cpu, jit_exit) + offset_of!(JitExit, jump)) as i32;
 const CHAIN: i32 = offset_of!(Cpu, jit_chain) as i32;
 const LAST_BLOCK: i32 = offset_of!(Cpu, last_block) as i32;
 const JUMP: i32 = (offset_of!(Cpu, jit_links) + offset_of!(JitLinks, jump)) as i32;

@@ -135,6 +135,18 @@ impl JumpEntry {
     }
 }
 
+/// The target a jump through a register holding `v` leaves in
+/// `Cpu::jit_exit.target`, as compiled code folds it (`Emitter::fold`): the
+/// low word, with bit 31 set unless `v` is that word sign-extended (a
+/// kernel address, whose fetch then faults as the interpreter's does).
+pub(super) fn fold(v: u64) -> u32 {
+    let lo = v as u32;
+    match lo as i32 as i64 as u64 == v {
+        true => lo,
+        false => lo | 0x8000_0000,
+    }
+}
+
 /// The jump-table index of `pc`.
 pub(super) fn jump_index(pc: u32) -> usize {
     (pc >> 2) as usize & (JUMP_ENTRIES - 1)
@@ -855,6 +867,14 @@ mod tests {
     fn block() -> Block {
         // addiu a0, a0, 1; jr ra; nop
         listing::block_of(&[0x2484_0001, 0x03e0_0008, 0])
+    }
+
+    #[test]
+    fn a_register_s_target_is_its_low_word_with_bit_31_set_unless_sign_extended() {
+        assert_eq!(fold(0x0040_1000), 0x0040_1000);
+        assert_eq!(fold(0xffff_ffff_8000_0010), 0x8000_0010);
+        assert_eq!(fold(0x1_0040_1000), 0x8040_1000);
+        assert_eq!(fold(0x8000_0010), 0x8000_0010);
     }
 
     #[test]

@@ -606,7 +606,10 @@ impl Cpu {
     fn left_at_fault(&mut self, site: Site, addr: u32, word: u64) -> u64 {
         self.pc = site.pc;
         self.next_pc = site.pc.wrapping_add(4);
-        self.jit_exit.target = site.target;
+        self.jit_exit.target = match site.flags & Site::TARGET_AT_RUN {
+            0 => site.target,
+            _ => super::fold(self.jit_exit.jump),
+        };
         self.jit_exit.value = addr as u64;
         if site.flags & Site::SP != 0 {
             self.jit_exit.sp = self.gpr[Reg::SP.idx()] as u32;

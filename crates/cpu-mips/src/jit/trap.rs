@@ -49,7 +49,8 @@ pub(crate) struct Site {
     /// The branch target the end leaves (see `Emitter::exit_target`).
     pub target: u32,
     /// [`Site::SP`]: $sp's low word is to be left as $sp at the block's
-    /// transfer (it was not written since); [`Site::TAKEN_AT_RUN`].
+    /// transfer (it was not written since); [`Site::TAKEN_AT_RUN`];
+    /// [`Site::TARGET_AT_RUN`].
     pub flags: u32,
     /// The function's result (see `status`): a soft TLB miss at the
     /// access's instruction.
@@ -62,6 +63,11 @@ impl Site {
     /// run knows: the end's word is to say taken when
     /// `Cpu::jit_exit.taken` (which the code wrote before the access) is 1.
     pub const TAKEN_AT_RUN: u32 = 2;
+    /// The access is in the delay slot of a jump through a register: the
+    /// target the end leaves is that register's (which the code wrote to
+    /// `Cpu::jit_exit.jump` before the access), folded as the code folds
+    /// it (`Emitter::fold`), not `target`.
+    pub const TARGET_AT_RUN: u32 = 4;
     const BYTES: usize = size_of::<Site>();
 
     fn to_bytes(self) -> [u8; Site::BYTES] {

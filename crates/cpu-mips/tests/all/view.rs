@@ -184,6 +184,59 @@ fn a_fault_in_a_conditional_branch_s_delay_slot_keeps_the_branch_s_outcome() {
     }
 }
 
+/// A call through a register (JALR) and the callee's return (JR $ra),
+/// each with a load in its delay slot from the first data page, or from
+/// the second from lap 200 on: each page first faults in a slot, and the
+/// end the fault makes leaves the register's target, which the transfers
+/// an observer sees and the rest of the run follow, on every engine.
+#[test]
+fn a_fault_in_a_register_jump_s_delay_slot_leaves_the_register_s_target() {
+    let f = CODE + 0x40;
+    let mut words = vec![
+        mips::addiu(mips::T9, mips::T9, -1),
+        // $t0 = $s0, or $s0 + 4096 from lap 200 on.
+        itype(opcode::SLTIU, mips::T9, mips::T2, 101),
+        mips::sll(mips::T2, mips::T2, 12),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+        special(funct::JALR, mips::T3, mips::ZERO, mips::RA, 0),
+        mips::lw(mips::V0, 0, mips::T0),
+        mips::addu(mips::T1, mips::T1, mips::V1),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    words.resize(16, mips::nop());
+    words.extend([mips::jr(mips::RA), mips::lw(mips::V1, 4, mips::T0)]);
+    let mut regs = [0u64; 25];
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 300; // $t9
+    regs[10] = f as u64; // $t3
+    let run = |engine| {
+        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
+        mem.poke32(DATA + 4, 1);
+        mem.poke32(DATA + 4096 + 4, 1000);
+        cpu.gpr[mips::SP.idx()] = 0x7fff_0000;
+        let mut obs = TransfersOnly::default();
+        run_to_break(&mut cpu, &mut mem, &mut obs);
+        (obs.0, cpu)
+    };
+    let (want, want_cpu) = run(Engine::Interp);
+    assert_eq!(want.len(), 600, "300 calls and 300 returns");
+    assert_eq!(want_cpu.gpr[mips::T1.idx()], 199 + 101 * 1000);
+    for engine in [Engine::Block, Engine::Jit] {
+        let (got, cpu) = run(engine);
+        assert_eq!(got, want, "{engine:?}");
+        assert_eq!(
+            want_cpu.differences(&cpu),
+            Vec::<String>::new(),
+            "{engine:?}"
+        );
+        if engine == Engine::Jit && host_has_view() {
+            assert_eq!(cpu.view_faults(), 2, "one a page, in the slots");
+        }
+    }
+}
+
 /// Runs `words` with `regs` on the interpreter and on the compiled tier
 /// (with the view) until an exception; both stop at the same one, in the
 /// same state. `page` is mapped read-write besides the test machine's.

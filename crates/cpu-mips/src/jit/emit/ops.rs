@@ -580,32 +580,36 @@ impl Emitter<'_> {
     /// the block with `miss`) may go through the view of guest memory: its
     /// trap code, the number of its new site (see `trap`). Only where the
     /// miss's exit would leave nothing a fault handler cannot: no register
-    /// waiting to be written back, the branch's target known here (no jump
-    /// through a register before it), and $sp at a transfer still in $sp.
-    /// In the delay slot of a branch whose outcome only the run knows, the
-    /// outcome is written to `Cpu::jit_exit.taken` first, for the handler
-    /// (`Site::TAKEN_AT_RUN`): a store, where the soft TLB's lookup is
-    /// about ten instructions and a register or two.
+    /// waiting to be written back, and $sp at a transfer still in $sp.
+    /// What only the run knows is written to `Cpu::jit_exit` first, for
+    /// the handler: in the delay slot of a conditional branch, its outcome
+    /// (`Site::TAKEN_AT_RUN`); in the slot of a jump through a register,
+    /// the register (`Site::TARGET_AT_RUN`). A store, where the soft TLB's
+    /// lookup is about ten instructions and a register or two.
     fn view_site(&mut self, i: usize, miss: u32) -> Option<TrapCode> {
-        if self.view.is_none() || self.cache.dirty.iter().any(|&d| d) || self.wide_target.is_some()
-        {
+        if self.view.is_none() || self.cache.dirty.iter().any(|&d| d) {
             return None;
         }
-        let (taken, target, at_run) = match self.taken_now {
-            Some(false) => (false, 0, 0),
-            Some(true) => (true, self.target_now?, 0),
-            None => (false, self.target_now?, Site::TAKEN_AT_RUN),
+        let (taken, target, at_run) = match (self.taken_now, self.wide_target) {
+            (Some(false), _) => (false, 0, 0),
+            (Some(true), Some(_)) => (true, 0, Site::TARGET_AT_RUN),
+            (Some(true), None) => (true, self.target_now?, 0),
+            (None, _) => (false, self.target_now?, Site::TAKEN_AT_RUN),
         };
         let flags = match self.transfer_sp {
             TransferSp::None => at_run,
             TransferSp::InSp => at_run | Site::SP,
             TransferSp::Kept(_) => return None,
         };
-        if at_run != 0 {
-            let t = self.b.use_var(self.taken);
-            self.set_field(EXIT_TAKEN, t);
-        }
         let code = TrapCode::user(u8::try_from(self.sites.len() + 1).ok()?)?;
+        match (at_run, self.wide_target) {
+            (Site::TAKEN_AT_RUN, _) => {
+                let t = self.b.use_var(self.taken);
+                self.set_field(EXIT_TAKEN, t);
+            }
+            (Site::TARGET_AT_RUN, Some(v)) => self.set_field(EXIT_JUMP, v),
+            _ => {}
+        }
         let word = status::encode(miss, i)
             | (self.member as u64) << status::MEMBER_SHIFT
             | (taken as u64) << status::TAKEN_SHIFT;
