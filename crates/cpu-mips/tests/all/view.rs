@@ -43,8 +43,7 @@ fn run_to_break<O: Observer>(cpu: &mut Cpu, mem: &mut TestMem, obs: &mut O) {
 
 /// Laps of two blocks, A counting $t9 down and jumping to B, which loads
 /// from the first data page (at $s0), stores to the second and adds the
-/// word at $s0 + 4 into $t1. (A block that branches to itself keeps its
-/// registers in host registers, and accesses through its soft TLB.)
+/// word at $s0 + 4 into $t1.
 fn load_store_loop() -> Vec<u32> {
     vec![
         mips::addiu(mips::T9, mips::T9, -1),
@@ -234,6 +233,47 @@ fn a_fault_in_a_register_jump_s_delay_slot_leaves_the_register_s_target() {
         if engine == Engine::Jit && host_has_view() {
             assert_eq!(cpu.view_faults(), 2, "one a page, in the slots");
         }
+    }
+}
+
+/// A block that branches to itself (kept in host registers from lap to
+/// lap, see `emit/self_loop.rs`) loading from and storing to the first
+/// data page, or the second from lap 200 on, after changing registers: its
+/// accesses fault in the view, and each fault leaves the registers as they
+/// were just before the access (written back first), so the run ends in
+/// the interpreter's state and memory.
+#[test]
+fn a_block_that_loops_to_itself_goes_through_the_view_with_its_registers_written_back() {
+    let words = vec![
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::SLTIU, mips::T9, mips::T2, 101),
+        mips::sll(mips::T2, mips::T2, 12),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+        mips::lw(mips::V0, 0, mips::T0),
+        mips::addu(mips::T1, mips::T1, mips::V0),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-7i16) as u16),
+        mips::sw(mips::T1, 8, mips::T0),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 300; // $t9
+    let (mut want, mut want_mem) = machine_on(Engine::Interp, false, &words, &regs);
+    want_mem.poke32(DATA, 1);
+    want_mem.poke32(DATA + 4096, 1000);
+    run_to_break(&mut want, &mut want_mem, &mut ());
+    assert_eq!(want.gpr[mips::T1.idx()], 199 + 101 * 1000);
+    let (mut cpu, mut mem) = machine_on(Engine::Jit, true, &words, &regs);
+    mem.poke32(DATA, 1);
+    mem.poke32(DATA + 4096, 1000);
+    run_to_break(&mut cpu, &mut mem, &mut ());
+    assert_eq!(want.differences(&cpu), Vec::<String>::new());
+    assert!(mem.differing_pages(&want_mem).is_empty());
+    if host_has_view() {
+        assert!(
+            cpu.view_faults() >= 2,
+            "the loop's accesses went through the view"
+        );
     }
 }
 

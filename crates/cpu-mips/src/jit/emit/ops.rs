@@ -581,15 +581,15 @@ impl Emitter<'_> {
     /// trap code, the number of its new site (see `trap`). Only where the
     /// miss's exit would leave nothing a fault handler cannot: no register
     /// waiting to be written back, and $sp at a transfer still in $sp.
-    /// What only the run knows is written to `Cpu::jit_exit` first, for
-    /// the handler: in the delay slot of a conditional branch, its outcome
-    /// (`Site::TAKEN_AT_RUN`); in the slot of a jump through a register,
-    /// the register (`Site::TARGET_AT_RUN`). A store, where the soft TLB's
-    /// lookup is about ten instructions and a register or two.
+    /// What only the run knows is written to the `Cpu` first, for the
+    /// handler: in a block that loops to itself, the registers it keeps in
+    /// host registers and changed (see `self_loop`); in the delay slot of a
+    /// conditional branch, its outcome (`Site::TAKEN_AT_RUN`); in the slot
+    /// of a jump through a register, the register (`Site::TARGET_AT_RUN`).
+    /// A store each, where the soft TLB's lookup is about ten instructions
+    /// and a register or two.
     fn view_site(&mut self, i: usize, miss: u32) -> Option<TrapCode> {
-        if self.view.is_none() || self.cache.dirty.iter().any(|&d| d) {
-            return None;
-        }
+        self.view?;
         let (taken, target, at_run) = match (self.taken_now, self.wide_target) {
             (Some(false), _) => (false, 0, 0),
             (Some(true), Some(_)) => (true, 0, Site::TARGET_AT_RUN),
@@ -602,6 +602,8 @@ impl Emitter<'_> {
             TransferSp::Kept(_) => return None,
         };
         let code = TrapCode::user(u8::try_from(self.sites.len() + 1).ok()?)?;
+        self.write_back();
+        self.cache.dirty = [false; CACHED];
         match (at_run, self.wide_target) {
             (Site::TAKEN_AT_RUN, _) => {
                 let t = self.b.use_var(self.taken);

@@ -13,8 +13,9 @@
 //! What it saves besides the call is the registers: the GPRs, HI and LO
 //! the block uses are read from the `Cpu` once, before the first lap, and
 //! stay in variables from lap to lap; they go back to the `Cpu` at an exit
-//! (every exit writes back), at the block's end, and before a call of
-//! `execute`. The loop's header therefore has one fixed register state:
+//! (every exit writes back), at the block's end, before a call of
+//! `execute`, and before an access through the view of guest memory
+//! (whose fault leaves the block, see `trap`). The loop's header therefore has one fixed register state:
 //! every register the block uses known, every register it writes dirty
 //! (possibly newer than the `Cpu`). The entry path gives that state by
 //! reading them; the back edge by reading those a call of `execute` made
