@@ -97,19 +97,17 @@ fn each_page_faults_once_in_the_view_then_runs_compiled() {
 #[test]
 fn a_fault_in_a_call_s_delay_slot_reports_the_call_s_sp() {
     let f = CODE + 0x40;
-    let mut words = vec![
-        mips::addiu(mips::T9, mips::T9, -1),
-        // $t0 = $s0, or $s0 + 4096 from lap 200 on.
-        itype(opcode::SLTIU, mips::T9, mips::T2, 101),
-        mips::sll(mips::T2, mips::T2, 12),
-        mips::addu(mips::T0, mips::S0, mips::T2),
+    let mut words = vec![mips::addiu(mips::T9, mips::T9, -1)];
+    // $t0 = $s0, or $s0 + 4096 from lap 200 on.
+    words.extend(t0_on_the_second_page_below(101));
+    words.extend([
         mips::addiu(mips::SP, mips::SP, -8),
         jtype(opcode::JAL, f),
         mips::lw(mips::V0, 0, mips::T0),
         itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
         mips::nop(),
         mips::break_(0),
-    ];
+    ]);
     words.resize(16, mips::nop());
     words.extend([mips::jr(mips::RA), mips::nop()]);
     let mut regs = [0u64; 25];
@@ -148,35 +146,21 @@ fn a_fault_in_a_call_s_delay_slot_reports_the_call_s_sp() {
 #[test]
 fn a_fault_in_a_conditional_branch_s_delay_slot_keeps_the_branch_s_outcome() {
     for switch in [100, 1] {
-        let words = vec![
+        let [sltiu, sll, addu] = t0_on_the_second_page_below(switch);
+        let words = [
             mips::addiu(mips::T9, mips::T9, -1),
             jtype(opcode::J, CODE + 12),
             mips::nop(),
-            itype(opcode::SLTIU, mips::T9, mips::T2, switch),
-            mips::sll(mips::T2, mips::T2, 12),
-            mips::addu(mips::T0, mips::S0, mips::T2),
+            sltiu,
+            sll,
+            addu,
             mips::addu(mips::T1, mips::T1, mips::V0),
             itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
             mips::lw(mips::V0, 0, mips::T0),
             mips::break_(0),
         ];
-        let mut regs = [0u64; 25];
-        regs[15] = DATA as u64; // $s0
-        regs[24] = 300; // $t9
-        let (mut want, mut want_mem) = machine_on(Engine::Interp, false, &words, &regs);
-        want_mem.poke32(DATA, 1);
-        want_mem.poke32(DATA + 4096, 1000);
-        run_to_break(&mut want, &mut want_mem, &mut ());
+        let (cpu, want) = laps_end_as_on_the_interpreter(&words);
         assert_eq!(want.gpr[mips::T9.idx()], 0, "switch {switch}");
-        let (mut cpu, mut mem) = machine_on(Engine::Jit, true, &words, &regs);
-        mem.poke32(DATA, 1);
-        mem.poke32(DATA + 4096, 1000);
-        run_to_break(&mut cpu, &mut mem, &mut ());
-        assert_eq!(
-            want.differences(&cpu),
-            Vec::<String>::new(),
-            "switch {switch}"
-        );
         if host_has_view() {
             assert_eq!(cpu.view_faults(), 2, "switch {switch}: one a page");
         }
@@ -191,19 +175,17 @@ fn a_fault_in_a_conditional_branch_s_delay_slot_keeps_the_branch_s_outcome() {
 #[test]
 fn a_fault_in_a_register_jump_s_delay_slot_leaves_the_register_s_target() {
     let f = CODE + 0x40;
-    let mut words = vec![
-        mips::addiu(mips::T9, mips::T9, -1),
-        // $t0 = $s0, or $s0 + 4096 from lap 200 on.
-        itype(opcode::SLTIU, mips::T9, mips::T2, 101),
-        mips::sll(mips::T2, mips::T2, 12),
-        mips::addu(mips::T0, mips::S0, mips::T2),
+    let mut words = vec![mips::addiu(mips::T9, mips::T9, -1)];
+    // $t0 = $s0, or $s0 + 4096 from lap 200 on.
+    words.extend(t0_on_the_second_page_below(101));
+    words.extend([
         special(funct::JALR, mips::T3, mips::ZERO, mips::RA, 0),
         mips::lw(mips::V0, 0, mips::T0),
         mips::addu(mips::T1, mips::T1, mips::V1),
         itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
         mips::nop(),
         mips::break_(0),
-    ];
+    ]);
     words.resize(16, mips::nop());
     words.extend([mips::jr(mips::RA), mips::lw(mips::V1, 4, mips::T0)]);
     let mut regs = [0u64; 25];
@@ -244,37 +226,59 @@ fn a_fault_in_a_register_jump_s_delay_slot_leaves_the_register_s_target() {
 /// the interpreter's state and memory.
 #[test]
 fn a_block_that_loops_to_itself_goes_through_the_view_with_its_registers_written_back() {
-    let words = vec![
+    let [sltiu, sll, addu] = t0_on_the_second_page_below(101);
+    let words = [
         mips::addiu(mips::T9, mips::T9, -1),
-        itype(opcode::SLTIU, mips::T9, mips::T2, 101),
-        mips::sll(mips::T2, mips::T2, 12),
-        mips::addu(mips::T0, mips::S0, mips::T2),
+        sltiu,
+        sll,
+        addu,
         mips::lw(mips::V0, 0, mips::T0),
         mips::addu(mips::T1, mips::T1, mips::V0),
         itype(opcode::BNE, mips::T9, mips::ZERO, (-7i16) as u16),
         mips::sw(mips::T1, 8, mips::T0),
         mips::break_(0),
     ];
-    let mut regs = [0u64; 25];
-    regs[15] = DATA as u64; // $s0
-    regs[24] = 300; // $t9
-    let (mut want, mut want_mem) = machine_on(Engine::Interp, false, &words, &regs);
-    want_mem.poke32(DATA, 1);
-    want_mem.poke32(DATA + 4096, 1000);
-    run_to_break(&mut want, &mut want_mem, &mut ());
+    let (cpu, want) = laps_end_as_on_the_interpreter(&words);
     assert_eq!(want.gpr[mips::T1.idx()], 199 + 101 * 1000);
-    let (mut cpu, mut mem) = machine_on(Engine::Jit, true, &words, &regs);
-    mem.poke32(DATA, 1);
-    mem.poke32(DATA + 4096, 1000);
-    run_to_break(&mut cpu, &mut mem, &mut ());
-    assert_eq!(want.differences(&cpu), Vec::<String>::new());
-    assert!(mem.differing_pages(&want_mem).is_empty());
     if host_has_view() {
         assert!(
             cpu.view_faults() >= 2,
             "the loop's accesses went through the view"
         );
     }
+}
+
+/// `$t0 = $s0`, or `$s0 + 4096` (the next page) once `$t9` is below
+/// `switch`: SLTIU, SLL, ADDU (with $t2).
+fn t0_on_the_second_page_below(switch: u16) -> [u32; 3] {
+    [
+        itype(opcode::SLTIU, mips::T9, mips::T2, switch),
+        mips::sll(mips::T2, mips::T2, 12),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+    ]
+}
+
+/// Runs `words` with $s0 at the first data page and $t9 = 300, the first
+/// word of that page 1 and of the next 1000: on the interpreter, and
+/// compiled (each block on its first run) through the view. Asserts that
+/// the compiled run ends in the interpreter's state and memory, and
+/// returns both CPUs, the compiled one first.
+fn laps_end_as_on_the_interpreter(words: &[u32]) -> (Cpu, Cpu) {
+    let mut regs = [0u64; 25];
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 300; // $t9
+    let run = |engine, view| {
+        let (mut cpu, mut mem) = machine_on(engine, view, words, &regs);
+        mem.poke32(DATA, 1);
+        mem.poke32(DATA + 4096, 1000);
+        run_to_break(&mut cpu, &mut mem, &mut ());
+        (cpu, mem)
+    };
+    let (want, want_mem) = run(Engine::Interp, false);
+    let (cpu, mem) = run(Engine::Jit, true);
+    assert_eq!(want.differences(&cpu), Vec::<String>::new());
+    assert!(mem.differing_pages(&want_mem).is_empty());
+    (cpu, want)
 }
 
 /// Runs `words` with `regs` on the interpreter and on the compiled tier
