@@ -578,11 +578,10 @@ impl Emitter<'_> {
 
     /// Where the access at instruction `i` (whose soft TLB miss would end
     /// the block with `miss`) may go through the view of guest memory: its
-    /// trap code, the number of its new site (see `trap`). Only where the
-    /// miss's exit would leave nothing a fault handler cannot: no register
-    /// waiting to be written back, and $sp at a transfer still in $sp.
-    /// What only the run knows is written to the `Cpu` first, for the
-    /// handler: in a block that loops to itself, the registers it keeps in
+    /// trap code, the number of its new site (see `trap`). Only where $sp at
+    /// a transfer is still in $sp (the miss's exit would leave the value
+    /// kept, which a fault handler cannot find). What only the run knows
+    /// is written to the `Cpu` first, for the handler: in a block that loops to itself, the registers it keeps in
     /// host registers and changed (see `self_loop`); in the delay slot of a
     /// conditional branch, its outcome (`Site::TAKEN_AT_RUN`); in the slot
     /// of a jump through a register, the register (`Site::TARGET_AT_RUN`).

@@ -15,8 +15,9 @@
 //! stay in variables from lap to lap; they go back to the `Cpu` at an exit
 //! (every exit writes back), at the block's end, before a call of
 //! `execute`, and before an access through the view of guest memory
-//! (whose fault leaves the block, see `trap`). The loop's header therefore has one fixed register state:
-//! every register the block uses known, every register it writes dirty
+//! (whose fault leaves the block, see `trap`). The loop's header
+//! therefore has one fixed register state: every register the block uses
+//! known, every register it writes dirty
 //! (possibly newer than the `Cpu`). The entry path gives that state by
 //! reading them; the back edge by reading those a call of `execute` made
 //! it forget and by writing back any other dirty register.
