@@ -17,10 +17,10 @@
 //! `execute`, and before an access through the view of guest memory
 //! (whose fault leaves the block, see `trap`). The loop's header
 //! therefore has one fixed register state: every register the block uses
-//! known, every register it writes dirty
-//! (possibly newer than the `Cpu`). The entry path gives that state by
-//! reading them; the back edge by reading those a call of `execute` made
-//! it forget and by writing back any other dirty register.
+//! known, every register it writes dirty (possibly newer than the `Cpu`).
+//! The entry path gives that state by reading them; the back edge by
+//! reading those a call of `execute` made it forget and by writing back
+//! any other dirty register.
 
 use cranelift_codegen::ir;
 
