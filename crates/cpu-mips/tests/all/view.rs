@@ -4,7 +4,7 @@
 //! exactly as a soft TLB miss leaves it; the page is then mapped, and the
 //! access runs compiled from the next time on.
 
-use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason};
+use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason, Transfer};
 use test_support::mips::{self, funct, itype, jtype, opcode, special};
 
 use crate::testmem::{machine, TestMem, CODE, DATA};
@@ -110,20 +110,10 @@ fn a_fault_in_a_call_s_delay_slot_reports_the_call_s_sp() {
     ]);
     words.resize(16, mips::nop());
     words.extend([mips::jr(mips::RA), mips::nop()]);
-    let mut regs = [0u64; 25];
-    regs[15] = DATA as u64; // $s0
-    regs[24] = 300; // $t9
-    let run = |engine| {
-        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
-        cpu.gpr[mips::SP.idx()] = 0x7fff_0000;
-        let mut obs = TransfersOnly::default();
-        run_to_break(&mut cpu, &mut mem, &mut obs);
-        (obs.0, cpu)
-    };
-    let (want, _) = run(Engine::Interp);
+    let (want, _) = calls_on(Engine::Interp, &words, f);
     assert_eq!(want.len(), 600, "300 calls and 300 returns");
     for engine in [Engine::Block, Engine::Jit] {
-        let (got, cpu) = run(engine);
+        let (got, cpu) = calls_on(engine, &words, f);
         assert_eq!(got, want, "{engine:?}");
         if engine == Engine::Jit && host_has_view() {
             assert!(
@@ -188,24 +178,11 @@ fn a_fault_in_a_register_jump_s_delay_slot_leaves_the_register_s_target() {
     ]);
     words.resize(16, mips::nop());
     words.extend([mips::jr(mips::RA), mips::lw(mips::V1, 4, mips::T0)]);
-    let mut regs = [0u64; 25];
-    regs[15] = DATA as u64; // $s0
-    regs[24] = 300; // $t9
-    regs[10] = f as u64; // $t3
-    let run = |engine| {
-        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
-        mem.poke32(DATA + 4, 1);
-        mem.poke32(DATA + 4096 + 4, 1000);
-        cpu.gpr[mips::SP.idx()] = 0x7fff_0000;
-        let mut obs = TransfersOnly::default();
-        run_to_break(&mut cpu, &mut mem, &mut obs);
-        (obs.0, cpu)
-    };
-    let (want, want_cpu) = run(Engine::Interp);
+    let (want, want_cpu) = calls_on(Engine::Interp, &words, f);
     assert_eq!(want.len(), 600, "300 calls and 300 returns");
     assert_eq!(want_cpu.gpr[mips::T1.idx()], 199 + 101 * 1000);
     for engine in [Engine::Block, Engine::Jit] {
-        let (got, cpu) = run(engine);
+        let (got, cpu) = calls_on(engine, &words, f);
         assert_eq!(got, want, "{engine:?}");
         assert_eq!(
             want_cpu.differences(&cpu),
@@ -246,6 +223,25 @@ fn a_block_that_loops_to_itself_goes_through_the_view_with_its_registers_written
             "the loop's accesses went through the view"
         );
     }
+}
+
+/// Runs `words`, laps that call `callee` (its address also in $t3), on
+/// `engine` through the view, watching transfers: $t9 = 300, $s0 at the
+/// first data page, $sp at 0x7fff_0000, and the word at 4 of the first
+/// data page 1, of the next 1000. Returns the transfers and the CPU at
+/// the BREAK.
+fn calls_on(engine: Engine, words: &[u32], callee: u32) -> (Vec<Transfer>, Cpu) {
+    let mut regs = [0u64; 25];
+    regs[10] = callee as u64; // $t3
+    regs[15] = DATA as u64; // $s0
+    regs[24] = 300; // $t9
+    let (mut cpu, mut mem) = machine_on(engine, true, words, &regs);
+    mem.poke32(DATA + 4, 1);
+    mem.poke32(DATA + 4096 + 4, 1000);
+    cpu.gpr[mips::SP.idx()] = 0x7fff_0000;
+    let mut obs = TransfersOnly::default();
+    run_to_break(&mut cpu, &mut mem, &mut obs);
+    (obs.0, cpu)
 }
 
 /// `$t0 = $s0`, or `$s0 + 4096` (the next page) once `$t9` is below
