@@ -1002,55 +1002,85 @@ impl Emitter<'_> {
         // Chain to the next block when it is compiled: a tail call, so
         // chains of any length take no stack. (Where chaining is not
         // allowed, the jump table holds no block: `JitCache::unlinked_table`.)
-        // The return is the cold path: out of the way of the chain, so
-        // that a block's hot code takes fewer cache lines.
+        // The next block is in its own entry or, on a cold path, in the
+        // entry beside it (see `jump_index`). The return is the coldest
+        // path: out of the way of the chain, so that a block's hot code
+        // takes fewer cache lines.
+        let beside = self.b.create_block();
+        self.b.set_cold_block(beside);
         let done = self.b.create_block();
         self.b.set_cold_block(done);
         let base = self.field(self.ptr, JUMP);
-        // The entry's address, as a value and a constant offset (folded
-        // into the loads where the next PC is known).
-        let (e, at) = match next_now {
-            Some(pc) => (
-                base,
-                (super::jump_index(pc) * size_of::<JumpEntry>()) as i32,
-            ),
+        // The entry's offset in the table, as a value or a constant
+        // (folded into the loads where the next PC is known).
+        const ENTRY: usize = size_of::<JumpEntry>();
+        #[derive(Clone, Copy)]
+        enum Off {
+            Known(i32),
+            AtRun(Value),
+        }
+        let off = match next_now {
+            Some(pc) => Off::Known((super::jump_index(pc) * ENTRY) as i32),
             None => {
                 // `jump_index(next)` times the entry's size, in one
                 // rotation and one mask (entries are 16 bytes, so 4 bytes
                 // of PC make 16 of table; the bits rotated round are
                 // masked off, and BMI2 rotates into another register).
-                const SCALE: u32 = size_of::<JumpEntry>().trailing_zeros() - 2;
-                const _: () = assert!(size_of::<JumpEntry>() == 4 << SCALE);
+                const SCALE: u32 = ENTRY.trailing_zeros() - 2;
+                const _: () = assert!(ENTRY == 4 << SCALE);
                 let off = self.b.ins().rotl_imm(next, SCALE as i64);
-                let mask = ((JUMP_ENTRIES - 1) * size_of::<JumpEntry>()) as i64;
+                let mask = ((JUMP_ENTRIES - 1) * ENTRY) as i64;
                 let off = self.b.ins().band_imm(off, mask);
-                let off = self.b.ins().uextend(self.ptr, off);
-                (self.b.ins().iadd(base, off), 0)
-            }
-        };
-        let pc = self
-            .b
-            .ins()
-            .load(I64, Self::flags(), e, at + offset_of!(JumpEntry, pc) as i32);
-        let hit = match (next_now, wide) {
-            (Some(now), _) => self.b.ins().icmp_imm(IntCC::Equal, pc, now as i64),
-            (None, Some(v)) => self.b.ins().icmp(IntCC::Equal, pc, v),
-            (None, None) => {
-                let next = self.b.ins().uextend(I64, next);
-                self.b.ins().icmp(IntCC::Equal, pc, next)
+                Off::AtRun(self.b.ins().uextend(self.ptr, off))
             }
         };
         let call = self.b.create_block();
-        self.b.ins().brif(hit, call, &[], done, &[]);
+        let code = self.b.append_block_param(call, self.ptr);
+        // Chains if the entry at `off` holds the next block, else goes to
+        // `miss`.
+        let try_entry = |this: &mut Self, off: Off, miss| {
+            let (e, at) = match off {
+                Off::Known(at) => (base, at),
+                Off::AtRun(off) => (this.b.ins().iadd(base, off), 0),
+            };
+            let flags = Self::flags();
+            let pc = this
+                .b
+                .ins()
+                .load(I64, flags, e, at + offset_of!(JumpEntry, pc) as i32);
+            let hit = match (next_now, wide) {
+                (Some(now), _) => this.b.ins().icmp_imm(IntCC::Equal, pc, now as i64),
+                (None, Some(v)) => this.b.ins().icmp(IntCC::Equal, pc, v),
+                (None, None) => {
+                    let next = this.b.ins().uextend(I64, next);
+                    this.b.ins().icmp(IntCC::Equal, pc, next)
+                }
+            };
+            let found = this.b.create_block();
+            if miss == done {
+                // Found beside: cold as well.
+                this.b.set_cold_block(found);
+            }
+            this.b.ins().brif(hit, found, &[], miss, &[]);
+            this.b.seal_block(found);
+            this.b.switch_to_block(found);
+            let code =
+                this.b
+                    .ins()
+                    .load(this.ptr, flags, e, at + offset_of!(JumpEntry, code) as i32);
+            this.b.ins().jump(call, &[code]);
+        };
+        try_entry(self, off, beside);
+        self.b.seal_block(beside);
+        self.b.switch_to_block(beside);
+        let off = match off {
+            Off::Known(at) => Off::Known(at ^ ENTRY as i32),
+            Off::AtRun(off) => Off::AtRun(self.b.ins().bxor_imm(off, ENTRY as i64)),
+        };
+        try_entry(self, off, done);
         self.b.seal_block(call);
         self.b.seal_block(done);
         self.b.switch_to_block(call);
-        let code = self.b.ins().load(
-            self.ptr,
-            Self::flags(),
-            e,
-            at + offset_of!(JumpEntry, code) as i32,
-        );
         let sig = self.sigs.block;
         let clock = self.b.use_var(self.clock);
         self.b

@@ -885,6 +885,69 @@ fn a_chained_block_that_ends_early_is_finished_from_its_own_instructions() {
     laps_in_lockstep(&words, &regs, &[90, 4000, 333], 2000);
 }
 
+/// 300 laps that call a function 64 KiB past the loop's first block
+/// through a register and return: the two blocks once shared an entry of
+/// the jump table and took it from each other on every lap, each trip
+/// leaving compiled code for the run loop. Their entries now differ, and
+/// compiled code's own lookup through a register (the call and the
+/// return) finds what the run loop's finds: after the first laps, which
+/// compile the blocks, the laps chain without the run loop.
+#[test]
+fn blocks_64_kib_apart_chain_to_each_other_without_the_run_loop() {
+    let far = CODE + 0x1_0000;
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        special(funct::JALR, mips::T3, mips::ZERO, mips::RA, 0),
+        mips::nop(),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-4i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[10] = far as u64; // $t3
+    regs[24] = 300; // $t9
+    let run = |engine| {
+        let (_, mut mem) = testmem::machine(false, &words);
+        mem.map(far, 4096, false, true);
+        mem.poke_words(
+            far,
+            &[
+                mips::addiu(mips::T1, mips::T1, 1),
+                mips::jr(mips::RA),
+                mips::nop(),
+            ],
+        );
+        let mut cpu = Cpu::new(CpuConfig {
+            engine,
+            compile_after: 1,
+            compile_on_thread: false,
+            ..CpuConfig::default()
+        });
+        cpu.set_pc(CODE);
+        for (r, v) in regs.iter().enumerate() {
+            cpu.gpr[1 + r] = *v;
+        }
+        match cpu.run(&mut mem, &mut (), cpu.cycles() + 10_000_000) {
+            StopReason::Exception(e) if e.code == cpu_mips::ExcCode::Bp => {}
+            other => panic!("{engine:?} stopped with {other:?}"),
+        }
+        cpu
+    };
+    let want = run(Engine::Interp);
+    assert_eq!(want.gpr[mips::T1.idx()], 300);
+    let got = run(Engine::Jit);
+    assert_eq!(want.differences(&got), Vec::<String>::new());
+    if got.instructions_compiled() == 0 {
+        eprintln!("no compiled tier on this host: chaining not checked");
+        return;
+    }
+    assert!(
+        got.compiled_entries() < 20,
+        "compiled code entered from the run loop {} times in 300 laps",
+        got.compiled_entries()
+    );
+}
+
 /// 300 laps of two blocks, A jumping to B: B divides (the interpreter's
 /// `execute`), loads from $s0 (a soft-TLB miss the first time) and, at the
 /// last lap, from an unmapped address (an address error). The words and
