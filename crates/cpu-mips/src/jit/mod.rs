@@ -166,6 +166,12 @@ fn holds_own(e: &JumpEntry, i: usize) -> bool {
     jump_index(e.pc as u32) == i
 }
 
+/// Whether entry `e`, at index `i`, holds a block: one whose own entry is
+/// `i` or the one beside it (an entry with no block holds neither's).
+fn holds_block(e: &JumpEntry, i: usize) -> bool {
+    jump_index(e.pc as u32) | 1 == i | 1
+}
+
 /// Entry `index` with no block (see [`JumpEntry`]): its PC is one whose
 /// own entry is neither this one nor the one beside it, so that a jump
 /// that looks up this entry never finds it; `bail` returns INTERPRET.
@@ -355,7 +361,7 @@ impl JitCache {
             let first = jump_index(page_no << PAGE_SHIFT);
             let bail = jit.bail;
             for (i, e) in jit.jump.iter_mut().enumerate().skip(first).take(PAGE_WORDS) {
-                if e.pc >> PAGE_SHIFT == page_no as u64 && jump_index(e.pc as u32) | 1 == i | 1 {
+                if e.pc >> PAGE_SHIFT == page_no as u64 && holds_block(e, i) {
                     *e = empty_entry(bail, i);
                 }
             }
@@ -593,13 +599,14 @@ impl Jit {
     }
 
     /// Makes compiled code `f` of `block` (at `pc`) the target of jumps to
-    /// `pc` from compiled code: in `pc`'s own entry, whose block moves to
-    /// the entry beside it unless that one holds a block in its own entry
-    /// (an older code of `pc`'s block there goes).
+    /// `pc` from compiled code: in `pc`'s own entry, whose block (another)
+    /// moves to the entry beside it unless that one holds a block in its
+    /// own entry (an older code of `pc`'s block there goes).
     #[inline]
     fn enter_jump(&mut self, block: &Block, pc: u32, f: JitFn) {
         let (i, beside) = (jump_index(pc), jump_index(pc) ^ 1);
-        if !self.jump[i].is(pc) && !holds_own(&self.jump[beside], beside) {
+        let there = &self.jump[i];
+        if holds_block(there, i) && !there.is(pc) && !holds_own(&self.jump[beside], beside) {
             self.jump[beside] = self.jump[i];
             self.blocks[beside] = self.blocks[i];
         }
@@ -947,6 +954,15 @@ mod tests {
         assert_eq!(chained_to(&cache, a + 4), fd.map(|f| f.0));
         assert_eq!(chained_to(&cache, a), None);
         assert_eq!(chained_to(&cache, c), None);
+        // A block beside its own entry stays there when that entry, emptied,
+        // takes another block.
+        let mut other = JitCache::default();
+        install(&mut other, &one, a);
+        install(&mut other, &two, b);
+        other.forget_page(b >> PAGE_SHIFT);
+        let fc = install(&mut other, &three, c);
+        assert!(chained_to(&other, a).is_some(), "still beside");
+        assert_eq!(chained_to(&other, c), fc.map(|f| f.0));
         // Forgetting the page forgets the entries beside as well.
         cache.note_entry(&one, a, fa);
         cache.forget_page(a >> PAGE_SHIFT);
