@@ -97,19 +97,14 @@ fn each_page_faults_once_in_the_view_then_runs_compiled() {
 #[test]
 fn a_fault_in_a_call_s_delay_slot_reports_the_call_s_sp() {
     let f = CODE + 0x40;
-    let mut words = vec![mips::addiu(mips::T9, mips::T9, -1)];
-    // $t0 = $s0, or $s0 + 4096 from lap 200 on.
-    words.extend(t0_on_the_second_page_below(101));
-    words.extend([
-        mips::addiu(mips::SP, mips::SP, -8),
-        jtype(opcode::JAL, f),
-        mips::lw(mips::V0, 0, mips::T0),
-        itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
+    let words = call_laps(
+        [
+            mips::addiu(mips::SP, mips::SP, -8),
+            jtype(opcode::JAL, f),
+            mips::lw(mips::V0, 0, mips::T0),
+        ],
         mips::nop(),
-        mips::break_(0),
-    ]);
-    words.resize(16, mips::nop());
-    words.extend([mips::jr(mips::RA), mips::nop()]);
+    );
     let (want, _) = calls_on(Engine::Interp, &words, f);
     assert_eq!(want.len(), 600, "300 calls and 300 returns");
     for engine in [Engine::Block, Engine::Jit] {
@@ -165,19 +160,14 @@ fn a_fault_in_a_conditional_branch_s_delay_slot_keeps_the_branch_s_outcome() {
 #[test]
 fn a_fault_in_a_register_jump_s_delay_slot_leaves_the_register_s_target() {
     let f = CODE + 0x40;
-    let mut words = vec![mips::addiu(mips::T9, mips::T9, -1)];
-    // $t0 = $s0, or $s0 + 4096 from lap 200 on.
-    words.extend(t0_on_the_second_page_below(101));
-    words.extend([
-        special(funct::JALR, mips::T3, mips::ZERO, mips::RA, 0),
-        mips::lw(mips::V0, 0, mips::T0),
-        mips::addu(mips::T1, mips::T1, mips::V1),
-        itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
-        mips::nop(),
-        mips::break_(0),
-    ]);
-    words.resize(16, mips::nop());
-    words.extend([mips::jr(mips::RA), mips::lw(mips::V1, 4, mips::T0)]);
+    let words = call_laps(
+        [
+            special(funct::JALR, mips::T3, mips::ZERO, mips::RA, 0),
+            mips::lw(mips::V0, 0, mips::T0),
+            mips::addu(mips::T1, mips::T1, mips::V1),
+        ],
+        mips::lw(mips::V1, 4, mips::T0),
+    );
     let (want, want_cpu) = calls_on(Engine::Interp, &words, f);
     assert_eq!(want.len(), 600, "300 calls and 300 returns");
     assert_eq!(want_cpu.gpr[mips::T1.idx()], 199 + 101 * 1000);
@@ -242,6 +232,24 @@ fn calls_on(engine: Engine, words: &[u32], callee: u32) -> (Vec<Transfer>, Cpu) 
     let mut obs = TransfersOnly::default();
     run_to_break(&mut cpu, &mut mem, &mut obs);
     (obs.0, cpu)
+}
+
+/// 300 laps (with `calls_on`'s registers) that count $t9 down, set $t0 to
+/// the first data page or, from lap 200 on, the second, and run `body`
+/// (a call, its slot and one more instruction); the callee at `CODE +
+/// 0x40` returns with `slot` in its delay slot.
+fn call_laps(body: [u32; 3], slot: u32) -> Vec<u32> {
+    let mut words = vec![mips::addiu(mips::T9, mips::T9, -1)];
+    words.extend(t0_on_the_second_page_below(101));
+    words.extend(body);
+    words.extend([
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-8i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ]);
+    words.resize(16, mips::nop());
+    words.extend([mips::jr(mips::RA), slot]);
+    words
 }
 
 /// `$t0 = $s0`, or `$s0 + 4096` (the next page) once `$t9` is below
