@@ -76,7 +76,7 @@ pub(crate) const NO_BLOCK: u8 = u8::MAX;
 impl Page {
     #[cold]
     #[inline(never)]
-    fn new() -> Box<Page> {
+    pub(crate) fn new() -> Box<Page> {
         let entries = vec![Entry::EMPTY; PAGE_WORDS].into_boxed_slice();
         Box::new(Page {
             entries: entries.try_into().expect("PAGE_WORDS entries"),

@@ -282,6 +282,12 @@ pub(crate) struct JitExit {
 fn drop_decoded(pages: &mut PageStore, jit: &mut JitCache, page_no: u32) {
     pages.invalidate(page_no);
     jit.forget_page(page_no);
+    // Functions of other pages that hold a copy of one of its blocks (a
+    // callee compiled into its callers, see `jit::calls`) go with it.
+    for holder in jit.forget_code(page_no) {
+        pages.invalidate(holder);
+        jit.forget_page(holder);
+    }
 }
 
 impl Drop for Cpu {

@@ -45,6 +45,8 @@
 
 pub(crate) mod run;
 
+use std::cell::Cell;
+
 use crate::code_cache::{Entry, Page, PAGE_SHIFT, PAGE_WORDS};
 use crate::decode::{decode_for_mode, Op};
 use crate::insn::{branch_target, jump_target};
@@ -128,6 +130,15 @@ pub(crate) struct Block {
     /// address (see `jit::region`): member `m` of the code is
     /// `members[m - 1]`. Empty unless it is compiled with some.
     pub members: Members,
+    /// Where its end last jumped to when the block tier ran it, for a
+    /// block that ends with a jump through a register: the callee a
+    /// function may compile in after it (see `jit::region::add_calls`).
+    pub jumped: Cell<u32>,
+    /// As a member: one reached only by a jump through a register that
+    /// finds its address (a callee compiled into its caller's function,
+    /// or the call's continuation, see `jit::region::add_calls`), a copy
+    /// the function does not claim.
+    pub by_jump: bool,
 }
 
 /// An instruction a block never contains: it always raises an exception,
@@ -361,6 +372,8 @@ impl Block {
             heated: false,
             claimed_by: None,
             members: Box::default(),
+            jumped: Cell::new(0),
+            by_jump: false,
         }
     }
 

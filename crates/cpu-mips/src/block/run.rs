@@ -344,6 +344,11 @@ impl Cpu {
                     self.retired_block_tier += n as u64;
                 }
                 self.set_ready_from(entry, &b.out);
+                if let Some(t) = taken {
+                    // (Read only where the end is a jump through a
+                    // register: the callee a function may compile in.)
+                    b.jumped.set(t);
+                }
                 self.continue_at(taken.unwrap_or(pc0.wrapping_add(4 * n as u32)));
                 obs.retire_block(pc0, n as u64, self.cycles - before);
                 BlockEnd::Done

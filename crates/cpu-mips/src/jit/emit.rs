@@ -56,6 +56,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 
+use super::calls;
 use super::helpers::{Helpers, JitLinks};
 use super::region;
 use super::status;
@@ -318,6 +319,16 @@ pub(super) fn translate(
     // first block, its body is a member's (see `member_at`).
     let head_is_member =
         !lap_here && (members.len() > 1 || region::successors(block, pc0).any(|s| s == pc0));
+    // The members a jump through a register looks for first: callees
+    // compiled in, and the blocks calls return to (see `calls`).
+    let returns: Vec<u32> = members
+        .iter()
+        .filter_map(|&(at, b)| calls::continuation(b, at))
+        .collect();
+    let guesses = (0..members.len())
+        .filter(|&m| members[m].1.by_jump || returns.contains(&members[m].0))
+        .filter(|_| head_is_member)
+        .collect();
     let mut e = Emitter {
         b,
         cpu,
@@ -341,6 +352,7 @@ pub(super) fn translate(
         member: 0,
         bodies: vec![None; members.len()],
         members,
+        guesses,
         pending: Vec::new(),
         shared_exit: None,
         wide_target: None,
@@ -429,6 +441,9 @@ struct Emitter<'f> {
     member: u32,
     /// The function's blocks: the first, then its members (see `region`).
     members: Vec<(u32, &'f Block)>,
+    /// The members a jump through a register goes on to when its target
+    /// is theirs (see `guessed_edges`).
+    guesses: Vec<usize>,
     /// The body of each member once an edge jumps to it (see
     /// `member_edge`): a block whose one parameter is the member's entry
     /// cycle.
@@ -987,7 +1002,26 @@ impl Emitter<'_> {
         if let Some(m) = next_now.and_then(|pc| self.member_at(pc)) {
             return self.member_edge(m, next, last);
         }
+        if let Some(wide) = wide {
+            self.guessed_edges(wide, next, last);
+        }
         self.chain_or_return(next_now, next, wide, last);
+    }
+
+    /// Before a jump through a register (`wide`, the whole register) looks
+    /// its target up: goes on to each member of `guesses` whose address
+    /// the register holds (a callee compiled in, or the block a call
+    /// returns to, see `calls`), as to any member. A compare and a branch
+    /// each, where the lookup and the chain it saves cost a frame, a load
+    /// the table's and an indirect jump whose target varies.
+    fn guessed_edges(&mut self, wide: Value, next: Value, last: usize) {
+        for m in self.guesses.clone() {
+            let at = self.members[m].0;
+            let hit = self.b.ins().icmp_imm(IntCC::Equal, wide, at as i32 as i64);
+            let (_, miss) = self.split(hit);
+            self.member_edge(m, next, last);
+            self.b.switch_to_block(miss);
+        }
     }
 
     /// [`Emitter::leave_for`] to a block of another function, or any block

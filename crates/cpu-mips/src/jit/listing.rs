@@ -24,6 +24,9 @@
 //! - `same_page`: loads and stores through $sp after the first of each
 //!   kind, which compare with the page it found instead of looking their
 //!   own up (see `emit::pages`).
+//! - `call`: a call through a register to a leaf compiled in with the
+//!   block the call returns to (see `calls`): the jumps through a
+//!   register compare with those members before the jump table.
 //!
 //! The IR holds no address of the process (see
 //! `compiled_code_holds_no_address_of_the_process_that_compiled_it`), so
@@ -225,6 +228,40 @@ fn a_block_goes_on_to_its_member_inside_the_function() {
     let mut block = block_of(&words);
     block.members = Box::new([(CODE + 16, member)]);
     check_block("member", &block);
+}
+
+#[test]
+fn a_call_goes_on_to_its_callee_and_back_inside_the_function() {
+    // A call through $t9 to a leaf on the next page, compiled in with the
+    // block it returns to (see `calls`): the call and the leaf's return
+    // each compare the register with the two members before the jump
+    // table.
+    let leaf = CODE + 0x1000;
+    let mut words = vec![
+        special(0x09, 25, 0, 31), // jalr  t9
+        NOP,                      // nop
+        itype(0x09, A0, A0, 1),   // 0x400008: addiu a0, a0, 1
+        special(0x08, 31, 0, 0),  // jr    ra
+        NOP,                      // nop
+    ];
+    words.resize(1024, NOP);
+    words.extend([
+        itype(0x09, T0, T0, 1),  // 0x401000: addiu t0, t0, 1
+        special(0x08, 31, 0, 0), // jr    ra
+        NOP,                     // nop
+    ]);
+    let mut mem = Code(words.clone());
+    let mut pages = PageStore::default();
+    let mut member = |pc: u32| {
+        let page = pages.page(pc >> crate::code_cache::PAGE_SHIFT);
+        let mut b = Block::build(page, pc, &mut mem, false).expect("the member");
+        b.by_jump = true;
+        (pc, b)
+    };
+    let members = [member(leaf), member(CODE + 8)];
+    let mut block = block_of(&words);
+    block.members = Box::new(members);
+    check_block("call", &block);
 }
 
 #[test]

@@ -41,6 +41,7 @@
 
 mod arena;
 mod cache;
+mod calls;
 mod emit;
 mod helpers;
 #[cfg(test)]
@@ -276,6 +277,9 @@ struct Jit {
     traps: TrapMap,
     /// The installed bytes of the block compiled last (for the store).
     blob: Vec<u8>,
+    /// The leaves callers may hold, and the pages that hold copies of
+    /// other pages' blocks (see `calls`).
+    calls: calls::Calls,
 }
 
 /// The CPU's compiled tier: absent until first used, and `Unsupported` on
@@ -350,6 +354,35 @@ impl JitCache {
     /// this: the caller drops every block first.
     pub fn flush(&mut self) {
         self.jit = None;
+    }
+
+    /// Notes `block` (at `pc`), compiled as a function's first block, as
+    /// a leaf its callers may hold, if it is one (see `calls`).
+    pub fn note_leaf(&mut self, block: &Block, pc: u32) {
+        if let Some(jit) = self.jit.as_mut() {
+            jit.calls.note_leaf(block, pc);
+        }
+    }
+
+    /// The leaf at `pc`, if one was noted (see `calls`).
+    pub fn leaf(&self, pc: u32) -> Option<&Block> {
+        self.jit.as_ref()?.calls.leaf(pc)
+    }
+
+    /// Notes that the function installed for the block at `head` holds
+    /// `members`, perhaps of other pages (see `calls`).
+    pub fn hold(&mut self, head: u32, members: &[(u32, Block)]) {
+        if let Some(jit) = self.jit.as_mut() {
+            jit.calls.hold(head, members);
+        }
+    }
+
+    /// The code of page `page_no` changed: the pages whose functions hold
+    /// a copy of one of its blocks, which must go too (see `calls`).
+    pub fn forget_code(&mut self, page_no: u32) -> Vec<u32> {
+        self.jit
+            .as_mut()
+            .map_or_else(Vec::new, |jit| jit.calls.forget_code(page_no))
     }
 
     /// The blocks of page `page_no` were dropped: compiled code must no
@@ -683,6 +716,7 @@ impl Jit {
         let mut jit = Jit {
             view,
             traps: TrapMap::default(),
+            calls: calls::Calls::default(),
             blob: Vec::new(),
             fingerprint,
             fma,

@@ -29,8 +29,9 @@
 //! docs/performance.md): about 38% of the transitions between compiled
 //! blocks went to a static target on the same page.
 
+use super::calls;
 use crate::block::{loops_to_itself, side_exit, static_target, Block, Members};
-use crate::code_cache::{word_index, Page, PAGE_SHIFT};
+use crate::code_cache::{word_index, Page, PageStore, PAGE_SHIFT};
 use crate::decode::Op;
 use crate::Memory;
 
@@ -101,13 +102,71 @@ pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Members {
 
 /// A copy of `b` as a member: the instructions and schedule only (a block
 /// that may be a member has no code and no members of its own).
-fn as_member(b: &Block) -> Block {
+pub(crate) fn as_member(b: &Block) -> Block {
     Block {
         compiled: None,
         runs: 0,
         heated: false,
         claimed_by: None,
+        members: Box::default(),
         ..b.clone()
+    }
+}
+
+/// At most this many calls compiled into one function.
+const MAX_CALLS: usize = 2;
+
+/// Adds to `members`, the members [`select`] chose for the function of
+/// `head` (at `pc`, on `page`), the callee and the continuation of the
+/// calls its blocks end with, where the callee is a leaf on another page
+/// that `leaf` knows (see `calls`), within the bounds of a function: the
+/// callee as the block tier last saw the call go to, the continuation
+/// (the block the call returns to, on `page`) when it is built. Both are
+/// copies reached only by a jump through a register that finds their
+/// address (`Block::by_jump`), and are not claimed: their runs count as
+/// any block's.
+pub(crate) fn add_calls<'a>(
+    page: &Page,
+    pc: u32,
+    head: &Block,
+    members: &mut Vec<(u32, Block)>,
+    leaf: impl Fn(u32) -> Option<&'a Block>,
+) {
+    if loops_to_itself(head, pc) {
+        return;
+    }
+    let on_page = |at: u32| at >> PAGE_SHIFT == pc >> PAGE_SHIFT;
+    let calls: Vec<(u32, u32)> = std::iter::once((pc, head))
+        .chain(members.iter().map(|(at, b)| (*at, b)))
+        .filter_map(|(at, b)| calls::call_of(b, at))
+        .collect();
+    let mut insns: usize =
+        head.insns.len() + members.iter().map(|(_, b)| b.insns.len()).sum::<usize>();
+    let held =
+        |members: &Vec<(u32, Block)>, at: u32| at == pc || members.iter().any(|&(p, _)| p == at);
+    for (callee, back) in calls.into_iter().take(MAX_CALLS) {
+        if on_page(callee) {
+            continue;
+        }
+        let Some(l) = leaf(callee) else {
+            continue;
+        };
+        let back = match page.blocks.get(word_index(back)) {
+            Some(Some(b)) if on_page(back) && !held(members, back) => Some((back, &**b)),
+            _ => None,
+        };
+        let callee = (!held(members, callee)).then_some((callee, l));
+        let adds: Vec<(u32, &Block)> = callee.into_iter().chain(back).collect();
+        let more: usize = adds.iter().map(|(_, b)| b.insns.len()).sum();
+        if members.len() + adds.len() > MAX_MEMBERS || insns + more > MAX_INSNS {
+            continue;
+        }
+        insns += more;
+        for (at, b) in adds {
+            let mut copy = as_member(b);
+            copy.by_jump = true;
+            members.push((at, copy));
+        }
     }
 }
 
@@ -160,7 +219,7 @@ fn falls_through(op: &Op) -> bool {
 /// compiles alone must not, except where another function's code reaches
 /// it, see [`from_inside`]).
 pub(crate) fn claim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
-    for (pc, _) in members {
+    for (pc, _) in members.iter().filter(|(_, b)| !b.by_jump) {
         if let Some(Some(b)) = page.blocks.get_mut(word_index(*pc)) {
             b.claimed_by.get_or_insert(head);
         }
@@ -170,7 +229,7 @@ pub(crate) fn claim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
 /// Undoes [`claim`] for `members`, which the function of the block at
 /// `head` turned out not to hold (compiled without them).
 pub(crate) fn unclaim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
-    for (pc, _) in members {
+    for (pc, _) in members.iter().filter(|(_, b)| !b.by_jump) {
         if let Some(Some(b)) = page.blocks.get_mut(word_index(*pc)) {
             if b.claimed_by == Some(head) {
                 b.claimed_by = None;
@@ -212,11 +271,12 @@ pub(crate) fn member(head: &Block, pc: u32, m: usize) -> Option<(&Block, u32)> {
     }
 }
 
-/// Whether `page` still holds, decoded, the instructions of each of
+/// Whether the pages still hold, decoded, the instructions of each of
 /// `members` (a compile on the compiler thread may finish after code on
-/// the page was written and decoded again).
-pub(crate) fn still_decoded(page: &Page, members: &[(u32, Block)]) -> bool {
+/// a page was written and decoded again).
+pub(crate) fn still_decoded(pages: &mut PageStore, members: &[(u32, Block)]) -> bool {
     members.iter().all(|(pc, b)| {
+        let page = pages.page(pc >> PAGE_SHIFT);
         let first = word_index(*pc);
         b.insns.iter().enumerate().all(|(i, insn)| {
             page.entries
@@ -230,8 +290,10 @@ pub(crate) fn still_decoded(page: &Page, members: &[(u32, Block)]) -> bool {
 /// The members of the function of the block at `pc` kept in the
 /// translation cache (`words`: each member's address and words, see
 /// [`unpack`]), built on `page` (`pc`'s) from `mem`: `None` unless each is
-/// on that page, after its first address, with the same words (the code
-/// the function was compiled for).
+/// after its first address with the same words (the code the function was
+/// compiled for), and on that page unless reached by a register jump
+/// (`Block::by_jump`, built on a page of its own here: the caller marks
+/// that page as holding code).
 pub(crate) fn build<M: Memory>(
     page: &mut Page,
     pc: u32,
@@ -241,24 +303,38 @@ pub(crate) fn build<M: Memory>(
 ) -> Option<Members> {
     words
         .iter()
-        .map(|(at, w)| {
-            let on_page = at >> PAGE_SHIFT == pc >> PAGE_SHIFT && at & 3 == 0 && *at != pc;
-            let b = on_page.then(|| Block::build(page, *at, mem, mode64))??;
-            (*b.words == **w).then_some((*at, b))
+        .map(|&(raw, ref w)| {
+            let (at, by_jump) = (raw & !BY_JUMP, raw & BY_JUMP != 0);
+            let on_page = at >> PAGE_SHIFT == pc >> PAGE_SHIFT;
+            if at & 3 != 0 || at == pc || !(on_page || by_jump) {
+                return None;
+            }
+            let mut b = if on_page {
+                Block::build(page, at, mem, mode64)?
+            } else {
+                Block::build(&mut Page::new(), at, mem, mode64)?
+            };
+            b.by_jump = by_jump;
+            (*b.words == **w).then_some((at, b))
         })
         .collect()
 }
 
+/// The bit of a member's address in [`pack`] that marks it
+/// `Block::by_jump` (addresses are word-aligned).
+const BY_JUMP: u32 = 1;
+
 /// The bytes an entry of the translation cache keeps for a function with
 /// `members`, whose machine code is `code`: the members' count, each
-/// member's address, length and words (little-endian 32-bit values), then
+/// member's address (with [`BY_JUMP`]), length and words (little-endian 32-bit values), then
 /// the code.
 pub(crate) fn pack(members: &[(u32, Block)], code: &[u8]) -> Vec<u8> {
     let words: usize = members.iter().map(|(_, b)| b.words.len()).sum();
     let mut out = Vec::with_capacity(4 + 8 * members.len() + 4 * words + code.len());
     out.extend_from_slice(&(members.len() as u32).to_le_bytes());
     for (pc, b) in members {
-        out.extend_from_slice(&pc.to_le_bytes());
+        let at = pc | if b.by_jump { BY_JUMP } else { 0 };
+        out.extend_from_slice(&at.to_le_bytes());
         out.extend_from_slice(&(b.words.len() as u32).to_le_bytes());
         for w in b.words.iter() {
             out.extend_from_slice(&w.to_le_bytes());

@@ -157,12 +157,14 @@ impl Cpu {
         let Some(head) = page.blocks[idx].as_deref() else {
             return;
         };
-        let members = region::select(page, pc, head);
+        let mut members = region::select(page, pc, head).into_vec();
+        region::add_calls(page, pc, head, &mut members, |at| self.jit.leaf(at));
+        self.jit.note_leaf(head, pc);
         region::claim(page, pc, &members);
         let Some(block) = page.blocks[idx].as_deref_mut() else {
             return;
         };
-        block.members = members;
+        block.members = members.into();
         let dropped = self.compile(block, helpers);
         region::unclaim(page, pc, &dropped);
     }
@@ -205,6 +207,7 @@ impl Cpu {
         }
         self.link_jump_table();
         if block.compiled.is_some() {
+            self.jit.hold(pc, &block.members);
             if let Some(code) = self.jit.last_code() {
                 let code = code.to_vec();
                 self.keep_translation(block, pc, status, &code, helpers);
@@ -230,8 +233,7 @@ impl Cpu {
             self.keep_translation(&job.block, job.pc, job.status, &code, helpers);
             // The page may have been written, and its code decoded again,
             // since the job was sent.
-            let page = pages.page(job.pc >> PAGE_SHIFT);
-            if !region::still_decoded(page, &job.block.members) {
+            if !region::still_decoded(pages, &job.block.members) {
                 continue;
             }
             let Some(b) = pages.block_mut(job.pc) else {
@@ -245,6 +247,9 @@ impl Cpu {
             if same && b.compiled.is_none() {
                 b.members = job.block.members;
                 b.compiled = self.jit.install(b, job.pc, &code, helpers, limit);
+                if b.compiled.is_some() {
+                    self.jit.hold(job.pc, &b.members);
+                }
                 self.link_jump_table();
             }
         }
@@ -360,6 +365,17 @@ impl Cpu {
         if let Some(Some(compiled)) = loaded {
             block.compiled = Some(compiled);
             region::claim(page, pc, &block.members);
+            // A callee from another page (see `calls`): stores to its page
+            // are checked from now on, and drop this function's.
+            for (at, _) in block
+                .members
+                .iter()
+                .filter(|(at, _)| at >> PAGE_SHIFT != pc >> PAGE_SHIFT)
+            {
+                self.mark_code(at >> PAGE_SHIFT);
+            }
+            self.jit.hold(pc, &block.members);
+            self.jit.note_leaf(block, pc);
             self.block_cache_used += block
                 .members
                 .iter()

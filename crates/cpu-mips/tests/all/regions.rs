@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use cpu_mips::{Cpu, Engine, TranslationStore, DEFAULT_BLOCK_CACHE_INSNS};
-use test_support::mips::{self, itype, jtype, opcode};
+use test_support::mips::{self, funct, itype, jtype, opcode, special};
 
 use crate::lockstep::{lockstep_with, scratch_store, two_block_loop_that_ends_early, Compiling};
 use crate::testmem::CODE;
@@ -244,4 +244,166 @@ fn a_member_called_from_outside_its_function_is_compiled_alone() {
             "{block_tier} instructions on the block tier"
         );
     }
+}
+
+/// Where the callee of the call tests lies: the second page of the code.
+const LEAF: u32 = CODE + 0x1000;
+
+/// A program that calls a leaf on the next page through a register (as
+/// IRIX's position-independent code calls every function): eight calls
+/// from a first loop (so that the leaf is compiled first, as a callee hot
+/// from many callers is), then `laps` from a second, whose call block
+/// returns to `back` (its words). The leaf adds 1 to $t1. The words, and
+/// the registers from $at.
+fn calls_to_a_leaf(back: &[u32], laps: u64) -> (Vec<u32>, Vec<u64>) {
+    let t8 = mips::Gpr::new(24);
+    let call = special(funct::JALR, mips::T3, mips::ZERO, mips::RA, 0);
+    let mut words = vec![
+        // 0: the first loop.
+        mips::addiu(t8, t8, -1),
+        call,
+        mips::nop(),
+        itype(opcode::BNE, t8, mips::ZERO, (-4i16) as u16),
+        mips::nop(),
+        // 5: the second: the call, then `back`.
+        mips::addiu(mips::T9, mips::T9, -1),
+        call,
+        mips::nop(),
+    ];
+    words.extend_from_slice(back);
+    words.resize(1024, mips::break_(0));
+    words.extend([
+        mips::addiu(mips::T1, mips::T1, 1),
+        mips::jr(mips::RA),
+        mips::nop(),
+    ]);
+    let mut regs = vec![0u64; 25];
+    regs[10] = LEAF as u64; // $t3
+    regs[23] = 8; // $t8
+    regs[24] = laps; // $t9
+    (words, regs)
+}
+
+/// The end of the second loop of [`calls_to_a_leaf`], at word 8: back to
+/// the call (word 5) until $t9 is 0.
+fn back_to_the_call() -> Vec<u32> {
+    vec![
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-4i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ]
+}
+
+/// A leaf on another page, called through a register, runs inside its
+/// caller's function with the block the call returns to (see `jit::calls`):
+/// the caller's function holds both as members, and every tier gives the
+/// interpreter's state at every deadline (some fall inside the callee).
+#[test]
+fn a_leaf_called_through_a_register_runs_inside_its_callers_function() {
+    let (words, regs) = calls_to_a_leaf(&back_to_the_call(), 300);
+    let steps: [&[u16]; 3] = [&[60_000], &[7, 1, 30], &[90, 4000, 333]];
+    let cpus = in_lockstep_with_members(&words, &regs, &steps);
+    for cpu in &cpus {
+        assert_eq!(cpu.gpr[mips::T1.idx()], 308, "every call ran");
+    }
+    // (Compiled in place: code from the compiler thread may arrive after
+    // the last lap.)
+    for cpu in &cpus[..steps.len()] {
+        if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+            assert!(
+                cpu.blocks_compiled_as_members() >= 2,
+                "the callee and the continuation are members: {}",
+                cpu.blocks_compiled_as_members()
+            );
+        }
+    }
+}
+
+/// A store into the callee's page, from inside the caller's function that
+/// holds a copy of the callee, drops that function with the callee's page:
+/// from the next call on the new instruction runs (+100 instead of +1),
+/// as on the interpreter.
+#[test]
+fn a_store_into_a_callee_s_page_drops_the_functions_that_hold_it() {
+    let back = [
+        // 8: on lap 150, rewrite the leaf's first word.
+        itype(opcode::BNE, mips::T9, mips::A0, 2),
+        mips::nop(),
+        mips::sw(mips::T0, 0, mips::T3),
+        // 11: back to the call until $t9 is 0.
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-7i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let (words, mut regs) = calls_to_a_leaf(&back, 300);
+    regs[3] = 150; // $a0
+    regs[7] = mips::addiu(mips::T1, mips::T1, 100) as u64; // $t0
+    let steps: [&[u16]; 2] = [&[60_000], &[7, 1, 30]];
+    for cpu in in_lockstep_with_members(&words, &regs, &steps) {
+        assert_eq!(
+            cpu.gpr[mips::T1.idx()],
+            8 + 150 + 150 * 100,
+            "eight and 150 calls of +1, then 150 of +100"
+        );
+    }
+}
+
+/// A function that holds a callee from another page is kept in the
+/// translation store with it, and the next process loads it with its
+/// callee; when the callee's words differ, the function is not used, and
+/// the new callee runs.
+#[test]
+fn a_stored_function_is_used_only_with_the_callee_it_was_compiled_for() {
+    if !cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+        return;
+    }
+    let (dir, first) = scratch_store();
+    let reopen = || {
+        TranslationStore::open(
+            dir.path().join("cache").as_path(),
+            64 << 20,
+            Box::new(|w| panic!("{w}")),
+        )
+        .expect("the store again")
+    };
+    let run = |words: &[u32], regs: &[u64], store: Arc<TranslationStore>, compile_after| {
+        let compiling = Compiling {
+            store: Some(store.clone()),
+            thread: false,
+            compile_after,
+            ..Compiling::default()
+        };
+        let cpu = lockstep_with(
+            Engine::Jit,
+            DEFAULT_BLOCK_CACHE_INSNS,
+            false,
+            words,
+            regs,
+            &[500],
+            compiling,
+        );
+        store.flush();
+        cpu
+    };
+    let (mut words, regs) = calls_to_a_leaf(&back_to_the_call(), 200);
+    let cpu = run(&words, &regs, first, 3);
+    assert_eq!(cpu.gpr[mips::T1.idx()], 208);
+    assert!(
+        cpu.blocks_compiled_as_members() >= 2,
+        "the callee compiled in"
+    );
+    // The next process compiles nothing of its own (200 runs, after 1000):
+    // the caller's function comes from the store, with its callee.
+    let cpu = run(&words, &regs, reopen(), 1000);
+    assert_eq!(cpu.gpr[mips::T1.idx()], 208);
+    assert!(cpu.blocks_compiled_as_members() >= 2, "the callee loaded");
+    // The leaf adds 2 now: the stored caller must not run.
+    words[1024] = mips::addiu(mips::T1, mips::T1, 2);
+    let cpu = run(&words, &regs, reopen(), 1000);
+    assert_eq!(cpu.gpr[mips::T1.idx()], 416);
+    assert_eq!(
+        cpu.blocks_compiled_as_members(),
+        0,
+        "nothing loaded with members"
+    );
 }
