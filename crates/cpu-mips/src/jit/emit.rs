@@ -319,16 +319,20 @@ pub(super) fn translate(
     // first block, its body is a member's (see `member_at`).
     let head_is_member =
         !lap_here && (members.len() > 1 || region::successors(block, pc0).any(|s| s == pc0));
-    // The members a jump through a register looks for first: callees
-    // compiled in, and the blocks calls return to (see `calls`).
+    // The members a jump through a register looks for first (see
+    // `calls`): a call, the callees compiled in (on other pages); a
+    // return, the blocks calls return to.
     let returns: Vec<u32> = members
         .iter()
         .filter_map(|&(at, b)| calls::continuation(b, at))
         .collect();
-    let guesses = (0..members.len())
-        .filter(|&m| members[m].1.by_jump || returns.contains(&members[m].0))
-        .filter(|_| head_is_member)
-        .collect();
+    let guesses = |keep: &dyn Fn(u32, &Block) -> bool| -> Vec<usize> {
+        (0..members.len())
+            .filter(|&m| head_is_member && keep(members[m].0, members[m].1))
+            .collect()
+    };
+    let callees = guesses(&|at, b| b.by_jump && at >> PAGE_SHIFT != pc0 >> PAGE_SHIFT);
+    let returns = guesses(&|at, _| returns.contains(&at));
     let mut e = Emitter {
         b,
         cpu,
@@ -352,7 +356,8 @@ pub(super) fn translate(
         member: 0,
         bodies: vec![None; members.len()],
         members,
-        guesses,
+        callees,
+        returns,
         pending: Vec::new(),
         shared_exit: None,
         wide_target: None,
@@ -441,9 +446,11 @@ struct Emitter<'f> {
     member: u32,
     /// The function's blocks: the first, then its members (see `region`).
     members: Vec<(u32, &'f Block)>,
-    /// The members a jump through a register goes on to when its target
-    /// is theirs (see `guessed_edges`).
-    guesses: Vec<usize>,
+    /// The members a call through a register goes on to when its target
+    /// is theirs (see `guessed_edges`): callees compiled in.
+    callees: Vec<usize>,
+    /// The same for a return through $ra: the blocks calls return to.
+    returns: Vec<usize>,
     /// The body of each member once an edge jumps to it (see
     /// `member_edge`): a block whose one parameter is the member's entry
     /// cycle.
@@ -1008,16 +1015,28 @@ impl Emitter<'_> {
         self.chain_or_return(next_now, next, wide, last);
     }
 
-    /// Before a jump through a register (`wide`, the whole register) looks
-    /// its target up: goes on to each member of `guesses` whose address
-    /// the register holds (a callee compiled in, or the block a call
-    /// returns to, see `calls`), as to any member. A compare and a branch
-    /// each, where the lookup and the chain it saves cost a frame, a load
-    /// the table's and an indirect jump whose target varies.
+    /// Before a jump through a register (`wide`, the whole register) at
+    /// instruction `last - 1` looks its target up: goes on to each member
+    /// the register may name (a call's callees compiled in, a return's
+    /// continuations, see `calls`) when it names it, as to any member. A
+    /// compare and a branch each, where the lookup and the chain they
+    /// save cost a frame, a load of the table's and an indirect jump
+    /// whose target varies.
     fn guessed_edges(&mut self, wide: Value, next: Value, last: usize) {
-        for m in self.guesses.clone() {
+        let op = self.members[self.member as usize].1.insns[last - 1].op;
+        let guesses = match op {
+            Op::Jalr { rd, .. } if rd == Reg::RA => self.callees.clone(),
+            Op::Jr { rs } if rs == Reg::RA => self.returns.clone(),
+            _ => return,
+        };
+        // (A block that returns to itself is a loop, not a call's return.)
+        let here = self.member as usize;
+        for m in guesses.into_iter().filter(|&m| m != here) {
             let at = self.members[m].0;
-            let hit = self.b.ins().icmp_imm(IntCC::Equal, wide, at as i32 as i64);
+            let hit = self
+                .b
+                .ins()
+                .icmp_imm(IntCC::Equal, wide, at as i32 as i64);
             let (_, miss) = self.split(hit);
             self.member_edge(m, next, last);
             self.b.switch_to_block(miss);
