@@ -132,12 +132,12 @@ pub(crate) struct Block {
     pub members: Members,
     /// Where its end last jumped to when the block tier ran it, for a
     /// block that ends with a jump through a register: the callee a
-    /// function may compile in after it (see `jit::region::add_calls`).
+    /// function may compile in after it (see `jit::region::select`).
     pub jumped: Cell<u32>,
-    /// As a member: one reached only by a jump through a register that
-    /// finds its address (a callee compiled into its caller's function,
-    /// or the call's continuation, see `jit::region::add_calls`), a copy
-    /// the function does not claim.
+    /// As a member: one reached only by a call through a register that
+    /// finds its address (a leaf of another page compiled into its
+    /// caller's function, see `jit::calls`), a copy the function does not
+    /// claim.
     pub by_jump: bool,
 }
 

@@ -7,10 +7,12 @@
 //! of the block the call returns to, by the jump table. A warm IDO `cc -c
 //! -O2` made 16.5 M such calls, 6.5 M of them to one leaf of 13
 //! instructions (uopt's `bvectin`). A function whose block ends with a call
-//! now holds the callee as a member when the callee is a leaf (one block
-//! that returns through `$ra`) and the call's continuation, and its jumps
-//! through a register look for them before the jump table (see
-//! `region::add_calls`, and `emit`'s guessed edges).
+//! to a leaf on another page (one short block that returns through `$ra`)
+//! now holds a copy of the leaf as a member, and goes on past the call to
+//! the block it returns to as past a branch (see `region::select`). The
+//! call compares its register with the leaf's address, and the leaf's
+//! return with the continuation's, before the jump table (`emit`'s
+//! `guessed_edges`): a call and its return stay inside one function.
 //!
 //! The callee usually lies on another page. Code written on a page drops
 //! the blocks of that page only (`Cpu::drop_code_page`), so a page records

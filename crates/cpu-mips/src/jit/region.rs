@@ -58,13 +58,27 @@ const MAX_INSNS: usize = 160;
 /// - do not branch to themselves (a loop of their own, see
 ///   `emit::self_loop`).
 ///
+/// A block that ends with a call through a register whose callee (as the
+/// block tier last saw it) is a leaf on another page that `leaf` knows
+/// (see `calls`) brings in the callee, a copy reached only by that call
+/// (`Block::by_jump`, not claimed: its runs count as any block's), and
+/// makes the block the call returns to a successor, as if the call were
+/// a branch to it; at most [`MAX_CALLS`] calls a function.
+///
 /// None when `head` branches to itself.
-pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Members {
+pub(crate) fn select<'a>(
+    page: &Page,
+    pc: u32,
+    head: &Block,
+    leaf: impl Fn(u32) -> Option<&'a Block>,
+) -> Members {
     if loops_to_itself(head, pc) {
         return Box::default();
     }
+    let on_page = |at: u32| at >> PAGE_SHIFT == pc >> PAGE_SHIFT;
     let mut members: Vec<(u32, Block)> = Vec::new();
     let mut insns = head.insns.len();
+    let mut calls = 0;
     let mut next = 0;
     while next <= members.len() {
         let (at, from) = match next {
@@ -72,9 +86,27 @@ pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Members {
             m => (members[m - 1].0, &members[m - 1].1),
         };
         next += 1;
-        let succ: Vec<u32> = successors(from, at).collect();
+        let mut succ: Vec<u32> = successors(from, at).collect();
+        let call = calls::call_of(from, at).filter(|&(callee, back)| {
+            !on_page(callee) && on_page(back) && calls < MAX_CALLS
+        });
+        if let Some((callee, back)) = call {
+            let known = members.iter().any(|&(p, _)| p == callee);
+            match leaf(callee) {
+                _ if known => succ.push(back),
+                Some(l) if members.len() < MAX_MEMBERS && insns + l.insns.len() <= MAX_INSNS => {
+                    insns += l.insns.len();
+                    let mut copy = as_member(l);
+                    copy.by_jump = true;
+                    members.push((callee, copy));
+                    calls += 1;
+                    succ.push(back);
+                }
+                _ => {}
+            }
+        }
         for s in succ {
-            if s >> PAGE_SHIFT != pc >> PAGE_SHIFT
+            if !on_page(s)
                 || s == pc
                 || members.iter().any(|&(p, _)| p == s)
                 || members.len() == MAX_MEMBERS
@@ -100,6 +132,9 @@ pub(crate) fn select(page: &Page, pc: u32, head: &Block) -> Members {
     members.into()
 }
 
+/// At most this many calls compiled into one function.
+const MAX_CALLS: usize = 2;
+
 /// A copy of `b` as a member: the instructions and schedule only (a block
 /// that may be a member has no code and no members of its own).
 pub(crate) fn as_member(b: &Block) -> Block {
@@ -110,63 +145,6 @@ pub(crate) fn as_member(b: &Block) -> Block {
         claimed_by: None,
         members: Box::default(),
         ..b.clone()
-    }
-}
-
-/// At most this many calls compiled into one function.
-const MAX_CALLS: usize = 2;
-
-/// Adds to `members`, the members [`select`] chose for the function of
-/// `head` (at `pc`, on `page`), the callee and the continuation of the
-/// calls its blocks end with, where the callee is a leaf on another page
-/// that `leaf` knows (see `calls`), within the bounds of a function: the
-/// callee as the block tier last saw the call go to, the continuation
-/// (the block the call returns to, on `page`) when it is built. Both are
-/// copies reached only by a jump through a register that finds their
-/// address (`Block::by_jump`), and are not claimed: their runs count as
-/// any block's.
-pub(crate) fn add_calls<'a>(
-    page: &Page,
-    pc: u32,
-    head: &Block,
-    members: &mut Vec<(u32, Block)>,
-    leaf: impl Fn(u32) -> Option<&'a Block>,
-) {
-    if loops_to_itself(head, pc) {
-        return;
-    }
-    let on_page = |at: u32| at >> PAGE_SHIFT == pc >> PAGE_SHIFT;
-    let calls: Vec<(u32, u32)> = std::iter::once((pc, head))
-        .chain(members.iter().map(|(at, b)| (*at, b)))
-        .filter_map(|(at, b)| calls::call_of(b, at))
-        .collect();
-    let mut insns: usize =
-        head.insns.len() + members.iter().map(|(_, b)| b.insns.len()).sum::<usize>();
-    let held =
-        |members: &Vec<(u32, Block)>, at: u32| at == pc || members.iter().any(|&(p, _)| p == at);
-    for (callee, back) in calls.into_iter().take(MAX_CALLS) {
-        if on_page(callee) {
-            continue;
-        }
-        let Some(l) = leaf(callee) else {
-            continue;
-        };
-        let back = match page.blocks.get(word_index(back)) {
-            Some(Some(b)) if on_page(back) && !held(members, back) => Some((back, &**b)),
-            _ => None,
-        };
-        let callee = (!held(members, callee)).then_some((callee, l));
-        let adds: Vec<(u32, &Block)> = callee.into_iter().chain(back).collect();
-        let more: usize = adds.iter().map(|(_, b)| b.insns.len()).sum();
-        if members.len() + adds.len() > MAX_MEMBERS || insns + more > MAX_INSNS {
-            continue;
-        }
-        insns += more;
-        for (at, b) in adds {
-            let mut copy = as_member(b);
-            copy.by_jump = true;
-            members.push((at, copy));
-        }
     }
 }
 

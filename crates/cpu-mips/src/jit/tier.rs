@@ -157,14 +157,13 @@ impl Cpu {
         let Some(head) = page.blocks[idx].as_deref() else {
             return;
         };
-        let mut members = region::select(page, pc, head).into_vec();
-        region::add_calls(page, pc, head, &mut members, |at| self.jit.leaf(at));
+        let members = region::select(page, pc, head, |at| self.jit.leaf(at));
         self.jit.note_leaf(head, pc);
         region::claim(page, pc, &members);
         let Some(block) = page.blocks[idx].as_deref_mut() else {
             return;
         };
-        block.members = members.into();
+        block.members = members;
         let dropped = self.compile(block, helpers);
         region::unclaim(page, pc, &dropped);
     }
