@@ -30,12 +30,14 @@ use crate::decode::Op;
 /// The longest leaf compiled into its callers.
 pub(crate) const LEAF_INSNS: usize = 24;
 
-/// Whether `block` (at `pc`) is a leaf a caller may hold: short, and
-/// ending with a return through `$ra` (`jr $ra` and its slot).
+/// Whether `block` (at `pc`) is a leaf a caller may hold: short, with no
+/// side exit (its one way out is the return), and ending with a return
+/// through `$ra` (`jr $ra` and its slot).
 pub(crate) fn is_leaf(block: &Block, pc: u32) -> bool {
     let n = block.insns.len();
     block.branch
         && n <= LEAF_INSNS
+        && block.side_outs.is_empty()
         && matches!(block.insns[n - 2].op, Op::Jr { rs } if rs.idx() == 31)
         && !loops_to_itself(block, pc)
 }
@@ -147,6 +149,11 @@ mod tests {
     fn a_leaf_is_one_short_block_that_returns_through_ra() {
         // jr t9 (a jump through another register): not a leaf.
         assert!(!is_leaf(&block_of(&[0x0320_0008, 0]), LEAF));
+        // A side exit (bne a0, zero to past the return), then jr ra: not
+        // a leaf, part of it lies outside the block.
+        let side = block_of(&[0x1480_0003, 0, 0x03e0_0008, 0, 0x03e0_0008, 0]);
+        assert!(!side.side_outs.is_empty());
+        assert!(!is_leaf(&side, LEAF));
         // jalr t9: a call, not a leaf.
         let call = block_of(&[0x0320_f809, 0]);
         assert!(!is_leaf(&call, LEAF));

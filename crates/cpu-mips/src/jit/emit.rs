@@ -1033,10 +1033,7 @@ impl Emitter<'_> {
         let here = self.member as usize;
         for m in guesses.into_iter().filter(|&m| m != here) {
             let at = self.members[m].0;
-            let hit = self
-                .b
-                .ins()
-                .icmp_imm(IntCC::Equal, wide, at as i32 as i64);
+            let hit = self.b.ins().icmp_imm(IntCC::Equal, wide, at as i32 as i64);
             let (_, miss) = self.split(hit);
             self.member_edge(m, next, last);
             self.b.switch_to_block(miss);

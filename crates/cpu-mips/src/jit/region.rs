@@ -19,9 +19,11 @@
 //! and the deadline as its own function would, and returns to the run
 //! loop when they fail (see `emit`).
 //!
-//! Only blocks on the first block's page are members: code written on a
-//! page drops every block on it (`Cpu::drop_code_page`), so a function
-//! never outlives any block it holds. A member's early end leaves the
+//! Only blocks on the first block's page are members, but for a leaf
+//! called through a register (see `calls`): code written on a page drops
+//! every block on it (`Cpu::drop_code_page`), and the functions of other
+//! pages that copied one of them, so a function never outlives any block
+//! it holds. A member's early end leaves the
 //! first block's address as the PC and its number in the end's word; the
 //! run loop finds the member in the first block's `members`.
 //!
@@ -87,9 +89,8 @@ pub(crate) fn select<'a>(
         };
         next += 1;
         let mut succ: Vec<u32> = successors(from, at).collect();
-        let call = calls::call_of(from, at).filter(|&(callee, back)| {
-            !on_page(callee) && on_page(back) && calls < MAX_CALLS
-        });
+        let call = calls::call_of(from, at)
+            .filter(|&(callee, back)| !on_page(callee) && on_page(back) && calls < MAX_CALLS);
         if let Some((callee, back)) = call {
             let known = members.iter().any(|&(p, _)| p == callee);
             match leaf(callee) {
@@ -304,8 +305,8 @@ const BY_JUMP: u32 = 1;
 
 /// The bytes an entry of the translation cache keeps for a function with
 /// `members`, whose machine code is `code`: the members' count, each
-/// member's address (with [`BY_JUMP`]), length and words (little-endian 32-bit values), then
-/// the code.
+/// member's address (with [`BY_JUMP`]), length and words (little-endian
+/// 32-bit values), then the code.
 pub(crate) fn pack(members: &[(u32, Block)], code: &[u8]) -> Vec<u8> {
     let words: usize = members.iter().map(|(_, b)| b.words.len()).sum();
     let mut out = Vec::with_capacity(4 + 8 * members.len() + 4 * words + code.len());
