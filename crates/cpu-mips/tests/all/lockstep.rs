@@ -457,6 +457,17 @@ pub(crate) fn scratch_store() -> (test_support::Scratch, Arc<TranslationStore>) 
     (dir, store)
 }
 
+/// The store [`scratch_store`] made in `dir`, opened again (by a later
+/// process).
+pub(crate) fn reopen_store(dir: &test_support::Scratch) -> Arc<TranslationStore> {
+    TranslationStore::open(
+        &dir.path().join("cache"),
+        64 << 20,
+        Box::new(|w| panic!("unexpected warning: {w}")),
+    )
+    .expect("the scratch translation store again")
+}
+
 /// The compiled tier in lockstep twice: filling an empty store (compiling
 /// after `compile_after` runs), then with every block's code loaded from
 /// it by a new machine (a later process). Returns the second machine's
@@ -541,14 +552,7 @@ fn runs_of_earlier_processes_count_toward_compiling_a_block() {
         store.flush();
         store.stats()
     };
-    let reopen = || {
-        TranslationStore::open(
-            dir.path().join("cache").as_path(),
-            64 << 20,
-            Box::new(|w| panic!("{w}")),
-        )
-        .expect("the store again")
-    };
+    let reopen = || reopen_store(&dir);
     let stats = run(&first);
     assert_eq!(stats.misses, 0, "nothing is compiled in one process");
     let second = reopen();

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use cpu_mips::{Cpu, Engine, TranslationStore, DEFAULT_BLOCK_CACHE_INSNS};
 use test_support::mips::{self, funct, itype, jtype, opcode, special};
 
-use crate::lockstep::{lockstep_with, scratch_store, two_block_loop_that_ends_early, Compiling};
+use crate::lockstep::{
+    lockstep_with, reopen_store, scratch_store, two_block_loop_that_ends_early, Compiling,
+};
 use crate::testmem::CODE;
 
 /// Runs `words` on the compiled tier in lockstep with the interpreter,
@@ -129,10 +131,14 @@ fn three_block_loop(step: i16) -> Vec<u32> {
 }
 
 /// Runs `words` in lockstep with code from `store` (filled or not),
-/// compiling after `compile_after` runs; returns the machine.
-fn with_store(words: &[u32], store: &Arc<TranslationStore>, compile_after: u32) -> Cpu {
-    let mut regs = [0u64; 25];
-    regs[24] = 200; // $t9
+/// compiling after `compile_after` runs, from the registers `regs` (from
+/// $at); returns the machine.
+fn with_store(
+    words: &[u32],
+    regs: &[u64],
+    store: &Arc<TranslationStore>,
+    compile_after: u32,
+) -> Cpu {
     let compiling = Compiling {
         store: Some(store.clone()),
         thread: false,
@@ -144,12 +150,19 @@ fn with_store(words: &[u32], store: &Arc<TranslationStore>, compile_after: u32) 
         DEFAULT_BLOCK_CACHE_INSNS,
         false,
         words,
-        &regs,
+        regs,
         &[500],
         compiling,
     );
     store.flush();
     cpu
+}
+
+/// Registers for [`three_block_loop`]: 200 laps.
+fn two_hundred_laps() -> [u64; 25] {
+    let mut regs = [0u64; 25];
+    regs[24] = 200; // $t9
+    regs
 }
 
 /// A function with members kept in the translation store is found again by
@@ -162,24 +175,18 @@ fn a_stored_function_is_used_only_with_the_members_it_was_compiled_for() {
         return;
     }
     let (dir, first) = scratch_store();
-    let reopen = || {
-        TranslationStore::open(
-            dir.path().join("cache").as_path(),
-            64 << 20,
-            Box::new(|w| panic!("{w}")),
-        )
-        .expect("the store again")
-    };
-    let cpu = with_store(&three_block_loop(1), &first, 3);
+    let reopen = || reopen_store(&dir);
+    let regs = two_hundred_laps();
+    let cpu = with_store(&three_block_loop(1), &regs, &first, 3);
     assert_eq!(cpu.gpr[2], 200);
     assert!(cpu.blocks_compiled_as_members() > 0, "members were made");
     // The next process compiles nothing of its own (200 runs, after 1000):
     // the members come from the store.
-    let cpu = with_store(&three_block_loop(1), &reopen(), 1000);
+    let cpu = with_store(&three_block_loop(1), &regs, &reopen(), 1000);
     assert_eq!(cpu.gpr[2], 200);
     assert!(cpu.blocks_compiled_as_members() > 0, "members loaded");
     // The middle block adds 2 now: the stored function must not run.
-    let cpu = with_store(&three_block_loop(2), &reopen(), 1000);
+    let cpu = with_store(&three_block_loop(2), &regs, &reopen(), 1000);
     assert_eq!(cpu.gpr[2], 400);
     assert_eq!(
         cpu.blocks_compiled_as_members(),
@@ -358,35 +365,9 @@ fn a_stored_function_is_used_only_with_the_callee_it_was_compiled_for() {
         return;
     }
     let (dir, first) = scratch_store();
-    let reopen = || {
-        TranslationStore::open(
-            dir.path().join("cache").as_path(),
-            64 << 20,
-            Box::new(|w| panic!("{w}")),
-        )
-        .expect("the store again")
-    };
-    let run = |words: &[u32], regs: &[u64], store: Arc<TranslationStore>, compile_after| {
-        let compiling = Compiling {
-            store: Some(store.clone()),
-            thread: false,
-            compile_after,
-            ..Compiling::default()
-        };
-        let cpu = lockstep_with(
-            Engine::Jit,
-            DEFAULT_BLOCK_CACHE_INSNS,
-            false,
-            words,
-            regs,
-            &[500],
-            compiling,
-        );
-        store.flush();
-        cpu
-    };
+    let reopen = || reopen_store(&dir);
     let (mut words, regs) = calls_to_a_leaf(&back_to_the_call(), 200);
-    let cpu = run(&words, &regs, first, 3);
+    let cpu = with_store(&words, &regs, &first, 3);
     assert_eq!(cpu.gpr[mips::T1.idx()], 208);
     assert!(
         cpu.blocks_compiled_as_members() >= 2,
@@ -394,12 +375,12 @@ fn a_stored_function_is_used_only_with_the_callee_it_was_compiled_for() {
     );
     // The next process compiles nothing of its own (200 runs, after 1000):
     // the caller's function comes from the store, with its callee.
-    let cpu = run(&words, &regs, reopen(), 1000);
+    let cpu = with_store(&words, &regs, &reopen(), 1000);
     assert_eq!(cpu.gpr[mips::T1.idx()], 208);
     assert!(cpu.blocks_compiled_as_members() >= 2, "the callee loaded");
     // The leaf adds 2 now: the stored caller must not run.
     words[1024] = mips::addiu(mips::T1, mips::T1, 2);
-    let cpu = run(&words, &regs, reopen(), 1000);
+    let cpu = with_store(&words, &regs, &reopen(), 1000);
     assert_eq!(cpu.gpr[mips::T1.idx()], 416);
     assert_eq!(
         cpu.blocks_compiled_as_members(),
