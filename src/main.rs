@@ -7,6 +7,9 @@ use clap::{CommandFactory, FromArgMatches};
 use irix_emu::cli::{self, args::Cli, args::Command};
 use irix_emu::exit;
 
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let parsed = Cli::command().try_get_matches().and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
