@@ -322,9 +322,17 @@ fn a_read_only_cache_is_still_read_and_the_run_goes_on() {
     assert_eq!(hits_misses(&full), (misses, 0));
     assert!(warnings(&full).is_empty(), "{}", full.stderr);
     // Nothing to read, and the pack cannot be written: one warning, unless
-    // the tests run as root, whom the mode does not stop.
+    // the tests run as root, whom the mode does not stop. (It compiles what
+    // the cold run compiled, but for a block or so: with blocks compiled
+    // on the second core, when a member's function arrives decides
+    // whether a block it returns at compiles, see `jit::region`.)
     assert_eq!(exact(&none), exact(&cold));
-    assert_eq!(hits_misses(&none), (0, misses));
+    let (hits, compiled) = hits_misses(&none);
+    assert_eq!(hits, 0);
+    assert!(
+        compiled.abs_diff(misses) <= 2,
+        "{compiled} compiled, {misses} cold"
+    );
     assert_eq!(
         warnings(&none).len(),
         usize::from(!is_root()),

@@ -232,7 +232,17 @@ pub(crate) fn unclaim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
 /// (On the compiler thread, when another function's code arrived does
 /// depend on the host, and so may when a block it returns at compiles;
 /// nothing a guest can see does.)
+///
+/// After a callee the function holds (see `calls`), on either tier:
+/// inside. The callee returns to the block after the function's call only
+/// when that call called it, and until the function's code arrives it
+/// runs on its own (or in its own function): counting those runs would
+/// make when the block compiles depend on that arrival.
 pub(crate) fn from_inside(page: &Page, head: u32, last: u32, from_code: bool) -> bool {
+    let callee = |b: &Block| b.members.iter().any(|(at, m)| m.by_jump && *at == last);
+    if matches!(page.blocks.get(word_index(head)), Some(Some(b)) if callee(b)) {
+        return true;
+    }
     if from_code {
         return last == head;
     }
@@ -388,6 +398,17 @@ mod tests {
         assert!(!from_inside(page, head, last, true));
         // A block another function claimed, run on the block tier.
         assert!(!from_inside(page, head + 0x100, last, false));
+        // After a callee the function holds (see `calls`), on either tier,
+        // when the function's first block holds it: inside.
+        let callee = 0x0041_0000;
+        assert!(!from_inside(page, head, callee, true));
+        let mut first = block_of(&[0x0320_f809, 0]);
+        let mut copy = block_of(&[0x2484_0001, 0x03e0_0008, 0]);
+        copy.by_jump = true;
+        first.members = Box::new([(callee, copy)]);
+        page.blocks[word_index(head)] = Some(Box::new(first));
+        assert!(from_inside(page, head, callee, true));
+        assert!(from_inside(page, head, callee, false));
     }
 
     #[test]
