@@ -7,6 +7,9 @@ use clap::{CommandFactory, FromArgMatches};
 use irix_emu::cli::{self, args::Cli, args::Command};
 use irix_emu::exit;
 
+// Each guest process builds and drops thousands of blocks, each a few
+// small boxed slices; glibc's malloc gave that memory back and faulted it
+// in again (docs/performance.md, "The allocator").
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
