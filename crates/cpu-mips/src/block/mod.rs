@@ -134,11 +134,6 @@ pub(crate) struct Block {
     /// block that ends with a jump through a register: the callee a
     /// function may compile in after it (see `jit::region::select`).
     pub jumped: Cell<u32>,
-    /// As a member: one reached only by a call through a register that
-    /// finds its address (a leaf of another page compiled into its
-    /// caller's function, see `jit::calls`), a copy the function does not
-    /// claim.
-    pub by_jump: bool,
 }
 
 /// An instruction a block never contains: it always raises an exception,
@@ -373,7 +368,6 @@ impl Block {
             claimed_by: None,
             members: Box::default(),
             jumped: Cell::new(0),
-            by_jump: false,
         }
     }
 

@@ -331,7 +331,7 @@ pub(super) fn translate(
             .filter(|&m| head_is_member && keep(members[m].0, members[m].1))
             .collect()
     };
-    let callees = guesses(&|_, b| b.by_jump);
+    let callees = guesses(&|at, _| region::is_callee(pc0, at));
     let returns = guesses(&|at, _| returns.contains(&at));
     let mut e = Emitter {
         b,

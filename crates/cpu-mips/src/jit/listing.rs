@@ -252,13 +252,14 @@ fn a_call_goes_on_to_its_callee_and_back_inside_the_function() {
     ]);
     let mut mem = Code(words.clone());
     let mut pages = PageStore::default();
-    let mut member = |pc: u32, by_jump| {
+    let mut member = |pc: u32| {
         let page = pages.page(pc >> crate::code_cache::PAGE_SHIFT);
-        let mut b = Block::build(page, pc, &mut mem, false).expect("the member");
-        b.by_jump = by_jump;
-        (pc, b)
+        (
+            pc,
+            Block::build(page, pc, &mut mem, false).expect("the member"),
+        )
     };
-    let members = [member(leaf, true), member(CODE + 8, false)];
+    let members = [member(leaf), member(CODE + 8)];
     let mut block = block_of(&words);
     block.members = Box::new(members);
     check_block("call", &block);

@@ -63,7 +63,8 @@ const MAX_INSNS: usize = 160;
 /// A block that ends with a call through a register whose callee (as the
 /// block tier last saw it) is a leaf on another page that `leaf` knows
 /// (see `calls`) brings in the callee, a copy reached only by that call
-/// (`Block::by_jump`, not claimed: its runs count as any block's), and
+/// (the only members on another page, see [`is_callee`]; not claimed: its
+/// runs count as any block's), and
 /// makes the block the call returns to a successor, as if the call were
 /// a branch to it; at most [`MAX_CALLS`] calls a function.
 ///
@@ -97,9 +98,7 @@ pub(crate) fn select<'a>(
                 _ if known => succ.push(back),
                 Some(l) if members.len() < MAX_MEMBERS && insns + l.insns.len() <= MAX_INSNS => {
                     insns += l.insns.len();
-                    let mut copy = as_member(l);
-                    copy.by_jump = true;
-                    members.push((callee, copy));
+                    members.push((callee, as_member(l)));
                     calls += 1;
                     succ.push(back);
                 }
@@ -135,6 +134,13 @@ pub(crate) fn select<'a>(
 
 /// At most this many calls compiled into one function.
 const MAX_CALLS: usize = 2;
+
+/// Whether the member at `at` of the function of the block at `head` is
+/// a callee's copy, reached only by a call through a register (see
+/// [`select`]): the members on another page, and only those.
+pub(crate) fn is_callee(head: u32, at: u32) -> bool {
+    at >> PAGE_SHIFT != head >> PAGE_SHIFT
+}
 
 /// A copy of `b` as a member: the instructions and schedule only (a block
 /// that may be a member has no code and no members of its own).
@@ -198,7 +204,7 @@ fn falls_through(op: &Op) -> bool {
 /// compiles alone must not, except where another function's code reaches
 /// it, see [`from_inside`]).
 pub(crate) fn claim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
-    for (pc, _) in members.iter().filter(|(_, b)| !b.by_jump) {
+    for (pc, _) in members.iter().filter(|(pc, _)| !is_callee(head, *pc)) {
         if let Some(Some(b)) = page.blocks.get_mut(word_index(*pc)) {
             b.claimed_by.get_or_insert(head);
         }
@@ -208,7 +214,7 @@ pub(crate) fn claim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
 /// Undoes [`claim`] for `members`, which the function of the block at
 /// `head` turned out not to hold (compiled without them).
 pub(crate) fn unclaim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
-    for (pc, _) in members.iter().filter(|(_, b)| !b.by_jump) {
+    for (pc, _) in members.iter().filter(|(pc, _)| !is_callee(head, *pc)) {
         if let Some(Some(b)) = page.blocks.get_mut(word_index(*pc)) {
             if b.claimed_by == Some(head) {
                 b.claimed_by = None;
@@ -239,7 +245,7 @@ pub(crate) fn unclaim(page: &mut Page, head: u32, members: &[(u32, Block)]) {
 /// runs on its own (or in its own function): counting those runs would
 /// make when the block compiles depend on that arrival.
 pub(crate) fn from_inside(page: &Page, head: u32, last: u32, from_code: bool) -> bool {
-    let callee = |b: &Block| b.members.iter().any(|(at, m)| m.by_jump && *at == last);
+    let callee = |b: &Block| is_callee(head, last) && b.members.iter().any(|&(at, _)| at == last);
     if matches!(page.blocks.get(word_index(head)), Some(Some(b)) if callee(b)) {
         return true;
     }
@@ -280,9 +286,9 @@ pub(crate) fn still_decoded(pages: &mut PageStore, members: &[(u32, Block)]) -> 
 /// translation cache (`words`: each member's address and words, see
 /// [`unpack`]), built on `page` (`pc`'s) from `mem`: `None` unless each is
 /// after its first address with the same words (the code the function was
-/// compiled for), and on that page unless reached by a register jump
-/// (`Block::by_jump`, built on a page of its own here: the caller marks
-/// that page as holding code).
+/// compiled for). A member on another page is a callee's copy
+/// ([`is_callee`]), built on a page of its own here: the caller marks
+/// that page as holding code.
 pub(crate) fn build<M: Memory>(
     page: &mut Page,
     pc: u32,
@@ -292,38 +298,30 @@ pub(crate) fn build<M: Memory>(
 ) -> Option<Members> {
     words
         .iter()
-        .map(|&(raw, ref w)| {
-            let (at, by_jump) = (raw & !BY_JUMP, raw & BY_JUMP != 0);
-            let on_page = at >> PAGE_SHIFT == pc >> PAGE_SHIFT;
-            if at & 3 != 0 || at == pc || !(on_page || by_jump) {
+        .map(|&(at, ref w)| {
+            if at & 3 != 0 || at == pc {
                 return None;
             }
-            let mut b = if on_page {
-                Block::build(page, at, mem, mode64)?
-            } else {
+            let b = if is_callee(pc, at) {
                 Block::build(&mut Page::new(), at, mem, mode64)?
+            } else {
+                Block::build(page, at, mem, mode64)?
             };
-            b.by_jump = by_jump;
             (*b.words == **w).then_some((at, b))
         })
         .collect()
 }
 
-/// The bit of a member's address in [`pack`] that marks it
-/// `Block::by_jump` (addresses are word-aligned).
-const BY_JUMP: u32 = 1;
-
 /// The bytes an entry of the translation cache keeps for a function with
 /// `members`, whose machine code is `code`: the members' count, each
-/// member's address (with [`BY_JUMP`]), length and words (little-endian
+/// member's address, length and words (little-endian
 /// 32-bit values), then the code.
 pub(crate) fn pack(members: &[(u32, Block)], code: &[u8]) -> Vec<u8> {
     let words: usize = members.iter().map(|(_, b)| b.words.len()).sum();
     let mut out = Vec::with_capacity(4 + 8 * members.len() + 4 * words + code.len());
     out.extend_from_slice(&(members.len() as u32).to_le_bytes());
     for (pc, b) in members {
-        let at = pc | if b.by_jump { BY_JUMP } else { 0 };
-        out.extend_from_slice(&at.to_le_bytes());
+        out.extend_from_slice(&pc.to_le_bytes());
         out.extend_from_slice(&(b.words.len() as u32).to_le_bytes());
         for w in b.words.iter() {
             out.extend_from_slice(&w.to_le_bytes());
@@ -403,8 +401,7 @@ mod tests {
         let callee = 0x0041_0000;
         assert!(!from_inside(page, head, callee, true));
         let mut first = block_of(&[0x0320_f809, 0]);
-        let mut copy = block_of(&[0x2484_0001, 0x03e0_0008, 0]);
-        copy.by_jump = true;
+        let copy = block_of(&[0x2484_0001, 0x03e0_0008, 0]);
         first.members = Box::new([(callee, copy)]);
         page.blocks[word_index(head)] = Some(Box::new(first));
         assert!(from_inside(page, head, callee, true));
