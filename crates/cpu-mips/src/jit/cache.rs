@@ -75,21 +75,32 @@ pub(crate) const SEED: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// What decides a compiled block's code: the build of irix-emu and the
 /// host it compiles for (`fingerprint`, see `Jit::fingerprint`), the
-/// block's address and instruction words, and the CPU configuration the
-/// code depends on (64-bit mode, which decodes the words, and the CP0
-/// Status bits the compiler looks at).
+/// block's address and instruction words, the CPU configuration the code
+/// depends on (64-bit mode, which decodes the words, and the CP0 Status
+/// bits the compiler looks at), and whether its accesses go through the
+/// view of guest memory (`view`: a code page whose functions the view
+/// refused too often is compiled for the soft TLB alone, see
+/// `view::Refusals`, and its code is kept apart from the view's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Key {
     bytes: Vec<u8>,
 }
 
 impl Key {
-    pub fn new(fingerprint: u64, pc: u32, words: &[u32], mode64: bool, status: u32) -> Key {
-        let mut bytes = Vec::with_capacity(8 + 4 + 4 + 1 + 4 + 4 * words.len());
+    pub fn new(
+        fingerprint: u64,
+        pc: u32,
+        words: &[u32],
+        mode64: bool,
+        status: u32,
+        view: bool,
+    ) -> Key {
+        let mut bytes = Vec::with_capacity(8 + 4 + 4 + 2 + 4 + 4 * words.len());
         bytes.extend_from_slice(&fingerprint.to_le_bytes());
         bytes.extend_from_slice(&pc.to_le_bytes());
         bytes.extend_from_slice(&status.to_le_bytes());
         bytes.push(mode64 as u8);
+        bytes.push(view as u8);
         bytes.extend_from_slice(&(words.len() as u32).to_le_bytes());
         for w in words {
             bytes.extend_from_slice(&w.to_le_bytes());
@@ -213,7 +224,14 @@ mod tests {
     use super::*;
 
     fn key() -> Key {
-        Key::new(7, 0x0040_0100, &[0x2484_0001, 0x03e0_0008, 0], false, 0)
+        Key::new(
+            7,
+            0x0040_0100,
+            &[0x2484_0001, 0x03e0_0008, 0],
+            false,
+            0,
+            true,
+        )
     }
 
     #[test]
@@ -254,7 +272,14 @@ mod tests {
         let mut old = entry.clone();
         old[8] = 0;
         assert_eq!(decode(&key(), &old), Err(Bad::Format(0)));
-        let other = Key::new(8, 0x0040_0100, &[0x2484_0001, 0x03e0_0008, 0], false, 0);
+        let other = Key::new(
+            8,
+            0x0040_0100,
+            &[0x2484_0001, 0x03e0_0008, 0],
+            false,
+            0,
+            true,
+        );
         assert_eq!(decode(&other, &entry), Err(Bad::Key));
         assert_eq!(decode(&key(), &[0u8; 64]), Err(Bad::Magic));
         assert_eq!(decode(&key(), b""), Err(Bad::Length));
@@ -265,12 +290,20 @@ mod tests {
         let base = key().id();
         let words = [0x2484_0001, 0x03e0_0008, 0];
         for other in [
-            Key::new(8, 0x0040_0100, &words, false, 0),
-            Key::new(7, 0x0040_0104, &words, false, 0),
-            Key::new(7, 0x0040_0100, &words[..2], false, 0),
-            Key::new(7, 0x0040_0100, &[0x2484_0002, 0x03e0_0008, 0], false, 0),
-            Key::new(7, 0x0040_0100, &words, true, 0),
-            Key::new(7, 0x0040_0100, &words, false, 1 << 29),
+            Key::new(8, 0x0040_0100, &words, false, 0, true),
+            Key::new(7, 0x0040_0104, &words, false, 0, true),
+            Key::new(7, 0x0040_0100, &words[..2], false, 0, true),
+            Key::new(
+                7,
+                0x0040_0100,
+                &[0x2484_0002, 0x03e0_0008, 0],
+                false,
+                0,
+                true,
+            ),
+            Key::new(7, 0x0040_0100, &words, true, 0, true),
+            Key::new(7, 0x0040_0100, &words, false, 1 << 29, true),
+            Key::new(7, 0x0040_0100, &words, false, 0, false),
         ] {
             assert_ne!(other.id(), base);
         }

@@ -143,7 +143,7 @@ impl Cpu {
         };
         let limit = self.config.jit_cache_bytes;
         if let Some(fingerprint) = self.jit.fingerprint(helpers, limit) {
-            let key = self.translation_key(fingerprint, self.pc, self.cp0.status, &block.words);
+            let key = self.translation_key(fingerprint, self.pc, &block.words);
             store.note_heat(&key, block.runs);
         }
     }
@@ -182,7 +182,7 @@ impl Cpu {
         if let Some(store) = self.translations.as_deref() {
             store.count_miss(block.heated);
         }
-        let view = !self.view_refused.keeps_to_tlb(pc);
+        let view = self.through_view(pc);
         if self.config.compile_on_thread {
             let job = Job {
                 block: block.clone(),
@@ -209,7 +209,8 @@ impl Cpu {
             self.jit.hold(pc, &block.members);
             if let Some(code) = self.jit.last_code() {
                 let code = code.to_vec();
-                self.keep_translation(block, pc, status, &code, helpers);
+                let target = self.compiled_for(status, view);
+                self.keep_translation(block, pc, target, &code, helpers);
             }
         }
         dropped
@@ -229,7 +230,7 @@ impl Cpu {
             let Some(code) = code.filter(|_| self.jit.viewed() == Some(job.target.sites)) else {
                 continue;
             };
-            self.keep_translation(&job.block, job.pc, job.status, &code, helpers);
+            self.keep_translation(&job.block, job.pc, job.compiled_for(), &code, helpers);
             // The page may have been written, and its code decoded again,
             // since the job was sent.
             if !region::still_decoded(pages, &job.block.members) {
@@ -261,7 +262,7 @@ impl Cpu {
         let helpers = self.jit_links.helpers;
         while let Some(Done { job, code, .. }) = self.jit.finished(true) {
             if let Some(code) = code.filter(|_| self.jit.viewed() == Some(job.target.sites)) {
-                self.keep_translation(&job.block, job.pc, job.status, &code, &helpers);
+                self.keep_translation(&job.block, job.pc, job.compiled_for(), &code, &helpers);
             }
         }
     }
@@ -285,7 +286,7 @@ impl Cpu {
         let keep = keeper.map(|k| {
             move |Done { job, code, .. }: Done| {
                 if let Some(code) = code.filter(|_| sites == Some(job.target.sites)) {
-                    k.save(&job.block, job.pc, job.status, &code);
+                    k.save(&job.block, job.pc, job.compiled_for(), &code);
                 }
             }
         });
@@ -294,18 +295,18 @@ impl Cpu {
         }
     }
 
-    /// Keeps `code`, compiled for `block` at `pc` under Status `status`, in
-    /// the translation store, if there is one.
+    /// Keeps `code`, compiled for `block` at `pc` as `target` says, in the
+    /// translation store, if there is one.
     fn keep_translation(
         &mut self,
         block: &Block,
         pc: u32,
-        status: u32,
+        target: CompiledFor,
         code: &[u8],
         helpers: &Helpers,
     ) {
         if let Some(keeper) = self.keeper(helpers) {
-            keeper.save(block, pc, status, code);
+            keeper.save(block, pc, target, code);
         }
     }
 
@@ -322,10 +323,31 @@ impl Cpu {
         })
     }
 
-    /// The key of the block of `words` at `pc`, compiled under Status
-    /// `status`, on this CPU (see [`translation_key`]).
-    fn translation_key(&self, fingerprint: u64, pc: u32, status: u32, words: &[u32]) -> Key {
-        translation_key(fingerprint, self.config.mode64, pc, status, words)
+    /// The key of the code this CPU would compile now for the block of
+    /// `words` at `pc` (see [`translation_key`]): under its Status, and
+    /// through the view unless the block's code page keeps to the soft
+    /// TLB (see `view::Refusals`).
+    fn translation_key(&self, fingerprint: u64, pc: u32, words: &[u32]) -> Key {
+        let target = self.compiled_for(self.cp0.status, self.through_view(pc));
+        translation_key(fingerprint, self.config.mode64, pc, target, words)
+    }
+
+    /// Whether code compiled now for the block at `pc` is to reach guest
+    /// memory through the view (where there is one): unless the view
+    /// refused its code page's functions too often (see
+    /// `view::Refusals`).
+    fn through_view(&self, pc: u32) -> bool {
+        !self.view_refused.keeps_to_tlb(pc)
+    }
+
+    /// What code compiled under Status `status` is compiled for, `view`
+    /// as [`Cpu::through_view`] says: through the view only where the
+    /// compiler has one (as `Jit::target` makes a job's).
+    fn compiled_for(&self, status: u32, view: bool) -> CompiledFor {
+        CompiledFor {
+            status,
+            view: view && self.jit.viewed() == Some(true),
+        }
     }
 
     /// With a translation store, on the compiled tier: gives `block`, just
@@ -354,7 +376,7 @@ impl Cpu {
         let Some(fingerprint) = self.jit.fingerprint(helpers, limit) else {
             return;
         };
-        let key = self.translation_key(fingerprint, pc, self.cp0.status, &block.words);
+        let key = self.translation_key(fingerprint, pc, &block.words);
         let (jit, mode64) = (&mut self.jit, self.config.mode64);
         let loaded = store.load_with(&key, |bytes| {
             let (words, code) = region::unpack(bytes)?;
@@ -661,16 +683,42 @@ struct Keeper {
 }
 
 impl Keeper {
-    /// Saves `code`, compiled for `block` at `pc` under Status `status`.
-    fn save(&self, block: &Block, pc: u32, status: u32, code: &[u8]) {
-        let key = translation_key(self.fingerprint, self.mode64, pc, status, &block.words);
+    /// Saves `code`, compiled for `block` at `pc` as `target` says.
+    fn save(&self, block: &Block, pc: u32, target: CompiledFor, code: &[u8]) {
+        let key = translation_key(self.fingerprint, self.mode64, pc, target, &block.words);
         self.store.save(&key, &region::pack(&block.members, code));
     }
 }
 
-/// The key of the block of `words` at `pc`, compiled under Status `status`
+/// What one function's code was compiled for, beside the compiler's
+/// fingerprint: the CP0 Status, and whether its accesses go through the
+/// view of guest memory (the compiler has one, and the function's code
+/// page does not keep to the soft TLB).
+#[derive(Clone, Copy, Debug)]
+struct CompiledFor {
+    status: u32,
+    view: bool,
+}
+
+impl Job {
+    /// What the job's code is compiled for.
+    fn compiled_for(&self) -> CompiledFor {
+        CompiledFor {
+            status: self.status,
+            view: self.target.view,
+        }
+    }
+}
+
+/// The key of the block of `words` at `pc`, compiled as `target` says
 /// (see `cache::Key`): the compiler looks only at Status.CU1 and FR.
-fn translation_key(fingerprint: u64, mode64: bool, pc: u32, status: u32, words: &[u32]) -> Key {
-    let status = status & (cp0_status::CU1 | cp0_status::FR);
-    Key::new(fingerprint, pc, words, mode64, status)
+fn translation_key(
+    fingerprint: u64,
+    mode64: bool,
+    pc: u32,
+    target: CompiledFor,
+    words: &[u32],
+) -> Key {
+    let status = target.status & (cp0_status::CU1 | cp0_status::FR);
+    Key::new(fingerprint, pc, words, mode64, status, target.view)
 }

@@ -7,6 +7,11 @@
 use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason, Transfer};
 use test_support::mips::{self, funct, itype, jtype, opcode, special};
 
+use std::sync::Arc;
+
+use cpu_mips::TranslationStore;
+
+use crate::lockstep::{reopen_store, scratch_store};
 use crate::testmem::{machine, TestMem, CODE, DATA};
 use crate::transfers::TransfersOnly;
 
@@ -411,24 +416,9 @@ fn pages_the_memory_keeps_stay_in_the_view_across_epochs_and_moved_ones_follow()
 /// whose miss is a return, and run to the end in the interpreter's state.
 #[test]
 fn code_that_keeps_faulting_on_a_page_it_cannot_map_goes_back_to_the_soft_tlb() {
-    let words = [
-        mips::addiu(mips::T9, mips::T9, -1),
-        jtype(opcode::J, CODE + 12),
-        mips::nop(),
-        mips::lw(mips::V0, 0, mips::S1),
-        mips::addu(mips::T1, mips::T1, mips::V0),
-        itype(opcode::BNE, mips::T9, mips::ZERO, (-6i16) as u16),
-        mips::nop(),
-        mips::break_(0),
-    ];
-    let shared = 0x3000_0000;
-    let mut regs = [0u64; 25];
-    regs[16] = shared as u64; // $s1
-    regs[24] = 2000; // $t9
     let run = |engine| {
-        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
-        mem.map_indirect(shared, 4096);
-        mem.poke32(shared, 3);
+        let (mut cpu, mut mem) = machine_on(engine, true, &REFUSED_LOOP, &refused_loop_regs());
+        refused_loop_memory(&mut mem);
         run_to_break(&mut cpu, &mut mem, &mut ());
         cpu
     };
@@ -441,4 +431,66 @@ fn code_that_keeps_faulting_on_a_page_it_cannot_map_goes_back_to_the_soft_tlb() 
         assert!((64..80).contains(&faults), "{faults} faults in the view");
         assert!(got.instructions_compiled() > 5000, "ran compiled after");
     }
+}
+
+/// The code compiled again for the soft TLB is kept in the translation
+/// store apart from the view's (see `cache::Key`): the next process loads
+/// the view's code, which the view refuses as often as before, and then
+/// the soft TLB's, which it does not compile again. (Were both kept under
+/// one key, the next process would load the view's code again after the
+/// refusals, and fault at every load to the end.)
+#[test]
+fn code_sent_back_to_the_soft_tlb_is_found_again_in_the_translation_store() {
+    let (dir, first) = scratch_store();
+    let run = |store: &Arc<TranslationStore>| {
+        let (mut cpu, mut mem) = machine_on(Engine::Jit, true, &REFUSED_LOOP, &refused_loop_regs());
+        refused_loop_memory(&mut mem);
+        cpu.set_translation_store(Some(store.clone()));
+        run_to_break(&mut cpu, &mut mem, &mut ());
+        store.flush();
+        cpu
+    };
+    let cold = run(&first);
+    let later = reopen_store(&dir);
+    let warm = run(&later);
+    assert_eq!(cold.differences(&warm), Vec::<String>::new());
+    assert_eq!(warm.gpr[mips::T1.idx()], 6000);
+    if host_has_view() {
+        let faults = warm.view_faults();
+        assert!((64..80).contains(&faults), "{faults} faults in the view");
+        assert!(warm.instructions_compiled() > 5000, "ran compiled after");
+        assert_eq!(later.stats().misses, 0, "nothing compiled again");
+    }
+}
+
+/// Laps (2,000, see [`refused_loop_regs`]) that add the word at $s1, on a
+/// page compiled code may not reach directly (see
+/// [`refused_loop_memory`]), into $t1.
+const REFUSED_LOOP: [u32; 8] = [
+    mips::addiu(mips::T9, mips::T9, -1),
+    jtype(opcode::J, CODE + 12),
+    mips::nop(),
+    mips::lw(mips::V0, 0, mips::S1),
+    mips::addu(mips::T1, mips::T1, mips::V0),
+    itype(opcode::BNE, mips::T9, mips::ZERO, (-6i16) as u16),
+    mips::nop(),
+    mips::break_(0),
+];
+
+/// Where [`REFUSED_LOOP`] loads from.
+const REFUSED_PAGE: u32 = 0x3000_0000;
+
+/// Registers for [`REFUSED_LOOP`]: $s1 at [`REFUSED_PAGE`], 2,000 laps.
+fn refused_loop_regs() -> [u64; 25] {
+    let mut regs = [0u64; 25];
+    regs[16] = REFUSED_PAGE as u64; // $s1
+    regs[24] = 2000; // $t9
+    regs
+}
+
+/// Maps [`REFUSED_PAGE`] as the kernel's MAP_SHARED pages are mapped (no
+/// frame the view could map), holding 3.
+fn refused_loop_memory(mem: &mut TestMem) {
+    mem.map_indirect(REFUSED_PAGE, 4096);
+    mem.poke32(REFUSED_PAGE, 3);
 }

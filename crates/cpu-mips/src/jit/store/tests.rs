@@ -43,7 +43,7 @@ fn open(
 }
 
 fn key(pc: u32) -> Key {
-    Key::new(1, pc, &[0x2484_0001, 0x03e0_0008, 0], false, 0)
+    Key::new(1, pc, &[0x2484_0001, 0x03e0_0008, 0], false, 0, true)
 }
 
 /// The names of the files in `dir`.
