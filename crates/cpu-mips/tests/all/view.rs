@@ -425,12 +425,7 @@ fn code_that_keeps_faulting_on_a_page_it_cannot_map_goes_back_to_the_soft_tlb() 
     let want = run(Engine::Interp);
     let got = run(Engine::Jit);
     assert_eq!(want.differences(&got), Vec::<String>::new());
-    assert_eq!(got.gpr[mips::T1.idx()], 6000);
-    if host_has_view() {
-        let faults = got.view_faults();
-        assert!((64..80).contains(&faults), "{faults} faults in the view");
-        assert!(got.instructions_compiled() > 5000, "ran compiled after");
-    }
+    ran_refused_then_on_the_soft_tlb(&got);
 }
 
 /// The code compiled again for the soft TLB is kept in the translation
@@ -454,12 +449,21 @@ fn code_sent_back_to_the_soft_tlb_is_found_again_in_the_translation_store() {
     let later = reopen_store(&dir);
     let warm = run(&later);
     assert_eq!(cold.differences(&warm), Vec::<String>::new());
-    assert_eq!(warm.gpr[mips::T1.idx()], 6000);
+    ran_refused_then_on_the_soft_tlb(&warm);
     if host_has_view() {
-        let faults = warm.view_faults();
-        assert!((64..80).contains(&faults), "{faults} faults in the view");
-        assert!(warm.instructions_compiled() > 5000, "ran compiled after");
         assert_eq!(later.stats().misses, 0, "nothing compiled again");
+    }
+}
+
+/// Asserts that `cpu` ran [`REFUSED_LOOP`] to its end, faulting in the
+/// view only until its code went back to the soft TLB (64 refusals), and
+/// compiled after that.
+fn ran_refused_then_on_the_soft_tlb(cpu: &Cpu) {
+    assert_eq!(cpu.gpr[mips::T1.idx()], 6000);
+    if host_has_view() {
+        let faults = cpu.view_faults();
+        assert!((64..80).contains(&faults), "{faults} faults in the view");
+        assert!(cpu.instructions_compiled() > 5000, "ran compiled after");
     }
 }
 
