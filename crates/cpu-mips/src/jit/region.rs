@@ -23,9 +23,9 @@
 //! called through a register (see `calls`): code written on a page drops
 //! every block on it (`Cpu::drop_code_page`), and the functions of other
 //! pages that copied one of them, so a function never outlives any block
-//! it holds. A member's early end leaves the
-//! first block's address as the PC and its number in the end's word; the
-//! run loop finds the member in the first block's `members`.
+//! it holds. A member's early end leaves the first block's address as the
+//! PC and its number in the end's word; the run loop finds the member in
+//! the first block's `members`.
 //!
 //! Measured on a warm IDO `cc -c -O2` of a 2,000-line file (see
 //! docs/performance.md): about 38% of the transitions between compiled
@@ -64,9 +64,9 @@ const MAX_INSNS: usize = 160;
 /// block tier last saw it) is a leaf on another page that `leaf` knows
 /// (see `calls`) brings in the callee, a copy reached only by that call
 /// (the only members on another page, see [`is_callee`]; not claimed: its
-/// runs count as any block's), and
-/// makes the block the call returns to a successor, as if the call were
-/// a branch to it; at most [`MAX_CALLS`] calls a function.
+/// runs count as any block's), and makes the block the call returns to a
+/// successor, as if the call were a branch to it; at most [`MAX_CALLS`]
+/// calls a function.
 ///
 /// None when `head` branches to itself.
 pub(crate) fn select<'a>(
@@ -314,8 +314,8 @@ pub(crate) fn build<M: Memory>(
 
 /// The bytes an entry of the translation cache keeps for a function with
 /// `members`, whose machine code is `code`: the members' count, each
-/// member's address, length and words (little-endian
-/// 32-bit values), then the code.
+/// member's address, length and words (little-endian 32-bit values), then
+/// the code.
 pub(crate) fn pack(members: &[(u32, Block)], code: &[u8]) -> Vec<u8> {
     let words: usize = members.iter().map(|(_, b)| b.words.len()).sum();
     let mut out = Vec::with_capacity(4 + 8 * members.len() + 4 * words + code.len());

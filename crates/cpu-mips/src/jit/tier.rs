@@ -391,7 +391,7 @@ impl Cpu {
             for (at, _) in block
                 .members
                 .iter()
-                .filter(|(at, _)| at >> PAGE_SHIFT != pc >> PAGE_SHIFT)
+                .filter(|(at, _)| region::is_callee(pc, *at))
             {
                 self.mark_code(at >> PAGE_SHIFT);
             }
