@@ -448,24 +448,19 @@ proptest! {
 /// returned guard).
 pub(crate) fn scratch_store() -> (test_support::Scratch, Arc<TranslationStore>) {
     let dir = test_support::Scratch::new("translations");
-    let store = TranslationStore::open(
-        &dir.path().join("cache"),
-        64 << 20,
-        Box::new(|w| panic!("unexpected warning: {w}")),
-    )
-    .expect("a scratch translation store");
+    let store = reopen_store(&dir);
     (dir, store)
 }
 
-/// The store [`scratch_store`] made in `dir`, opened again (by a later
-/// process).
+/// The store of `dir` (see [`scratch_store`]): made on the first call,
+/// opened again (by a later process) on the next.
 pub(crate) fn reopen_store(dir: &test_support::Scratch) -> Arc<TranslationStore> {
     TranslationStore::open(
         &dir.path().join("cache"),
         64 << 20,
         Box::new(|w| panic!("unexpected warning: {w}")),
     )
-    .expect("the scratch translation store again")
+    .expect("the scratch translation store")
 }
 
 /// The compiled tier in lockstep twice: filling an empty store (compiling
@@ -498,8 +493,7 @@ fn warm_jit_lockstep(
     // The first run ends (its CPU waited for the compiler thread): its
     // blocks are written.
     cold.flush();
-    let warm = TranslationStore::open(cold.dir(), 64 << 20, Box::new(|w| panic!("{w}")))
-        .expect("the store again");
+    let warm = reopen_store(&dir);
     lockstep_with(
         Engine::Jit,
         cache,
