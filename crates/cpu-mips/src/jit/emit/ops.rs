@@ -76,51 +76,68 @@ impl Emitter<'_> {
                 self.add32_checked(i, rt, rs, b);
             }
             Addu { rd, rs, rt } => {
-                let (a, b) = (self.gpr32(rs), self.gpr32(rt));
-                let v = self.b.ins().iadd(a, b);
-                self.set32(rd, v);
+                let (a, b) = (self.gpr(rs), self.gpr(rt));
+                let v = self.word_op(a, b, i32::wrapping_add, |b, x, y| b.ins().iadd(x, y));
+                self.set(rd, v);
             }
             Addiu { rt, rs, imm } => {
-                let a = self.gpr32(rs);
-                let b = self.c32(imm as i32 as u32);
-                let v = self.b.ins().iadd(a, b);
-                self.set32(rt, v);
+                let (a, b) = (self.gpr(rs), self.imm(imm as i64));
+                let v = self.word_op(a, b, i32::wrapping_add, |b, x, y| b.ins().iadd(x, y));
+                self.set(rt, v);
             }
             Sub { rd, rs, rt } => self.sub32_checked(i, rd, rs, rt),
             Subu { rd, rs, rt } => {
-                let (a, b) = (self.gpr32(rs), self.gpr32(rt));
-                let v = self.b.ins().isub(a, b);
-                self.set32(rd, v);
+                let (a, b) = (self.gpr(rs), self.gpr(rt));
+                let v = self.word_op(a, b, i32::wrapping_sub, |b, x, y| b.ins().isub(x, y));
+                self.set(rd, v);
             }
             Daddu { rd, rs, rt } => {
                 let (a, b) = (self.gpr(rs), self.gpr(rt));
-                let v = self.b.ins().iadd(a, b);
+                let v = self.dword_op(a, b, i64::wrapping_add, |b, x, y| b.ins().iadd(x, y));
                 self.set(rd, v);
             }
             Daddiu { rt, rs, imm } => {
-                let a = self.gpr(rs);
-                let v = self.b.ins().iadd_imm(a, imm as i64);
+                let (a, b) = (self.gpr(rs), self.imm(imm as i64));
+                let v = self.dword_op(a, b, i64::wrapping_add, |b, x, y| b.ins().iadd(x, y));
                 self.set(rt, v);
             }
             Dsubu { rd, rs, rt } => {
                 let (a, b) = (self.gpr(rs), self.gpr(rt));
-                let v = self.b.ins().isub(a, b);
+                let v = self.dword_op(a, b, i64::wrapping_sub, |b, x, y| b.ins().isub(x, y));
                 self.set(rd, v);
             }
-            And { rd, rs, rt } => self.logic(rd, rs, rt, false, |b, x, y| b.ins().band(x, y)),
-            Or { rd, rs, rt } => self.logic(rd, rs, rt, true, |b, x, y| b.ins().bor(x, y)),
-            Xor { rd, rs, rt } => self.logic(rd, rs, rt, true, |b, x, y| b.ins().bxor(x, y)),
-            Nor { rd, rs, rt } => self.logic(rd, rs, rt, false, |b, x, y| {
-                let o = b.ins().bor(x, y);
-                b.ins().bnot(o)
-            }),
+            And { rd, rs, rt } => self.logic(
+                rd,
+                rs,
+                rt,
+                false,
+                |x, y| x & y,
+                |b, x, y| b.ins().band(x, y),
+            ),
+            Or { rd, rs, rt } => {
+                self.logic(rd, rs, rt, true, |x, y| x | y, |b, x, y| b.ins().bor(x, y))
+            }
+            Xor { rd, rs, rt } => {
+                self.logic(rd, rs, rt, true, |x, y| x ^ y, |b, x, y| b.ins().bxor(x, y))
+            }
+            Nor { rd, rs, rt } => self.logic(
+                rd,
+                rs,
+                rt,
+                false,
+                |x, y| !(x | y),
+                |b, x, y| {
+                    let o = b.ins().bor(x, y);
+                    b.ins().bnot(o)
+                },
+            ),
             Slt { rd, rs, rt } => self.compare(rd, rs, rt, IntCC::SignedLessThan),
             Sltu { rd, rs, rt } => self.compare(rd, rs, rt, IntCC::UnsignedLessThan),
             Slti { rt, rs, imm } => self.compare_imm(rt, rs, imm as i64, IntCC::SignedLessThan),
             Sltiu { rt, rs, imm } => self.compare_imm(rt, rs, imm as i64, IntCC::UnsignedLessThan),
             Andi { rt, rs, imm } => {
-                let a = self.gpr(rs);
-                let v = self.b.ins().band_imm(a, imm as i64);
+                let (a, b) = (self.gpr(rs), self.imm(imm as i64));
+                let v = self.dword_op(a, b, |x, y| x & y, |b, x, y| b.ins().band(x, y));
                 self.set(rt, v);
             }
             // With 0, both are moves (Cranelift, its optimiser off, would
@@ -130,13 +147,13 @@ impl Emitter<'_> {
                 self.set(rt, a);
             }
             Ori { rt, rs, imm } => {
-                let a = self.gpr(rs);
-                let v = self.b.ins().bor_imm(a, imm as i64);
+                let (a, b) = (self.gpr(rs), self.imm(imm as i64));
+                let v = self.dword_op(a, b, |x, y| x | y, |b, x, y| b.ins().bor(x, y));
                 self.set(rt, v);
             }
             Xori { rt, rs, imm } => {
-                let a = self.gpr(rs);
-                let v = self.b.ins().bxor_imm(a, imm as i64);
+                let (a, b) = (self.gpr(rs), self.imm(imm as i64));
+                let v = self.dword_op(a, b, |x, y| x ^ y, |b, x, y| b.ins().bxor(x, y));
                 self.set(rt, v);
             }
             Lui { rt, imm } => {
@@ -168,8 +185,8 @@ impl Emitter<'_> {
                 };
                 let likely = matches!(op, Bltzall { .. } | Bgezall { .. });
                 // The operand is read before the link is written.
-                let a = self.gpr(rs);
-                let cond = self.b.ins().icmp_imm(cc, a, 0);
+                let (a, zero) = (self.gpr(rs), self.imm(0));
+                let cond = self.icmp_folded(cc, a, zero);
                 self.link(Reg::RA, pc);
                 self.transfer_sp(op);
                 self.conditional(i, cond, branch_target(pc, off), likely);
@@ -308,14 +325,15 @@ impl Emitter<'_> {
         rs: Reg,
         rt: Reg,
         zero_identity: bool,
-        f: impl FnOnce(&mut FunctionBuilder, Value, Value) -> Value,
+        fold: fn(i64, i64) -> i64,
+        emit: fn(&mut FunctionBuilder, Value, Value) -> Value,
     ) {
         let v = match (zero_identity, rs.idx(), rt.idx()) {
             (true, _, 0) => self.gpr(rs),
             (true, 0, _) => self.gpr(rt),
             _ => {
                 let (a, b) = (self.gpr(rs), self.gpr(rt));
-                f(&mut self.b, a, b)
+                self.dword_op(a, b, fold, emit)
             }
         };
         self.set(rd, v);
@@ -323,16 +341,24 @@ impl Emitter<'_> {
 
     fn compare(&mut self, rd: Reg, rs: Reg, rt: Reg, cc: IntCC) {
         let (a, b) = (self.gpr(rs), self.gpr(rt));
-        let c = self.b.ins().icmp(cc, a, b);
-        let v = self.b.ins().uextend(I64, c);
-        self.set(rd, v);
+        self.set_compare(rd, cc, a, b);
     }
 
     fn compare_imm(&mut self, rt: Reg, rs: Reg, imm: i64, cc: IntCC) {
-        let a = self.gpr(rs);
-        let c = self.b.ins().icmp_imm(cc, a, imm);
-        let v = self.b.ins().uextend(I64, c);
-        self.set(rt, v);
+        let (a, b) = (self.gpr(rs), self.imm(imm));
+        self.set_compare(rt, cc, a, b);
+    }
+
+    /// SLT..SLTIU: `rd` = 1 when `a cc b`, else 0.
+    fn set_compare(&mut self, rd: Reg, cc: IntCC, a: Value, b: Value) {
+        let v = match (self.known(a), self.known(b)) {
+            (Some(x), Some(y)) => self.imm(fold::holds(cc, x, y) as i64),
+            _ => {
+                let c = self.b.ins().icmp(cc, a, b);
+                self.b.ins().uextend(I64, c)
+            }
+        };
+        self.set(rd, v);
     }
 
     /// ADD/ADDI: Integer Overflow leaves `rd` unchanged.
@@ -486,7 +512,11 @@ impl Emitter<'_> {
     }
     /// A conditional branch on `cond` (an I8 truth value).
     fn conditional(&mut self, i: usize, cond: Value, target: u32, likely: bool) {
-        if likely {
+        // A branch the translator can decide (`b`, which is BEQ $zero,
+        // $zero) is taken or not at compile time, and its block ends as a
+        // jump's does.
+        let known = self.known(cond).map(|c| c != 0);
+        if likely && known != Some(true) {
             let not = self.b.ins().icmp_imm(IntCC::Equal, cond, 0);
             self.exit_if(not, status::SKIP, i);
         }
@@ -497,6 +527,9 @@ impl Emitter<'_> {
             // Past the SKIP exit, a branch-likely is taken.
             let one = self.imm(1);
             self.set_taken(one, Some(true));
+        } else if let Some(t) = known {
+            let c = self.imm(t as i64);
+            self.set_taken(c, Some(t));
         } else {
             let c = self.b.ins().uextend(I64, cond);
             self.set_taken(c, None);
@@ -505,12 +538,17 @@ impl Emitter<'_> {
     #[allow(clippy::too_many_arguments)]
     fn branch2(&mut self, i: usize, pc: u32, off: i16, rs: Reg, rt: Reg, cc: IntCC, likely: bool) {
         let (a, b) = (self.gpr(rs), self.gpr(rt));
-        let cond = self.b.ins().icmp(cc, a, b);
+        let cond = if rs == rt {
+            // BEQ r, r is always taken, whatever r holds.
+            self.b.ins().iconst(I8, fold::holds(cc, 0, 0) as i64)
+        } else {
+            self.icmp_folded(cc, a, b)
+        };
         self.conditional(i, cond, branch_target(pc, off), likely);
     }
     fn branch0(&mut self, i: usize, pc: u32, off: i16, rs: Reg, cc: IntCC, likely: bool) {
-        let a = self.gpr(rs);
-        let cond = self.b.ins().icmp_imm(cc, a, 0);
+        let (a, zero) = (self.gpr(rs), self.imm(0));
+        let cond = self.icmp_folded(cc, a, zero);
         self.conditional(i, cond, branch_target(pc, off), likely);
     }
 
@@ -858,6 +896,18 @@ impl Emitter<'_> {
 
     /// The `bytes` at `base + off`, sign- or zero-extended to an I64.
     fn load_raw(&mut self, i: usize, base: Reg, off: i16, bytes: u32, signed: bool) -> Value {
+        if bytes == 1 {
+            // One host load that extends as it reads (a load of the byte and
+            // an extension are two, the optimiser being off).
+            return self
+                .direct(i, base, off, 1, false, |e, p, at, flags| {
+                    Some(match signed {
+                        true => e.b.ins().sload8(I64, flags, p, at),
+                        false => e.b.ins().uload8(I64, flags, p, at),
+                    })
+                })
+                .expect("a load reads");
+        }
         let ty = int_type(bytes);
         let raw = self
             .direct(i, base, off, bytes, false, |e, p, at, flags| {
