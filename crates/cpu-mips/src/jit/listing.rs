@@ -99,6 +99,7 @@ const fn fp_d(funct: u32, fd: u32, fs: u32, ft: u32) -> u32 {
 const NOP: u32 = 0;
 const A0: u32 = 4;
 const A1: u32 = 5;
+const A2: u32 = 6;
 const A3: u32 = 7;
 const T0: u32 = 8;
 const T1: u32 = 9;
@@ -288,6 +289,24 @@ fn a_block_that_branches_to_itself_loops_inside_its_function() {
             special(0x21, T1, T0, T1),   // addu  t1, t1, t0
             itype(0x05, T0, 0, 0xfffd),  // bne   t0, zero, (start)
             NOP,                         // nop
+        ],
+    );
+}
+
+/// `li`, `lui` and `ori` store constants, and `b` (BEQ $zero, $zero)
+/// ends its block as a jump does: no compare, and the jump table's entry
+/// for the target at a constant offset.
+#[test]
+fn constants_fold_and_a_branch_the_translator_decides_ends_as_a_jump() {
+    check(
+        "folded",
+        &[
+            itype(0x0f, 0, A0, 0x1000), // lui   a0, 0x1000
+            itype(0x0d, A0, A0, 0x20),  // ori   a0, a0, 0x20
+            itype(0x09, 0, A1, 1),      // addiu a1, zero, 1
+            itype(0x0a, A1, A2, 2),     // slti  a2, a1, 2
+            itype(0x04, 0, 0, 8),       // beq   zero, zero, +8
+            NOP,                        // nop
         ],
     );
 }

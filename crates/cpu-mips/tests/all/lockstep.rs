@@ -1411,3 +1411,54 @@ fn a_block_looping_to_itself_matches_the_interpreter_lap_by_lap() {
         }
     }
 }
+
+/// Constants the translator folds (LUI, ORI, ADDIU from $zero and what is
+/// computed from them: SUBU, NOR, the compares, XORI, ANDI) and branches it
+/// decides at compile time (`b`, that is BEQ $zero, $zero; BNE $zero,
+/// $zero; BEQL and BNEL on one register; BGEZ, BLTZ and BGEZAL on $zero),
+/// each folded result summed into $s2: every tier ends every lap as the
+/// interpreter does.
+#[test]
+fn constants_and_branches_the_translator_decides_run_as_the_interpreter_runs_them() {
+    let (a0, a1, a2, a3) = (mips::A0, mips::A1, mips::A2, mips::A3);
+    let (t0, t1, t2, t3) = (mips::T0, mips::T1, mips::T2, mips::T3);
+    let (v0, v1, s2) = (mips::V0, mips::V1, Gpr::new(18));
+    let words = [
+        mips::addiu(mips::T9, mips::T9, -1),
+        mips::lui(a0, 0x8000),
+        mips::ori(a0, a0, 0x1234),
+        mips::addiu(a1, mips::ZERO, -5),
+        special(funct::SUBU, a0, a1, a2, 0),
+        special(funct::SLT, a1, mips::ZERO, a3, 0),
+        special(funct::SLTU, a1, mips::ZERO, t0, 0),
+        itype(opcode::SLTIU, a1, t1, 7),
+        itype(opcode::SLTI, a0, t2, 0),
+        special(funct::NOR, a1, a0, t3, 0),
+        itype(opcode::XORI, a2, v0, 0xffff),
+        itype(opcode::ANDI, a0, v1, 0xff00),
+        mips::addu(s2, s2, v0),
+        mips::addu(s2, s2, t3),
+        itype(opcode::BEQ, mips::ZERO, mips::ZERO, 2), // b: to 17
+        mips::addu(s2, s2, a3),
+        mips::addiu(s2, s2, 1000),                     // never runs
+        itype(opcode::BNE, mips::ZERO, mips::ZERO, 1), // never taken
+        mips::addu(s2, s2, t2),
+        itype(opcode::BEQL, a1, a1, 1), // always taken: the slot runs
+        mips::addu(s2, s2, v1),
+        itype(opcode::BNEL, a0, a0, 1), // never taken: the slot is skipped
+        mips::addiu(s2, s2, 77),
+        regimm(regimm_code::BGEZ, mips::ZERO, 1),
+        mips::addu(s2, s2, t1),
+        regimm(regimm_code::BLTZ, mips::ZERO, 1),
+        mips::addu(s2, s2, t0),
+        regimm(regimm_code::BGEZAL, mips::ZERO, 1), // bal
+        mips::addu(s2, s2, a2),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-30i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let mut regs = [0u64; 25];
+    regs[17] = 3; // $s2
+    regs[24] = 300; // $t9
+    laps_in_lockstep(&words, &regs, &[70, 5000, 211], 2000);
+}
