@@ -13,7 +13,8 @@
 //! the host is exact); everything else (divides, traps, lone unaligned and
 //! linked accesses, the rest of the FP) as a call to the interpreter's own
 //! `execute` through `helpers`.
-//! `self_loop` turns a block that branches to itself into a loop.
+//! `self_loop` turns a block that branches to itself into a loop; `fold`
+//! computes what constants make at translation.
 //!
 //! A compiled block is `fn(cpu, clock) -> u64` in Cranelift's
 //! `tail` convention and does what the block tier does with its block,
