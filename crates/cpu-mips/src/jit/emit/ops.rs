@@ -539,7 +539,8 @@ impl Emitter<'_> {
     fn branch2(&mut self, i: usize, pc: u32, off: i16, rs: Reg, rt: Reg, cc: IntCC, likely: bool) {
         let (a, b) = (self.gpr(rs), self.gpr(rt));
         let cond = if rs == rt {
-            // BEQ r, r is always taken, whatever r holds.
+            // BEQ r, r is always taken and BNE r, r never, whatever r
+            // holds.
             self.b.ins().iconst(I8, fold::holds(cc, 0, 0) as i64)
         } else {
             self.icmp_folded(cc, a, b)
