@@ -610,10 +610,7 @@ impl Emitter<'_> {
     }
     /// Writes a 32-bit result sign-extended.
     fn set32(&mut self, r: Reg, v: Value) {
-        let v = match self.known(v) {
-            Some(k) => self.imm(k as i32 as i64),
-            None => self.b.ins().sextend(I64, v),
-        };
+        let v = self.b.ins().sextend(I64, v);
         self.set(r, v);
     }
     /// Stores `v` to the `Cpu`'s field at `offset` (see [`BIAS`]).

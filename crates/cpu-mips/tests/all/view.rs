@@ -4,12 +4,10 @@
 //! exactly as a soft TLB miss leaves it; the page is then mapped, and the
 //! access runs compiled from the next time on.
 
-use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason, Transfer};
-use test_support::mips::{self, funct, itype, jtype, opcode, special};
-
 use std::sync::Arc;
 
-use cpu_mips::TranslationStore;
+use cpu_mips::{Cpu, CpuConfig, Engine, Observer, StopReason, Transfer, TranslationStore};
+use test_support::mips::{self, funct, itype, jtype, opcode, special};
 
 use crate::lockstep::{reopen_store, scratch_store};
 use crate::testmem::{machine, TestMem, CODE, DATA};

@@ -537,12 +537,12 @@ impl Emitter<'_> {
     }
     #[allow(clippy::too_many_arguments)]
     fn branch2(&mut self, i: usize, pc: u32, off: i16, rs: Reg, rt: Reg, cc: IntCC, likely: bool) {
-        let (a, b) = (self.gpr(rs), self.gpr(rt));
         let cond = if rs == rt {
             // BEQ r, r is always taken and BNE r, r never, whatever r
             // holds.
             self.b.ins().iconst(I8, fold::holds(cc, 0, 0) as i64)
         } else {
+            let (a, b) = (self.gpr(rs), self.gpr(rt));
             self.icmp_folded(cc, a, b)
         };
         self.conditional(i, cond, branch_target(pc, off), likely);
