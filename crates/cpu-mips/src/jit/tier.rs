@@ -469,6 +469,10 @@ impl Cpu {
         let Some(enter) = self.jit.entry() else {
             return BlockEnd::Interpret;
         };
+        let landing = self.jit.landing();
+        if landing.is_some() && !self.gprs_sign_extended() {
+            return BlockEnd::Interpret;
+        }
         let (entry, pc0) = (self.cycles, self.pc);
         // SAFETY: `f` was compiled for memory of type `M` (`run_blocks`
         // flushes compiled code when `M` changes), and its code, like that
@@ -487,7 +491,7 @@ impl Cpu {
         };
         let cpu = self as *mut Cpu;
         let mut from_view = false;
-        let word = match self.jit.landing() {
+        let word = match landing {
             Some(mut landing) => {
                 self.jit_links.view = landing.view_base();
                 // SAFETY: as `enter` itself; the landing's map is the code
@@ -632,6 +636,22 @@ impl Cpu {
             }
         }
         (body, taken)
+    }
+
+    /// Whether each GPR holds a 32-bit value sign-extended, as every
+    /// instruction of a 32-bit program leaves its register (the view is
+    /// made only for those, see `jit::view`): compiled code that goes
+    /// through the view adds a base register to the view's base unchecked,
+    /// which stays inside the view's reservation only then. A register
+    /// written otherwise from outside (a signal's saved context restored,
+    /// a debugger) keeps the CPU off compiled code until it is so again;
+    /// the block tier and the interpreter raise such an address's error.
+    fn gprs_sign_extended(&self) -> bool {
+        let high = self
+            .gpr
+            .iter()
+            .fold(0, |acc, &v| acc | (v ^ crate::exec::sx32(v as u32)));
+        high == 0
     }
 
     /// Compiled code's access at `site` faulted in the view at guest

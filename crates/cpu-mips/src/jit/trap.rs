@@ -297,7 +297,8 @@ mod host {
                 let addr = (*info).si_addr() as usize;
                 if (l.reserved.0..l.reserved.1).contains(&addr) {
                     if let Some(site) = (*l.map).find(pc) {
-                        // (In a guard page the address is no user address:
+                        // (Out of user space, in a guard page or below the
+                        // base, the address is no user address:
                         // the slow path raises its address error.)
                         l.hit = Some((site, addr.wrapping_sub(l.base) as u32));
                         gregs[libc::REG_RSP as usize] = l.saved_sp as i64;

@@ -1,4 +1,4 @@
-//! Guest memory at a fixed host offset: a 2 GiB host reservation, one
+//! Guest memory at a fixed host offset: a host reservation of 4 GiB, one
 //! host page for each page of the guest's user space, where compiled code
 //! finds guest address `a` at the view's base plus `a`.
 //!
@@ -30,11 +30,23 @@ use crate::{Memory, PageFrame};
 
 /// Bytes the view maps guest pages into: the whole of user space.
 const VIEW_BYTES: usize = USER_TOP as usize;
-/// Bytes reserved on each side and never mapped: an access compiled code
-/// makes without checking its address is within 64 KiB (a 16-bit offset
-/// either way) of an address an earlier access checked (see
-/// `emit::pages::Checked`), so it faults here when it leaves user space.
+/// Bytes reserved beyond each end and never mapped, more than a 16-bit
+/// offset reaches.
 const GUARD: usize = 128 << 10;
+/// Bytes reserved below the base and never mapped: kernel space, whose
+/// addresses a register holds sign-extended (below 0 as 64-bit numbers),
+/// and a guard.
+///
+/// Compiled code checks only an access's alignment, and adds the base
+/// register's 64-bit value to the view's base: a register of a 32-bit
+/// program holds a 32-bit value sign-extended (compiled code is entered
+/// only then, see `Cpu::gprs_sign_extended`), which with a 16-bit offset
+/// is an address within 2 GiB and a guard of the base, in user space or
+/// out of it, so that an access out of user space faults here, and the
+/// slow path raises its address error.
+const BELOW: usize = (1 << 31) + GUARD;
+/// The whole reservation.
+const RESERVED: usize = BELOW + VIEW_BYTES + GUARD;
 
 /// A page the view maps: its frame, and whether it is writable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +73,7 @@ impl GuestView {
         let start = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                GUARD + VIEW_BYTES + GUARD,
+                RESERVED,
                 libc::PROT_NONE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
                 -1,
@@ -70,7 +82,7 @@ impl GuestView {
         };
         (start != libc::MAP_FAILED).then(|| GuestView {
             // SAFETY: inside the reservation.
-            base: unsafe { start.cast::<u8>().add(GUARD) },
+            base: unsafe { start.cast::<u8>().add(BELOW) },
             pages: HashMap::new(),
         })
     }
@@ -83,8 +95,8 @@ impl GuestView {
     /// The reservation, guard pages included: where a fault is the view's.
     pub fn reserved(&self) -> (usize, usize) {
         (
-            self.base as usize - GUARD,
-            self.base as usize + VIEW_BYTES + GUARD,
+            self.base as usize - BELOW,
+            self.base as usize - BELOW + RESERVED,
         )
     }
 
@@ -265,7 +277,7 @@ impl Drop for GuestView {
     fn drop(&mut self) {
         // SAFETY: the reservation `new` made, which nothing uses any more
         // (the code compiled against it goes with it).
-        unsafe { libc::munmap(self.base.sub(GUARD).cast(), GUARD + VIEW_BYTES + GUARD) };
+        unsafe { libc::munmap(self.base.sub(BELOW).cast(), RESERVED) };
     }
 }
 

@@ -350,6 +350,99 @@ fn an_unchecked_access_past_user_space_raises_the_address_error() {
     }
 }
 
+/// The view's rule for a 32-bit program's address (see `jit::view`):
+/// compiled code adds the base register, a 32-bit value sign-extended, to
+/// the view's base unchecked, and kernel space lies below it. 200 laps
+/// load through $t0 = $s0 = 0x7ffffff0 at -16 and -12 (a word) or -16 and
+/// -15 (bytes, which no check guards at all); at the last lap $t0 is 16
+/// bytes higher, 0x80000000 sign-extended, and the first load's address
+/// is below kernel space's start as a 64-bit number: it lands in the
+/// guard below the view, not in user space 2 GiB up, and raises the
+/// interpreter's address error.
+#[test]
+fn an_address_below_the_sign_extended_start_of_kernel_space_raises_the_address_error() {
+    let words = |first: u32, second: u32| {
+        vec![
+            mips::addiu(mips::T9, mips::T9, -1),
+            jtype(opcode::J, CODE + 12),
+            mips::nop(),
+            // $t0 = $s0, or $s0 + 16 at the last lap.
+            itype(opcode::SLTIU, mips::T9, mips::T2, 1),
+            mips::sll(mips::T2, mips::T2, 4),
+            mips::addu(mips::T0, mips::S0, mips::T2),
+            first,
+            second,
+            itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
+            mips::nop(),
+            mips::break_(0),
+        ]
+    };
+    let lb = |rt, off: i16| itype(opcode::LB, mips::T0, rt, off as u16);
+    let mut regs = [0u64; 25];
+    regs[24] = 200; // $t9
+    regs[15] = 0x7fff_fff0; // $s0
+    let loads = [
+        (
+            mips::lw(mips::V0, -16, mips::T0),
+            mips::lw(mips::V1, -12, mips::T0),
+        ),
+        (lb(mips::V0, -16), lb(mips::V1, -15)),
+    ];
+    for (first, second) in loads {
+        let cpu = same_exception(&words(first, second), &regs, 0x7fff_f000);
+        assert_eq!(cpu.gpr[mips::T9.idx()], 0, "at the last lap");
+        assert_eq!(cpu.gpr[mips::T0.idx()], 0xffff_ffff_8000_0000);
+        assert_eq!(cpu.cp0.bad_vaddr, 0x7fff_fff0);
+        if host_has_view() {
+            assert!(cpu.instructions_compiled() > 1000, "the laps ran compiled");
+        }
+    }
+}
+
+/// A register that holds no sign-extended 32-bit value, written from
+/// outside between runs (a signal's saved context, a debugger): the low
+/// word, 0x10000000, is a user address mapped in the view, but the
+/// address is above user space, and the load raises the interpreter's
+/// address error, not a load from 0x10000000 (compiled code is not
+/// entered until each register is sign-extended again).
+#[test]
+fn a_register_written_from_outside_with_high_bits_raises_the_address_error() {
+    let words = [
+        mips::lw(mips::V0, 0, mips::T0),
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-3i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    let run = |engine| {
+        let mut regs = [0u64; 25];
+        regs[7] = DATA as u64; // $t0
+        regs[24] = 100; // $t9
+        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
+        run_to_break(&mut cpu, &mut mem, &mut ());
+        cpu.gpr[mips::T0.idx()] = 1 << 32 | DATA as u64;
+        cpu.gpr[mips::T9.idx()] = 5;
+        cpu.set_pc(CODE);
+        let stop = cpu.run(&mut mem, &mut (), cpu.cycles() + 10_000_000);
+        (cpu, stop)
+    };
+    let (want, want_stop) = run(Engine::Interp);
+    let (got, got_stop) = run(Engine::Jit);
+    assert!(
+        matches!(want_stop, StopReason::Exception(e) if e.code == cpu_mips::ExcCode::AdEL),
+        "{want_stop:?}"
+    );
+    assert_eq!(got_stop, want_stop);
+    assert_eq!(want.differences(&got), Vec::<String>::new());
+    assert_eq!(got.gpr[mips::T9.idx()], 5, "the first load raised it");
+    if host_has_view() {
+        assert!(
+            got.instructions_compiled() > 100,
+            "the first run ran compiled"
+        );
+    }
+}
+
 /// A loop that loads from the first data page and stores to the second,
 /// run in four slices; between them the memory changes, with a new
 /// `direct_epoch` each time: nothing (the pages stay in the view), the

@@ -666,15 +666,17 @@ impl Emitter<'_> {
     /// Makes `access` of the `bytes` at `base + off` through the view
     /// (see `view`): a host access at the view's base plus the register,
     /// at `off`, with trap code `code`, where a page the view does not hold
-    /// faults (see `trap`). The address is checked first, unless an
-    /// earlier access through the register, unchanged, covers it (see
-    /// `pages::Checked`): one that no user access may take (misaligned, at
-    /// or above 2 GiB, or not a 32-bit address sign-extended) leaves the
-    /// block at `i` with `miss` as a soft TLB miss does. The check is one
-    /// compare: the address rotated right by the access's alignment bits,
-    /// which brings a misaligned address's low bits to the top, is below
-    /// 2 GiB shifted by as much exactly when the address is a user address
-    /// and aligned.
+    /// faults (see `trap`), and so does an address out of user space (the
+    /// register holds a 32-bit value sign-extended: see `view::BELOW`).
+    /// A misaligned address leaves the block at `i` with `miss`, as a soft
+    /// TLB miss does, unless an earlier access through the register,
+    /// unchanged, proves the alignment (see `pages::Checked`). The check
+    /// is one compare: the address's low word rotated right by the
+    /// access's alignment bits, which brings a misaligned address's low
+    /// bits to the top, is below 4 GiB shifted by as much exactly when the
+    /// address is aligned. Where the offset is a multiple of the size, the
+    /// register's own low word has the address's alignment; a constant
+    /// register's is known.
     #[allow(clippy::too_many_arguments)]
     fn through_view(
         &mut self,
@@ -691,21 +693,28 @@ impl Emitter<'_> {
             Some(c) => c.reg,
             None => self.gpr(base),
         };
-        if checked.is_none() {
-            let ea = self.plus_offset(reg, off);
+        let aligned = |c: i64| (c.wrapping_add(off as i64) & (bytes as i64 - 1)) == 0;
+        let known_aligned = self.known(reg).is_some_and(aligned);
+        if checked.is_none() && bytes > 1 && !known_aligned {
             let k = bytes.trailing_zeros();
-            let rotated = match k {
-                0 => ea,
-                _ => self.b.ins().rotr_imm(ea, k as i64),
+            let tested = match (off as i64).rem_euclid(bytes as i64) {
+                0 => reg,
+                _ => self.plus_offset(reg, off),
             };
-            let bad =
-                self.b
-                    .ins()
-                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, rotated, 1i64 << (31 - k));
+            let low = self.b.ins().ireduce(I32, tested);
+            let rotated = self.b.ins().rotr_imm(low, k as i64);
+            let bad = self.b.ins().icmp_imm(
+                IntCC::UnsignedGreaterThanOrEqual,
+                rotated,
+                (1u32 << (32 - k)) as i32 as i64,
+            );
             self.leave_if(bad, i, |e| {
+                let ea = e.plus_offset(reg, off);
                 e.set_field(EXIT_VALUE, ea);
                 e.imm((miss as i64) << status::KIND_SHIFT)
             });
+        }
+        if checked.is_none() {
             self.pages
                 .note_checked(base, pages::Checked { off, bytes, reg });
         }

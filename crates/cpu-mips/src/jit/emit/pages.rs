@@ -54,12 +54,12 @@ impl Seen {
     }
 }
 
-/// An access through the view of guest memory whose address was checked
-/// (aligned, in user space): its offset and size, and the register's
+/// An access through the view of guest memory whose address's alignment
+/// was checked (any address a register makes lies in the view's
+/// reservation, see `view`): its offset and size, and the register's
 /// value it used. A later access through the same register, unchanged,
-/// needs no check where its alignment follows (see [`Checked::covers`]):
-/// its address is within 64 KiB of a user address, which the view's
-/// guard pages cover (see `view`); and it uses the same value.
+/// needs no check where its alignment follows (see [`Checked::covers`]),
+/// and uses the same value.
 #[derive(Clone, Copy)]
 pub(super) struct Checked {
     pub off: i16,
