@@ -638,7 +638,8 @@ impl Cpu {
         (body, taken)
     }
 
-    /// Whether each GPR holds a 32-bit value sign-extended, as every
+    /// Whether each GPR, and HI and LO (which MFHI and MFLO copy into
+    /// one whole), holds a 32-bit value sign-extended, as every
     /// instruction of a 32-bit program leaves its register (the view is
     /// made only for those, see `jit::view`): compiled code that goes
     /// through the view adds a base register to the view's base unchecked,
@@ -650,6 +651,7 @@ impl Cpu {
         let high = self
             .gpr
             .iter()
+            .chain([&self.hi, &self.lo])
             .fold(0, |acc, &v| acc | (v ^ crate::exec::sx32(v as u32)));
         high == 0
     }

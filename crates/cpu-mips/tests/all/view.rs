@@ -399,28 +399,20 @@ fn an_address_below_the_sign_extended_start_of_kernel_space_raises_the_address_e
     }
 }
 
-/// A register that holds no sign-extended 32-bit value, written from
-/// outside between runs (a signal's saved context, a debugger): the low
-/// word, 0x10000000, is a user address mapped in the view, but the
-/// address is above user space, and the load raises the interpreter's
-/// address error, not a load from 0x10000000 (compiled code is not
-/// entered until each register is sign-extended again).
-#[test]
-fn a_register_written_from_outside_with_high_bits_raises_the_address_error() {
-    let words = [
-        mips::lw(mips::V0, 0, mips::T0),
-        mips::addiu(mips::T9, mips::T9, -1),
-        itype(opcode::BNE, mips::T9, mips::ZERO, (-3i16) as u16),
-        mips::nop(),
-        mips::break_(0),
-    ];
+/// Runs `words` (a loop that loads through $t0 and counts $t9 down, then
+/// BREAKs) to the BREAK with $t0 and HI at `DATA`, then, after `outside`
+/// wrote the machine's registers, again from `CODE`, on the interpreter
+/// and on the compiled tier with the view: both raise the same address
+/// error, at the first lap.
+fn outside_write_raises_the_address_error(words: &[u32], outside: impl Fn(&mut Cpu)) {
     let run = |engine| {
         let mut regs = [0u64; 25];
         regs[7] = DATA as u64; // $t0
         regs[24] = 100; // $t9
-        let (mut cpu, mut mem) = machine_on(engine, true, &words, &regs);
+        let (mut cpu, mut mem) = machine_on(engine, true, words, &regs);
+        cpu.hi = DATA as u64;
         run_to_break(&mut cpu, &mut mem, &mut ());
-        cpu.gpr[mips::T0.idx()] = 1 << 32 | DATA as u64;
+        outside(&mut cpu);
         cpu.gpr[mips::T9.idx()] = 5;
         cpu.set_pc(CODE);
         let stop = cpu.run(&mut mem, &mut (), cpu.cycles() + 10_000_000);
@@ -441,6 +433,35 @@ fn a_register_written_from_outside_with_high_bits_raises_the_address_error() {
             "the first run ran compiled"
         );
     }
+}
+
+/// A register that holds no sign-extended 32-bit value, written from
+/// outside between runs (a signal's saved context, a debugger): the low
+/// word, 0x10000000, is a user address mapped in the view, but the
+/// address is above user space, and the load raises the interpreter's
+/// address error, not a load from 0x10000000 (compiled code is not
+/// entered until each register is sign-extended again). The same through
+/// HI, which MFHI copies whole.
+#[test]
+fn a_register_written_from_outside_with_high_bits_raises_the_address_error() {
+    let high = 1 << 32 | DATA as u64;
+    let words = [
+        mips::lw(mips::V0, 0, mips::T0),
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-3i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    outside_write_raises_the_address_error(&words, |cpu| cpu.gpr[mips::T0.idx()] = high);
+    let words = [
+        special(funct::MFHI, mips::ZERO, mips::ZERO, mips::T0, 0),
+        mips::lw(mips::V0, 0, mips::T0),
+        mips::addiu(mips::T9, mips::T9, -1),
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-4i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ];
+    outside_write_raises_the_address_error(&words, |cpu| cpu.hi = high);
 }
 
 /// A loop that loads from the first data page and stores to the second,
