@@ -315,23 +315,31 @@ fn same_exception(words: &[u32], regs: &[u64], page: u32) -> Cpu {
 /// load's address is past 2 GiB: it lands in the view's guard pages, and
 /// raises the interpreter's address error. The same with $t0 near 0,
 /// lower at the last lap, and a second load below it.
+/// Laps of two blocks, A counting $t9 down and jumping to B, which sets
+/// $t0 to $s0 (at the last lap, $s0 + 16) and runs `first` and `second`,
+/// loads through $t0, before it branches back.
+fn last_lap_16_higher(first: u32, second: u32) -> Vec<u32> {
+    vec![
+        mips::addiu(mips::T9, mips::T9, -1),
+        jtype(opcode::J, CODE + 12),
+        mips::nop(),
+        // $t0 = $s0, or $s0 + 16 at the last lap.
+        itype(opcode::SLTIU, mips::T9, mips::T2, 1),
+        mips::sll(mips::T2, mips::T2, 4),
+        mips::addu(mips::T0, mips::S0, mips::T2),
+        first,
+        second,
+        itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
+        mips::nop(),
+        mips::break_(0),
+    ]
+}
+
 #[test]
 fn an_unchecked_access_past_user_space_raises_the_address_error() {
     let words = |first: i16, second: i16| {
-        vec![
-            mips::addiu(mips::T9, mips::T9, -1),
-            jtype(opcode::J, CODE + 12),
-            mips::nop(),
-            // $t0 = $s0, or $s0 + 16 at the last lap.
-            itype(opcode::SLTIU, mips::T9, mips::T2, 1),
-            mips::sll(mips::T2, mips::T2, 4),
-            mips::addu(mips::T0, mips::S0, mips::T2),
-            mips::lw(mips::V0, first, mips::T0),
-            mips::lw(mips::V1, second, mips::T0),
-            itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
-            mips::nop(),
-            mips::break_(0),
-        ]
+        let lw = |rt, off| mips::lw(rt, off, mips::T0);
+        last_lap_16_higher(lw(mips::V0, first), lw(mips::V1, second))
     };
     let mut regs = [0u64; 25];
     regs[24] = 200; // $t9
@@ -361,22 +369,6 @@ fn an_unchecked_access_past_user_space_raises_the_address_error() {
 /// interpreter's address error.
 #[test]
 fn an_address_below_the_sign_extended_start_of_kernel_space_raises_the_address_error() {
-    let words = |first: u32, second: u32| {
-        vec![
-            mips::addiu(mips::T9, mips::T9, -1),
-            jtype(opcode::J, CODE + 12),
-            mips::nop(),
-            // $t0 = $s0, or $s0 + 16 at the last lap.
-            itype(opcode::SLTIU, mips::T9, mips::T2, 1),
-            mips::sll(mips::T2, mips::T2, 4),
-            mips::addu(mips::T0, mips::S0, mips::T2),
-            first,
-            second,
-            itype(opcode::BNE, mips::T9, mips::ZERO, (-9i16) as u16),
-            mips::nop(),
-            mips::break_(0),
-        ]
-    };
     let lb = |rt, off: i16| itype(opcode::LB, mips::T0, rt, off as u16);
     let mut regs = [0u64; 25];
     regs[24] = 200; // $t9
@@ -389,7 +381,7 @@ fn an_address_below_the_sign_extended_start_of_kernel_space_raises_the_address_e
         (lb(mips::V0, -16), lb(mips::V1, -15)),
     ];
     for (first, second) in loads {
-        let cpu = same_exception(&words(first, second), &regs, 0x7fff_f000);
+        let cpu = same_exception(&last_lap_16_higher(first, second), &regs, 0x7fff_f000);
         assert_eq!(cpu.gpr[mips::T9.idx()], 0, "at the last lap");
         assert_eq!(cpu.gpr[mips::T0.idx()], 0xffff_ffff_8000_0000);
         assert_eq!(cpu.cp0.bad_vaddr, 0x7fff_fff0);
