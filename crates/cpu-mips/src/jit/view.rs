@@ -92,7 +92,8 @@ impl GuestView {
         self.base as usize
     }
 
-    /// The reservation, guard pages included: where a fault is the view's.
+    /// The reservation, kernel space below the base and the guards
+    /// included: where a fault is the view's.
     pub fn reserved(&self) -> (usize, usize) {
         (
             self.base as usize - BELOW,

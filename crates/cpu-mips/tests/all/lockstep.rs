@@ -342,9 +342,10 @@ fn machine_with(
         ..CpuConfig::default()
     });
     for (r, v) in regs.iter().enumerate() {
-        cpu.gpr[1 + r] = match mode64 || compiling.registers_as_given {
-            true => *v,
-            false => *v as i32 as u64,
+        cpu.gpr[1 + r] = if mode64 || compiling.registers_as_given {
+            *v
+        } else {
+            *v as i32 as u64
         };
         cpu.fpu.fpr[r] = v.rotate_left(17);
         mem.poke64(DATA + 8 * r as u32, v.rotate_left(5));

@@ -309,12 +309,6 @@ fn same_exception(words: &[u32], regs: &[u64], page: u32) -> Cpu {
     got
 }
 
-/// 200 laps of two blocks whose second loads through $t0 twice: the
-/// first load's address is checked, the second's (60 bytes on, aligned
-/// alike) is not. At the last lap $t0 is 16 bytes higher and the second
-/// load's address is past 2 GiB: it lands in the view's guard pages, and
-/// raises the interpreter's address error. The same with $t0 near 0,
-/// lower at the last lap, and a second load below it.
 /// Laps of two blocks, A counting $t9 down and jumping to B, which sets
 /// $t0 to $s0 (at the last lap, $s0 + 16) and runs `first` and `second`,
 /// loads through $t0, before it branches back.
@@ -335,6 +329,13 @@ fn last_lap_16_higher(first: u32, second: u32) -> Vec<u32> {
     ]
 }
 
+/// 200 laps of two blocks whose second loads through $t0 twice: the
+/// first load's address is checked, the second's (60 bytes on, aligned
+/// alike) is not. At the last lap $t0 is 16 bytes higher and the second
+/// load's address is past 2 GiB: it lands in the view's guard above user
+/// space, and raises the interpreter's address error. The same with $t0
+/// near 0, lower at the last lap, and a second load below 0 (below the
+/// view's base, where kernel space lies sign-extended).
 #[test]
 fn an_unchecked_access_past_user_space_raises_the_address_error() {
     let words = |first: i16, second: i16| {

@@ -693,28 +693,11 @@ impl Emitter<'_> {
             Some(c) => c.reg,
             None => self.gpr(base),
         };
-        let aligned = |c: i64| (c.wrapping_add(off as i64) & (bytes as i64 - 1)) == 0;
-        let known_aligned = self.known(reg).is_some_and(aligned);
-        if checked.is_none() && bytes > 1 && !known_aligned {
-            let k = bytes.trailing_zeros();
-            let tested = match (off as i64).rem_euclid(bytes as i64) {
-                0 => reg,
-                _ => self.plus_offset(reg, off),
-            };
-            let low = self.b.ins().ireduce(I32, tested);
-            let rotated = self.b.ins().rotr_imm(low, k as i64);
-            let bad = self.b.ins().icmp_imm(
-                IntCC::UnsignedGreaterThanOrEqual,
-                rotated,
-                (1u32 << (32 - k)) as i32 as i64,
-            );
-            self.leave_if(bad, i, |e| {
-                let ea = e.plus_offset(reg, off);
-                e.set_field(EXIT_VALUE, ea);
-                e.imm((miss as i64) << status::KIND_SHIFT)
-            });
-        }
         if checked.is_none() {
+            let aligned = |c: i64| c.wrapping_add(off as i64) & (bytes as i64 - 1) == 0;
+            if bytes > 1 && !self.known(reg).is_some_and(aligned) {
+                self.leave_if_misaligned(i, reg, off, bytes, miss);
+            }
             self.pages
                 .note_checked(base, pages::Checked { off, bytes, reg });
         }
@@ -726,6 +709,29 @@ impl Emitter<'_> {
             off as i32,
             MemFlags::new().with_trap_code(Some(code)),
         )
+    }
+
+    /// Leaves the block at `i` with `miss` (as a soft TLB miss does) when
+    /// `reg + off` is not aligned for an access of `bytes` (see
+    /// `through_view`).
+    fn leave_if_misaligned(&mut self, i: usize, reg: Value, off: i16, bytes: u32, miss: u32) {
+        let k = bytes.trailing_zeros();
+        let tested = match (off as i64).rem_euclid(bytes as i64) {
+            0 => reg,
+            _ => self.plus_offset(reg, off),
+        };
+        let low = self.b.ins().ireduce(I32, tested);
+        let rotated = self.b.ins().rotr_imm(low, k as i64);
+        let limit = (1u32 << (32 - k)) as i32 as i64;
+        let bad = self
+            .b
+            .ins()
+            .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, rotated, limit);
+        self.leave_if(bad, i, |e| {
+            let ea = e.plus_offset(reg, off);
+            e.set_field(EXIT_VALUE, ea);
+            e.imm((miss as i64) << status::KIND_SHIFT)
+        });
     }
 
     /// `base + off` (an I64).
